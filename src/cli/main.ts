@@ -1,0 +1,109 @@
+/**
+ * The command-line program: commands, options, and the mapping of failures to exit codes.
+ *
+ * @module
+ */
+import { Command, CommanderError } from "@commander-js/extra-typings";
+import denoJson from "../../deno.json" with { type: "json" };
+import { ExitCode, UuldanaError } from "../errors.ts";
+import { red } from "./style.ts";
+import { agentsCommand } from "./agents.ts";
+import { debugCommand } from "./debug.ts";
+import { doctorCommand } from "./doctor.ts";
+import { execCommand } from "./exec.ts";
+import { runCommand } from "./run.ts";
+import { exportCommand, runsCommand, showCommand } from "./inspect.ts";
+import { handoffCommand } from "./handoff.ts";
+import { demoCommand } from "./demo.ts";
+
+/** The version of this build. */
+export const VERSION: string = denoJson.version;
+
+/** Builds the program with all subcommands. */
+export function buildProgram(): Command {
+  const program = new Command("uuldana")
+    .description(
+      "Keeps your coding agent's work going: runs Claude Code, Codex, Gemini, OpenCode, Qwen, Copilot…\n" +
+        "untouched in a pseudo-terminal, and when one hits its usage limit, hands the conversation\n" +
+        "(framed as untrusted evidence) to the next agent of your chain.",
+    )
+    .version(VERSION, "-V, --version", "print the version")
+    .helpOption("-h, --help", "show help")
+    .showSuggestionAfterError(true)
+    .configureHelp({ sortSubcommands: false })
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana run                     run the first installed agent of your chain
+  uuldana run claude --then codex,gemini
+  uuldana exec "fix the failing test" --agents claude,codex   (CI, no terminal)
+  uuldana agents                  which agents are installed and how they take a handoff
+  uuldana runs                    what the journal recorded
+  uuldana demo                    see a switch happen with two simulated agents
+
+Inside a run, type /agent NAME and Enter to switch by hand (/agent alone lists agents).
+Config: $UULDANA_CONFIG or ~/.config/uuldana/config.json. Data: $UULDANA_HOME or ~/.local/share/uuldana.`,
+    );
+  program.addCommand(runCommand());
+  program.addCommand(execCommand());
+  program.addCommand(agentsCommand());
+  program.addCommand(runsCommand());
+  program.addCommand(showCommand());
+  program.addCommand(exportCommand());
+  program.addCommand(handoffCommand());
+  program.addCommand(demoCommand());
+  program.addCommand(doctorCommand());
+  program.addCommand(debugCommand());
+  _failOnUsageErrors(program);
+  return program;
+}
+
+// Every command (nested too) reports usage errors as one line + hint and exit code 2.
+function _failOnUsageErrors(cmd: Command<unknown[], Record<string, unknown>>): void {
+  cmd.exitOverride();
+  cmd.configureOutput({
+    writeErr: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)),
+    outputError: (s, write) => write(red(s.trimEnd()) + "\n"),
+  });
+  for (const sub of cmd.commands) {
+    _failOnUsageErrors(sub as Command<unknown[], Record<string, unknown>>);
+  }
+}
+
+/** Runs the program with `args` (without the executable); returns the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(args, { from: "user" });
+    return ExitCode.ok;
+  } catch (e) {
+    return _exitCodeFor(e, program);
+  }
+}
+
+function _exitCodeFor(e: unknown, program: Command): number {
+  if (e instanceof CommanderError) {
+    if (
+      e.code === "commander.helpDisplayed" || e.code === "commander.version" ||
+      e.code === "commander.help"
+    ) {
+      return ExitCode.ok;
+    }
+    // Commander already printed the error line; add the hint.
+    console.error(
+      `Run '${program.name()} --help' (or '${program.name()} COMMAND --help') for usage.`,
+    );
+    return ExitCode.usage;
+  }
+  if (e instanceof UuldanaError) {
+    console.error(`${red("uuldana:")} ${e.message}`);
+    if (e.hint) console.error(`  ${e.hint}`);
+    if (Deno.env.get("UULDANA_DEBUG") === "1") console.error(e.stack);
+    return e.code;
+  }
+  console.error(`${red("uuldana: internal error:")} ${(e as Error)?.message ?? String(e)}`);
+  if (Deno.env.get("UULDANA_DEBUG") === "1") console.error((e as Error)?.stack);
+  else console.error("  run again with UULDANA_DEBUG=1 for details, and please report it");
+  return ExitCode.failure;
+}

@@ -1,0 +1,190 @@
+/**
+ * The user's configuration: the default agent chain and per-agent overrides. A missing file means
+ * defaults; an invalid file is an error that names the file and the bad key, never a silent default.
+ *
+ * @module
+ */
+import { readFileSync } from "node:fs";
+import { UsageError } from "../errors.ts";
+import { configPath, type Env, processEnv } from "./paths.ts";
+
+/** How a handoff is delivered to an agent. */
+export type Road = "hook" | "prompt" | "store" | "paste";
+
+/** All delivery roads, in the order they are described. */
+export const ROADS: readonly Road[] = ["hook", "prompt", "store", "paste"];
+
+/** Per-agent overrides. */
+export interface AgentConfig {
+  /** Binary path or name on PATH. */
+  bin?: string;
+  /** Extra arguments passed on every launch. */
+  args: string[];
+  /** Extra environment for the agent. */
+  env: Record<string, string>;
+  /** Skip this agent in chains. */
+  disabled: boolean;
+  /** Delivery road for automatic handoffs (adapter default when absent). */
+  road?: Road;
+}
+
+/** The whole configuration after validation and defaults. */
+export interface Config {
+  /** Where it was read from. */
+  path: string;
+  /** Whether the file existed. */
+  exists: boolean;
+  /** The default chain of agents. */
+  chain: string[];
+  /** Overrides by agent name. */
+  agents: Record<string, AgentConfig>;
+  /** Seconds of silence after which an agent counts as quiet. */
+  quietSeconds: number;
+}
+
+/** The chain used when the config does not name one. */
+export const DEFAULT_CHAIN: readonly string[] = [
+  "claude",
+  "codex",
+  "gemini",
+  "opencode",
+  "qwen",
+  "copilot",
+];
+
+const _AGENT_KEYS = new Set(["bin", "args", "env", "disabled", "road"]);
+const _TOP_KEYS = new Set(["chain", "agents", "quietSeconds"]);
+
+function _typeOf(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  return typeof v;
+}
+
+/** Validates parsed JSON and fills in defaults. Throws UsageError naming `file` and the bad key. */
+export function parseConfig(raw: unknown, file: string, env: Env = processEnv): Config {
+  const bad = (key: string, expected: string, got: unknown) =>
+    new UsageError(
+      `invalid config ${file}: "${key}" must be ${expected}, got ${_typeOf(got)}`,
+      "fix or remove that key; `uuldana doctor` shows the config path and its state",
+    );
+  if (_typeOf(raw) !== "object") throw bad("(top level)", "an object", raw);
+  const obj = raw as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    if (!_TOP_KEYS.has(key)) {
+      throw new UsageError(
+        `invalid config ${file}: unknown key "${key}"`,
+        `known keys: ${[..._TOP_KEYS].join(", ")}`,
+      );
+    }
+  }
+  let chain = [...DEFAULT_CHAIN];
+  if ("chain" in obj) {
+    const c = obj.chain;
+    if (!Array.isArray(c) || c.some((x) => typeof x !== "string" || x === "")) {
+      throw bad("chain", "an array of agent names (strings)", c);
+    }
+    chain = c as string[];
+  }
+  let quietSeconds = 1.5;
+  if ("quietSeconds" in obj) {
+    const q = obj.quietSeconds;
+    if (typeof q !== "number" || !(q > 0)) throw bad("quietSeconds", "a positive number", q);
+    quietSeconds = q;
+  }
+  const agents: Record<string, AgentConfig> = {};
+  if ("agents" in obj) {
+    const a = obj.agents;
+    if (_typeOf(a) !== "object") throw bad("agents", "an object keyed by agent name", a);
+    for (const [name, value] of Object.entries(a as Record<string, unknown>)) {
+      agents[name] = _parseAgent(name, value, bad, file);
+    }
+  }
+  // UULDANA_<AGENT>_BIN overrides `bin` for every agent named anywhere.
+  for (const name of new Set([...chain, ...Object.keys(agents), ...DEFAULT_CHAIN])) {
+    const fromEnv = env(`UULDANA_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_BIN`);
+    if (fromEnv) {
+      agents[name] = { ...(agents[name] ?? { args: [], env: {}, disabled: false }), bin: fromEnv };
+    }
+  }
+  return { path: file, exists: true, chain, agents, quietSeconds };
+}
+
+function _parseAgent(
+  name: string,
+  value: unknown,
+  bad: (key: string, expected: string, got: unknown) => UsageError,
+  file: string,
+): AgentConfig {
+  const at = (k: string) => `agents.${name}.${k}`;
+  if (_typeOf(value) !== "object") throw bad(`agents.${name}`, "an object", value);
+  const v = value as Record<string, unknown>;
+  for (const key of Object.keys(v)) {
+    if (!_AGENT_KEYS.has(key)) {
+      throw new UsageError(
+        `invalid config ${file}: unknown key "${at(key)}"`,
+        `known keys: ${[..._AGENT_KEYS].join(", ")}`,
+      );
+    }
+  }
+  const out: AgentConfig = { args: [], env: {}, disabled: false };
+  if ("bin" in v) {
+    if (typeof v.bin !== "string" || v.bin === "") {
+      throw bad(at("bin"), "a non-empty string", v.bin);
+    }
+    out.bin = v.bin;
+  }
+  if ("args" in v) {
+    if (!Array.isArray(v.args) || v.args.some((x) => typeof x !== "string")) {
+      throw bad(at("args"), "an array of strings", v.args);
+    }
+    out.args = v.args as string[];
+  }
+  if ("env" in v) {
+    const e = v.env;
+    if (_typeOf(e) !== "object" || Object.values(e as object).some((x) => typeof x !== "string")) {
+      throw bad(at("env"), "an object of string values", e);
+    }
+    out.env = e as Record<string, string>;
+  }
+  if ("disabled" in v) {
+    if (typeof v.disabled !== "boolean") throw bad(at("disabled"), "true or false", v.disabled);
+    out.disabled = v.disabled;
+  }
+  if ("road" in v) {
+    if (typeof v.road !== "string" || !["hook", "prompt", "store", "paste"].includes(v.road)) {
+      throw bad(at("road"), `one of "hook", "prompt", "store", "paste"`, v.road);
+    }
+    out.road = v.road as Road;
+  }
+  return out;
+}
+
+/** Loads the configuration from `configPath()`; a missing file gives defaults. */
+export function loadConfig(env: Env = processEnv): Config {
+  const file = configPath(env);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") {
+      return { ...parseConfig({}, file, env), exists: false };
+    }
+    throw new UsageError(`cannot read config ${file}: ${(e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(
+      `invalid config ${file}: not valid JSON (${(e as Error).message})`,
+      "fix the file or remove it to use the defaults",
+    );
+  }
+  return parseConfig(raw, file, env);
+}
+
+/** The settings for one agent, with defaults when the config does not mention it. */
+export function agentConfig(config: Config, name: string): AgentConfig {
+  return config.agents[name] ?? { args: [], env: {}, disabled: false };
+}

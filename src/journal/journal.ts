@@ -1,0 +1,424 @@
+/**
+ * The SQLite journal: every run, what it showed and what was said, and every handoff. It lives in
+ * the data directory as `journal.db` (0600: it holds conversation text).
+ *
+ * @module
+ */
+import { DatabaseSync } from "node:sqlite";
+import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
+import { join } from "node:path";
+import process from "node:process";
+import { UuldanaError } from "../errors.ts";
+import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
+
+/** Who said a transcript entry. */
+export type Role = "user" | "agent";
+/** How an entry was captured: typed keys, the rendered screen, or a structured event. */
+export type Fidelity = "keystrokes" | "screen" | "event";
+/** Why a run ended. */
+export type EndReason = "exit" | "limit" | "switch" | "signal" | "interrupted" | "error" | "stall";
+/** Where a handoff stands. */
+export type HandoffStatus = "pending" | "delivered" | "pasted" | "saved" | "refused";
+
+/** A run as stored. */
+export interface RunRow {
+  id: number;
+  agent: string;
+  bin: string | null;
+  workspace: string;
+  transport: "pty" | "headless";
+  startedAt: string;
+  endedAt: string | null;
+  endReason: EndReason | null;
+  exitCode: number | null;
+  limitMessage: string | null;
+  resetsAt: string | null;
+}
+
+/** A transcript entry as stored. */
+export interface EntryRow {
+  seq: number;
+  role: Role;
+  text: string;
+  fidelity: Fidelity;
+  at: string;
+}
+
+/** A handoff as stored. */
+export interface HandoffRow {
+  id: string;
+  fromRun: number | null;
+  toAgent: string;
+  toRun: number | null;
+  mode: "auto" | "manual";
+  road: string;
+  characters: number;
+  omitted: number;
+  redactions: number;
+  status: HandoffStatus;
+  filePath: string | null;
+  error: string | null;
+  receipt: string | null;
+  createdAt: string;
+}
+
+/** The journal file name inside the data directory. */
+export const JOURNAL_FILE = "journal.db";
+
+function _now(): string {
+  return new Date().toISOString();
+}
+
+function _alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Raised when the journal file cannot be used; names the file and what to do. */
+export class JournalError extends UuldanaError {
+  constructor(message: string, hint: string) {
+    super(message, 1, hint);
+    this.name = "JournalError";
+  }
+}
+
+/** An open journal. Close it when done. */
+export class Journal {
+  /** Path of the database file. */
+  readonly path: string;
+  readonly #db: DatabaseSync;
+
+  private constructor(path: string, db: DatabaseSync) {
+    this.path = path;
+    this.#db = db;
+  }
+
+  /**
+   * Opens (creating 0600 if missing) the journal in `dir`, migrates it forward and marks runs whose
+   * owning process is gone as `interrupted`. A corrupt, foreign or newer file is never touched.
+   */
+  static open(dir: string): Journal {
+    const path = join(dir, JOURNAL_FILE);
+    if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
+    chmodSync(path, 0o600);
+    let db: DatabaseSync;
+    try {
+      db = new DatabaseSync(path);
+    } catch (e) {
+      throw Journal.#unusable(path, e);
+    }
+    try {
+      db.exec("PRAGMA busy_timeout = 5000");
+      const version = Number(
+        (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
+      );
+      if (version > SCHEMA_VERSION) {
+        throw new JournalError(
+          `journal ${path} was written by a newer uuldana (schema ${version}, this one knows ${SCHEMA_VERSION})`,
+          "upgrade uuldana, or point UULDANA_HOME at another directory",
+        );
+      }
+      if (version === 0) {
+        const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number };
+        if (Number(tables.n) > 0) {
+          throw new JournalError(
+            `journal ${path} is an SQLite database that uuldana did not create`,
+            "move that file away (it is left untouched), or set UULDANA_HOME to another directory",
+          );
+        }
+      }
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA foreign_keys = ON");
+      Journal.#migrate(db, version);
+    } catch (e) {
+      db.close();
+      if (e instanceof JournalError) throw e;
+      throw Journal.#unusable(path, e);
+    }
+    const journal = new Journal(path, db);
+    journal.repairInterrupted();
+    return journal;
+  }
+
+  static #unusable(path: string, e: unknown): JournalError {
+    return new JournalError(
+      `journal ${path} cannot be opened: ${(e as Error).message}`,
+      "the file is left untouched; move it away to start a new journal, or set UULDANA_HOME",
+    );
+  }
+
+  static #migrate(db: DatabaseSync, from: number): void {
+    for (let v = from; v < SCHEMA_VERSION; v++) {
+      db.exec("BEGIN IMMEDIATE");
+      try {
+        db.exec(MIGRATIONS[v]);
+        db.exec(`PRAGMA user_version = ${v + 1}`);
+        db.exec("COMMIT");
+      } catch (e) {
+        db.exec("ROLLBACK");
+        throw e;
+      }
+    }
+  }
+
+  /** The schema version of the open file. */
+  get schemaVersion(): number {
+    return Number(
+      (this.#db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
+    );
+  }
+
+  /** Runs `PRAGMA quick_check`; returns "ok" or the first problem. */
+  check(): string {
+    const row = this.#db.prepare("PRAGMA quick_check").get() as Record<string, string>;
+    return String(Object.values(row)[0]);
+  }
+
+  /** Marks open runs whose owner process is gone as ended with reason `interrupted`. */
+  repairInterrupted(): number {
+    const open = this.#db.prepare(
+      "SELECT id, owner_pid FROM runs WHERE ended_at IS NULL",
+    ).all() as { id: number; owner_pid: number | null }[];
+    let repaired = 0;
+    const mark = this.#db.prepare(
+      "UPDATE runs SET ended_at = ?, end_reason = 'interrupted' WHERE id = ? AND ended_at IS NULL",
+    );
+    for (const row of open) {
+      if (
+        row.owner_pid !== null && row.owner_pid !== process.pid && _alive(Number(row.owner_pid))
+      ) continue;
+      if (row.owner_pid === process.pid) continue;
+      mark.run(_now(), row.id);
+      repaired++;
+    }
+    return repaired;
+  }
+
+  /** Records the start of a run and returns its id. */
+  startRun(
+    run: { agent: string; bin?: string | null; workspace: string; transport: "pty" | "headless" },
+  ): number {
+    const result = this.#db.prepare(
+      `INSERT INTO runs (agent, bin, workspace, transport, started_at, owner_pid)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(run.agent, run.bin ?? null, run.workspace, run.transport, _now(), process.pid);
+    return Number(result.lastInsertRowid);
+  }
+
+  /** Records how a run ended. */
+  endRun(
+    id: number,
+    end: {
+      reason: EndReason;
+      exitCode?: number | null;
+      limitMessage?: string | null;
+      resetsAt?: string | null;
+    },
+  ): void {
+    this.#db.prepare(
+      `UPDATE runs SET ended_at = ?, end_reason = ?, exit_code = ?, limit_message = ?, resets_at = ?
+       WHERE id = ?`,
+    ).run(
+      _now(),
+      end.reason,
+      end.exitCode ?? null,
+      end.limitMessage ?? null,
+      end.resetsAt ?? null,
+      id,
+    );
+  }
+
+  /** Appends a transcript entry to a run and returns its sequence number. */
+  addEntry(runId: number, entry: { role: Role; text: string; fidelity: Fidelity }): number {
+    const row = this.#db.prepare(
+      "SELECT coalesce(max(seq), 0) + 1 AS next FROM entries WHERE run_id = ?",
+    )
+      .get(runId) as { next: number };
+    const seq = Number(row.next);
+    this.#db.prepare(
+      "INSERT INTO entries (run_id, seq, role, text, fidelity, at) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(runId, seq, entry.role, entry.text, entry.fidelity, _now());
+    return seq;
+  }
+
+  /** The transcript entries of a run, in order. */
+  entries(runId: number): EntryRow[] {
+    return this.#db.prepare(
+      "SELECT seq, role, text, fidelity, at FROM entries WHERE run_id = ? ORDER BY seq",
+    ).all(runId) as unknown as EntryRow[];
+  }
+
+  /** Stores the last lines with text of a run's screen (replacing an earlier capture). */
+  saveScreen(runId: number, lines: string[], size?: { cols: number; rows: number }): void {
+    this.#db.prepare(
+      `INSERT INTO screens (run_id, lines, cols, rows, at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(run_id) DO UPDATE SET lines = excluded.lines, cols = excluded.cols,
+         rows = excluded.rows, at = excluded.at`,
+    ).run(runId, JSON.stringify(lines), size?.cols ?? null, size?.rows ?? null, _now());
+  }
+
+  /** The stored final screen lines of a run, or null. */
+  screen(runId: number): string[] | null {
+    const row = this.#db.prepare("SELECT lines FROM screens WHERE run_id = ?").get(runId) as
+      | { lines: string }
+      | undefined;
+    return row ? JSON.parse(row.lines) : null;
+  }
+
+  /** One run, or null. */
+  run(id: number): RunRow | null {
+    const row = this.#db.prepare(`${_RUN_SELECT} WHERE id = ?`).get(id);
+    return row ? (row as unknown as RunRow) : null;
+  }
+
+  /** The most recent runs, newest first. */
+  runs(limit = 50): RunRow[] {
+    return this.#db.prepare(`${_RUN_SELECT} ORDER BY id DESC LIMIT ?`).all(
+      limit,
+    ) as unknown as RunRow[];
+  }
+
+  /** Records a handoff (before any delivery is tried). */
+  addHandoff(h: {
+    id: string;
+    fromRun: number | null;
+    toAgent: string;
+    mode: "auto" | "manual";
+    road: string;
+    characters: number;
+    omitted: number;
+    redactions: number;
+    status: HandoffStatus;
+    filePath: string | null;
+    error?: string | null;
+  }): void {
+    this.#db.prepare(
+      `INSERT INTO handoffs (id, from_run, to_agent, mode, road, characters, omitted, redactions,
+         status, file_path, error, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      h.id,
+      h.fromRun,
+      h.toAgent,
+      h.mode,
+      h.road,
+      h.characters,
+      h.omitted,
+      h.redactions,
+      h.status,
+      h.filePath,
+      h.error ?? null,
+      _now(),
+    );
+  }
+
+  /** Updates a handoff's delivery outcome. */
+  updateHandoff(
+    id: string,
+    change: {
+      status?: HandoffStatus;
+      toRun?: number | null;
+      error?: string | null;
+      receipt?: string | null;
+      road?: string;
+    },
+  ): void {
+    const cur = this.handoff(id);
+    if (!cur) throw new Error(`no handoff ${id}`);
+    this.#db.prepare(
+      "UPDATE handoffs SET status = ?, to_run = ?, error = ?, receipt = ?, road = ? WHERE id = ?",
+    ).run(
+      change.status ?? cur.status,
+      change.toRun === undefined ? cur.toRun : change.toRun,
+      change.error === undefined ? cur.error : change.error,
+      change.receipt === undefined ? cur.receipt : change.receipt,
+      change.road ?? cur.road,
+      id,
+    );
+  }
+
+  /** One handoff, or null. */
+  handoff(id: string): HandoffRow | null {
+    const row = this.#db.prepare(`${_HANDOFF_SELECT} WHERE id = ?`).get(id);
+    return row ? (row as unknown as HandoffRow) : null;
+  }
+
+  /** Handoffs that started from a run, oldest first. */
+  handoffsFrom(runId: number): HandoffRow[] {
+    return this.#db.prepare(`${_HANDOFF_SELECT} WHERE from_run = ? ORDER BY created_at`)
+      .all(runId) as unknown as HandoffRow[];
+  }
+
+  /** All handoffs, newest first. */
+  handoffs(limit = 50): HandoffRow[] {
+    return this.#db.prepare(`${_HANDOFF_SELECT} ORDER BY created_at DESC LIMIT ?`)
+      .all(limit) as unknown as HandoffRow[];
+  }
+
+  /** A cached initial-prompt proof for a binary path and version. */
+  cachedProof(binPath: string, version: string): { accepted: boolean; line: string | null } | null {
+    const row = this.#db.prepare(
+      "SELECT accepted, line FROM prompt_proofs WHERE bin_path = ? AND version = ?",
+    ).get(binPath, version) as { accepted: number; line: string | null } | undefined;
+    return row ? { accepted: Number(row.accepted) === 1, line: row.line } : null;
+  }
+
+  /** Caches an initial-prompt proof. */
+  saveProof(
+    binPath: string,
+    version: string,
+    proof: { accepted: boolean; line: string | null },
+  ): void {
+    this.#db.prepare(
+      `INSERT INTO prompt_proofs (bin_path, version, accepted, line, checked_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(bin_path, version) DO UPDATE SET accepted = excluded.accepted,
+         line = excluded.line, checked_at = excluded.checked_at`,
+    ).run(binPath, version, proof.accepted ? 1 : 0, proof.line, _now());
+  }
+
+  /** Stores a run's (bounded, compressed) raw output and its timing for `uuldana export`. */
+  saveOutput(
+    runId: number,
+    out: { cols: number; rows: number; timing: string; data: Uint8Array; truncated: boolean },
+  ): void {
+    this.#db.prepare(
+      `INSERT INTO outputs (run_id, cols, rows, timing, data, truncated) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(run_id) DO UPDATE SET cols = excluded.cols, rows = excluded.rows,
+         timing = excluded.timing, data = excluded.data, truncated = excluded.truncated`,
+    ).run(runId, out.cols, out.rows, out.timing, out.data, out.truncated ? 1 : 0);
+  }
+
+  /** A run's stored output, or null. */
+  output(
+    runId: number,
+  ): { cols: number; rows: number; timing: string; data: Uint8Array; truncated: boolean } | null {
+    const row = this.#db.prepare(
+      "SELECT cols, rows, timing, data, truncated FROM outputs WHERE run_id = ?",
+    )
+      .get(runId) as {
+        cols: number;
+        rows: number;
+        timing: string;
+        data: Uint8Array;
+        truncated: number;
+      } | undefined;
+    return row ? { ...row, truncated: Number(row.truncated) === 1 } : null;
+  }
+
+  /** Closes the database. */
+  close(): void {
+    this.#db.close();
+  }
+}
+
+const _RUN_SELECT = `SELECT id, agent, bin, workspace, transport, started_at AS startedAt,
+  ended_at AS endedAt, end_reason AS endReason, exit_code AS exitCode,
+  limit_message AS limitMessage, resets_at AS resetsAt FROM runs`;
+
+const _HANDOFF_SELECT = `SELECT id, from_run AS fromRun, to_agent AS toAgent, to_run AS toRun, mode,
+  road, characters, omitted, redactions, status, file_path AS filePath, error, receipt,
+  created_at AS createdAt FROM handoffs`;

@@ -1,0 +1,79 @@
+/**
+ * The journal's schema as an ordered list of forward migrations. `PRAGMA user_version` holds the
+ * number of migrations applied; a database is only ever moved forward, inside one transaction.
+ *
+ * @module
+ */
+
+/** Each entry moves the schema from version i to i + 1. Never edit a released entry: append. */
+export const MIGRATIONS: readonly string[] = [
+  // 1: runs, what they showed and said, and the handoffs between them.
+  `CREATE TABLE runs (
+     id          INTEGER PRIMARY KEY,
+     agent       TEXT NOT NULL,
+     bin         TEXT,
+     workspace   TEXT NOT NULL,
+     transport   TEXT NOT NULL CHECK (transport IN ('pty', 'headless')),
+     started_at  TEXT NOT NULL,
+     ended_at    TEXT,
+     end_reason  TEXT,
+     exit_code   INTEGER,
+     owner_pid   INTEGER
+   );
+   CREATE TABLE entries (
+     run_id    INTEGER NOT NULL REFERENCES runs(id),
+     seq       INTEGER NOT NULL,
+     role      TEXT NOT NULL CHECK (role IN ('user', 'agent')),
+     text      TEXT NOT NULL,
+     fidelity  TEXT NOT NULL CHECK (fidelity IN ('keystrokes', 'screen', 'event')),
+     at        TEXT NOT NULL,
+     PRIMARY KEY (run_id, seq)
+   );
+   CREATE TABLE screens (
+     run_id  INTEGER PRIMARY KEY REFERENCES runs(id),
+     lines   TEXT NOT NULL,
+     cols    INTEGER,
+     rows    INTEGER,
+     at      TEXT NOT NULL
+   );
+   CREATE TABLE handoffs (
+     id          TEXT PRIMARY KEY,
+     from_run    INTEGER REFERENCES runs(id),
+     to_agent    TEXT NOT NULL,
+     to_run      INTEGER REFERENCES runs(id),
+     mode        TEXT NOT NULL CHECK (mode IN ('auto', 'manual')),
+     road        TEXT NOT NULL,
+     characters  INTEGER NOT NULL,
+     omitted     INTEGER NOT NULL DEFAULT 0,
+     status      TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'pasted', 'saved', 'refused')),
+     file_path   TEXT,
+     error       TEXT,
+     created_at  TEXT NOT NULL
+   );
+   CREATE INDEX handoffs_from ON handoffs(from_run);`,
+  // 2: why a run stopped at a limit, delivery receipts, redaction counts, the prompt-proof cache
+  // and the bounded raw output kept for `uuldana export`.
+  `ALTER TABLE runs ADD COLUMN limit_message TEXT;
+   ALTER TABLE runs ADD COLUMN resets_at TEXT;
+   ALTER TABLE handoffs ADD COLUMN redactions INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE handoffs ADD COLUMN receipt TEXT;
+   CREATE TABLE prompt_proofs (
+     bin_path    TEXT NOT NULL,
+     version     TEXT NOT NULL,
+     accepted    INTEGER NOT NULL,
+     line        TEXT,
+     checked_at  TEXT NOT NULL,
+     PRIMARY KEY (bin_path, version)
+   );
+   CREATE TABLE outputs (
+     run_id     INTEGER PRIMARY KEY REFERENCES runs(id),
+     cols       INTEGER NOT NULL,
+     rows       INTEGER NOT NULL,
+     timing     TEXT NOT NULL,
+     data       BLOB NOT NULL,
+     truncated  INTEGER NOT NULL DEFAULT 0
+   );`,
+];
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
