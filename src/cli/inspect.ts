@@ -1,28 +1,138 @@
 /**
- * `uuldana runs`, `uuldana show`, `uuldana export`: reading the journal.
+ * `uuldana runs`, `uuldana show`, `uuldana export`: reading what the journal recorded.
  *
  * @module
  */
 import { Command } from "@commander-js/extra-typings";
-import { UuldanaError } from "../errors.ts";
+import { readFileSync } from "node:fs";
+import { UsageError, UuldanaError } from "../errors.ts";
+import type { Journal, RunRow } from "../journal/journal.ts";
+import { openContext } from "./context.ts";
+import { bold, dim } from "./style.ts";
+import { exportAsciicast } from "../session/asciicast.ts";
 
-/** `uuldana runs`. */
+function _runId(value: string, journal: Journal): RunRow {
+  const id = value === "last" ? journal.runs(1)[0]?.id : Number(value);
+  if (id === undefined) throw new UuldanaError("the journal has no runs yet", 1, "start one with `uuldana run`");
+  if (!Number.isInteger(id) || id <= 0) throw new UsageError(`"${value}" is not a run id`, "see `uuldana runs`");
+  const run = journal.run(id);
+  if (!run) throw new UuldanaError(`no run ${id} in the journal`, 1, "see `uuldana runs`");
+  return run;
+}
+
+function _duration(run: RunRow): string {
+  if (!run.endedAt) return "running";
+  const s = Math.round((Date.parse(run.endedAt) - Date.parse(run.startedAt)) / 1000);
+  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${s % 60}s` : `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
+}
+
+/** `uuldana runs [--json] [--limit N]`. */
 export function runsCommand() {
-  return new Command("runs").description("list recorded runs").action(() => {
-    throw new UuldanaError("'runs' is not built yet");
-  });
+  return new Command("runs")
+    .description("list the runs the journal recorded, newest first")
+    .option("--json", "print a JSON array")
+    .option("-n, --limit <n>", "how many runs", "20")
+    .action((opts) => {
+      const limit = Number(opts.limit);
+      if (!Number.isInteger(limit) || limit <= 0) throw new UsageError(`--limit must be a positive whole number`);
+      const { journal } = openContext();
+      try {
+        const runs = journal.runs(limit);
+        if (opts.json) {
+          console.log(JSON.stringify(runs.map((r) => ({ ...r, handoffs: journal.handoffsFrom(r.id) })), null, 2));
+          return;
+        }
+        if (runs.length === 0) {
+          console.log("No runs yet. Start one with `uuldana run`, or try `uuldana demo`.");
+          return;
+        }
+        console.log(bold(["RUN", "AGENT", "STARTED", "TOOK", "ENDED", "EXIT", "HANDOFF"].join("\t")));
+        for (const r of runs) {
+          const h = journal.handoffsFrom(r.id).map((x) => `→ ${x.toAgent} (${x.status})`).join(", ");
+          console.log(
+            [r.id, r.agent, r.startedAt.replace("T", " ").slice(0, 19), _duration(r), r.endReason ?? "—", r.exitCode ?? "—", h || dim("—")]
+              .join("\t"),
+          );
+        }
+      } finally {
+        journal.close();
+      }
+    });
 }
 
-/** `uuldana show RUN`. */
+/** `uuldana show RUN [--screen|--handoff|--json]`. */
 export function showCommand() {
-  return new Command("show").description("show one run").action(() => {
-    throw new UuldanaError("'show' is not built yet");
-  });
+  return new Command("show")
+    .description("show one run: what was said, its last screen lines and its handoffs ('last' for the newest)")
+    .argument("<run>", "run id from `uuldana runs`, or 'last'")
+    .option("--screen", "print only the last 120 screen lines")
+    .option("--handoff", "print only the full text of the handoff made from this run")
+    .option("--json", "print everything as JSON")
+    .action((value, opts) => {
+      const { journal } = openContext();
+      try {
+        const run = _runId(value, journal);
+        const entries = journal.entries(run.id);
+        const screen = journal.screen(run.id) ?? [];
+        const handoffs = journal.handoffsFrom(run.id);
+        if (opts.json) {
+          console.log(JSON.stringify({ run, entries, screen, handoffs }, null, 2));
+          return;
+        }
+        if (opts.screen) {
+          for (const line of screen) console.log(line);
+          return;
+        }
+        if (opts.handoff) {
+          const h = handoffs.at(-1);
+          if (!h?.filePath) throw new UuldanaError(`run ${run.id} handed nothing off`);
+          try {
+            Deno.stdout.writeSync(new TextEncoder().encode(readFileSync(h.filePath, "utf8")));
+          } catch (e) {
+            throw new UuldanaError(`cannot read handoff file ${h.filePath}: ${(e as Error).message}`);
+          }
+          return;
+        }
+        console.log(bold(`run ${run.id}: ${run.agent}`) + dim(` (${run.transport})`));
+        console.log(`  workspace  ${run.workspace}`);
+        console.log(`  started    ${run.startedAt}`);
+        console.log(`  ended      ${run.endedAt ?? "—"} ${run.endReason ? `(${run.endReason})` : ""}`);
+        if (run.exitCode !== null) console.log(`  exit code  ${run.exitCode}`);
+        if (run.limitMessage) console.log(`  limit      ${run.limitMessage}${run.resetsAt ? ` (resets ${run.resetsAt})` : ""}`);
+        console.log(bold(`\ntranscript (${entries.length})`));
+        for (const e of entries) console.log(`  ${e.role === "user" ? "User" : "Agent"} ${dim(`[${e.fidelity}]`)}: ${e.text.split("\n").join("\n    ")}`);
+        console.log(bold(`\nhandoffs (${handoffs.length})`));
+        for (const h of handoffs) {
+          console.log(`  ${h.id} → ${h.toAgent} ${h.mode}/${h.road} ${h.status}, ${h.characters} chars, ${h.omitted} omitted, ${h.redactions} redacted`);
+          if (h.filePath) console.log(`    file: ${h.filePath}`);
+          if (h.receipt) console.log(`    receipt: ${h.receipt}`);
+          if (h.error) console.log(`    error: ${h.error}`);
+        }
+        console.log(bold(`\nlast screen lines (${screen.length})`) + dim("  — `--screen` prints them all"));
+        for (const line of screen.slice(-10)) console.log(`  ${line}`);
+      } finally {
+        journal.close();
+      }
+    });
 }
 
-/** `uuldana export RUN`. */
+/** `uuldana export RUN --asciicast FILE`. */
 export function exportCommand() {
-  return new Command("export").description("export a run's recorded output").action(() => {
-    throw new UuldanaError("'export' is not built yet");
-  });
+  return new Command("export")
+    .description("export a run's recorded terminal output (asciicast v2, playable with asciinema)")
+    .argument("<run>", "run id from `uuldana runs`, or 'last'")
+    .requiredOption("--asciicast <file>", "write asciicast v2 to FILE ('-' for stdout)")
+    .action((value, opts) => {
+      const { journal } = openContext();
+      try {
+        const run = _runId(value, journal);
+        const out = journal.output(run.id);
+        if (!out) throw new UuldanaError(`run ${run.id} has no recorded output (only terminal runs record it)`);
+        const cast = exportAsciicast(run, out);
+        if (opts.asciicast === "-") Deno.stdout.writeSync(new TextEncoder().encode(cast));
+        else Deno.writeTextFileSync(opts.asciicast, cast, { mode: 0o600 });
+      } finally {
+        journal.close();
+      }
+    });
 }

@@ -4,7 +4,6 @@
  * @module
  */
 import { Command, CommanderError } from "@commander-js/extra-typings";
-import denoJson from "../../deno.json" with { type: "json" };
 import { ExitCode, UuldanaError } from "../errors.ts";
 import { red } from "./style.ts";
 import { agentsCommand } from "./agents.ts";
@@ -15,9 +14,7 @@ import { runCommand } from "./run.ts";
 import { exportCommand, runsCommand, showCommand } from "./inspect.ts";
 import { handoffCommand } from "./handoff.ts";
 import { demoCommand } from "./demo.ts";
-
-/** The version of this build. */
-export const VERSION: string = denoJson.version;
+import { VERSION } from "./version.ts";
 
 /** Builds the program with all subcommands. */
 export function buildProgram(): Command {

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds the single-file uuldana binaries into dist/ with SHA256SUMS.
+#
+#   ./compile.sh                 all targets
+#   ./compile.sh x86_64-unknown-linux-gnu
+#   DENORT_BIN=/path/to/denort ./compile.sh    use a local runtime for the HOST target (offline)
+#
+# `deno compile` downloads the `denort` runtime for each target from Deno's servers. Without that
+# network access only the host target can be built, and only with DENORT_BIN.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$root"
+deno="$root/tools/deno.sh"
+
+all_targets=(x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-apple-darwin aarch64-apple-darwin)
+targets=("$@")
+((${#targets[@]})) || targets=("${all_targets[@]}")
+
+# The least the tool needs: read/write its config, data dir and the workspace; run `script`,
+# `stty`, `ps`, `git` and the agents; read the environment (config paths, agent env). No network:
+# uuldana itself never talks to any server.
+permissions=(--allow-read --allow-write --allow-run --allow-env --allow-sys=hostname,osRelease,uid,gid)
+
+host="$("$deno" eval -q 'console.log(Deno.build.target)')"
+version="$("$deno" eval -q 'console.log(JSON.parse(Deno.readTextFileSync("deno.json")).version)')"
+mkdir -p dist
+failed=()
+for target in "${targets[@]}"; do
+  case " ${all_targets[*]} " in *" $target "*) ;; *)
+    echo "compile.sh: unknown target '$target' (known: ${all_targets[*]})" >&2; exit 2 ;;
+  esac
+  out="dist/uuldana-$version-$target"
+  env_for_target=()
+  if [[ -n "${DENORT_BIN:-}" && "$target" != "$host" ]]; then
+    # DENORT_BIN is a runtime for the host only; never build another target with it.
+    env_for_target=(-u DENORT_BIN)
+  fi
+  echo "compile.sh: building $out" >&2
+  if ! log="$(env NO_COLOR=1 "${env_for_target[@]}" "$deno" compile --quiet "${permissions[@]}" \
+      --target "$target" --output "$out" mod.ts 2>&1)"; then
+    echo "compile.sh: could not build $target." >&2
+    printf '%s\n' "$log" | sed 's/\x1b\[[0-9;]*m//g' | grep -E '^(error|Download|Caused by)|^\s+[A-Za-z].*(error|failed|resolve)' \
+      | head -n 4 | sed 's/^/  /' >&2
+    if [[ "$target" == "$host" ]]; then
+      echo "  deno compile needs the denort runtime for $target; offline, set DENORT_BIN=/path/to/denort." >&2
+    else
+      echo "  deno compile downloads the denort runtime for $target; this needs network access to Deno's servers." >&2
+    fi
+    failed+=("$target")
+    continue
+  fi
+done
+
+built=(dist/uuldana-"$version"-*)
+if [[ -e "${built[0]}" ]]; then
+  (cd dist && sha256sum uuldana-"$version"-* | grep -v SHA256SUMS > SHA256SUMS)
+  echo "compile.sh: wrote dist/SHA256SUMS" >&2
+fi
+if ((${#failed[@]})); then
+  echo "compile.sh: failed: ${failed[*]}" >&2
+  exit 1
+fi

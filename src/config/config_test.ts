@@ -1,0 +1,94 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { join } from "node:path";
+import { UsageError } from "../errors.ts";
+import { DEFAULT_CHAIN, loadConfig, parseConfig } from "./config.ts";
+import { configPath, dataDir, ensurePrivateDir } from "./paths.ts";
+
+const noEnv = (_: string) => undefined;
+
+function usageErrorOf(fn: () => unknown): UsageError {
+  try {
+    fn();
+  } catch (e) {
+    assert(e instanceof UsageError, `expected UsageError, got ${e}`);
+    return e;
+  }
+  throw new Error("expected a UsageError");
+}
+
+Deno.test("a missing config file gives the defaults", () => {
+  const dir = Deno.makeTempDirSync();
+  const env = (n: string) => ({ UULDANA_CONFIG: join(dir, "none.json") } as Record<string, string>)[n];
+  const c = loadConfig(env);
+  assertEquals([c.exists, c.chain, c.agents, c.quietSeconds], [false, [...DEFAULT_CHAIN], {}, 1.5]);
+});
+
+Deno.test("a full config is read with its overrides", () => {
+  const c = parseConfig(
+    {
+      chain: ["codex", "gemini"],
+      quietSeconds: 2,
+      agents: { codex: { bin: "/opt/bin/codex", args: ["-m", "o4"], env: { A: "1" }, disabled: false, road: "prompt" } },
+    },
+    "/c.json",
+    noEnv,
+  );
+  assertEquals(c.chain, ["codex", "gemini"]);
+  assertEquals(c.agents.codex, { bin: "/opt/bin/codex", args: ["-m", "o4"], env: { A: "1" }, disabled: false, road: "prompt" });
+  assertEquals(c.quietSeconds, 2);
+});
+
+Deno.test("UULDANA_<AGENT>_BIN overrides bin", () => {
+  const env = (n: string) => ({ UULDANA_CODEX_BIN: "/env/codex", UULDANA_KILO_BIN: "/env/kilo" } as Record<string, string>)[n];
+  const c = parseConfig({ chain: ["kilo"], agents: { codex: { bin: "/opt/bin/codex" } } }, "/c.json", env);
+  assertEquals(c.agents.codex.bin, "/env/codex");
+  assertEquals(c.agents.kilo.bin, "/env/kilo");
+});
+
+Deno.test("validation names the file, the key and the expected type", () => {
+  const cases: [unknown, string][] = [
+    [[], `"(top level)" must be an object, got array`],
+    [{ chain: "claude" }, `"chain" must be an array of agent names (strings), got string`],
+    [{ chain: [1] }, `"chain" must be an array of agent names`],
+    [{ agents: [] }, `"agents" must be an object keyed by agent name, got array`],
+    [{ agents: { codex: { args: "x" } } }, `"agents.codex.args" must be an array of strings, got string`],
+    [{ agents: { codex: { env: { A: 1 } } } }, `"agents.codex.env" must be an object of string values`],
+    [{ agents: { codex: { disabled: "no" } } }, `"agents.codex.disabled" must be true or false, got string`],
+    [{ agents: { codex: { road: "teleport" } } }, `"agents.codex.road" must be one of`],
+    [{ agents: { codex: { bin: "" } } }, `"agents.codex.bin" must be a non-empty string`],
+    [{ agents: { codex: { colour: "red" } } }, `unknown key "agents.codex.colour"`],
+    [{ chian: [] }, `unknown key "chian"`],
+    [{ quietSeconds: -1 }, `"quietSeconds" must be a positive number`],
+  ];
+  for (const [raw, expected] of cases) {
+    const err = usageErrorOf(() => parseConfig(raw, "/home/u/.config/uuldana/config.json", noEnv));
+    assert(err.message.startsWith("invalid config /home/u/.config/uuldana/config.json: "), err.message);
+    assert(err.message.includes(expected), `${err.message}\n  should include ${expected}`);
+    assertEquals(err.code, 2);
+  }
+});
+
+Deno.test("a file that is not JSON is an error naming the file, never a silent default", () => {
+  const dir = Deno.makeTempDirSync();
+  const file = join(dir, "config.json");
+  Deno.writeTextFileSync(file, '{"chain": ["claude",]}');
+  const err = usageErrorOf(() => loadConfig((n) => (n === "UULDANA_CONFIG" ? file : undefined)));
+  assert(err.message.includes(file) && err.message.includes("not valid JSON"), err.message);
+});
+
+Deno.test("config and data paths follow UULDANA_*, then XDG, then the platform default", () => {
+  const env = (vars: Record<string, string>) => (n: string) => vars[n];
+  assertEquals(configPath(env({ HOME: "/h" })), "/h/.config/uuldana/config.json");
+  assertEquals(configPath(env({ HOME: "/h", XDG_CONFIG_HOME: "/x" })), "/x/uuldana/config.json");
+  assertEquals(configPath(env({ HOME: "/h", UULDANA_CONFIG: "/c.json" })), "/c.json");
+  assertEquals(dataDir(env({ HOME: "/h" }), "linux"), "/h/.local/share/uuldana");
+  assertEquals(dataDir(env({ HOME: "/h" }), "darwin"), "/h/Library/Application Support/uuldana");
+  assertEquals(dataDir(env({ HOME: "/h", XDG_DATA_HOME: "/d" }), "linux"), "/d/uuldana");
+  assertEquals(dataDir(env({ HOME: "/h", UULDANA_HOME: "/u" }), "linux"), "/u");
+});
+
+Deno.test("the data dir is created private (0700)", () => {
+  const dir = join(Deno.makeTempDirSync(), "a", "uuldana");
+  ensurePrivateDir(dir);
+  assertEquals(Deno.statSync(dir).mode! & 0o777, 0o700);
+});

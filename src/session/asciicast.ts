@@ -1,0 +1,39 @@
+/**
+ * asciicast v2 (asciinema's format) from a stored recording: a JSON header line, then one
+ * `[seconds, "o", text]` line per output chunk.
+ *
+ * @module
+ */
+import { recordingBytes, type StoredRecording } from "./recording.ts";
+
+/** Renders a run's stored output as asciicast v2 text. */
+export function exportAsciicast(
+  run: { agent: string; startedAt: string },
+  stored: StoredRecording,
+): string {
+  const bytes = recordingBytes(stored);
+  const header = {
+    version: 2,
+    width: stored.cols,
+    height: stored.rows,
+    timestamp: Math.floor(Date.parse(run.startedAt) / 1000),
+    title: `uuldana: ${run.agent}`,
+    env: { TERM: "xterm-256color" },
+  };
+  const lines = [JSON.stringify(header)];
+  const decoder = new TextDecoder(); // streaming, so a UTF-8 sequence split across chunks survives
+  let at = 0;
+  let t = 0;
+  for (const row of stored.timing.split("\n")) {
+    if (!row) continue;
+    const [delay, size] = row.split(" ");
+    t += Number(delay);
+    const n = Number(size);
+    const text = decoder.decode(bytes.subarray(at, at + n), { stream: true });
+    at += n;
+    if (text) lines.push(JSON.stringify([Number(t.toFixed(6)), "o", text]));
+  }
+  const rest = decoder.decode();
+  if (rest) lines.push(JSON.stringify([Number(t.toFixed(6)), "o", rest]));
+  return lines.join("\n") + "\n";
+}
