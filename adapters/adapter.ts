@@ -11,51 +11,71 @@ export type { Road };
 export interface Found {
   /** Absolute path of the binary. */
   path: string;
-  /** Version string the binary reported, or null when it did not say. */
+  /** Version string the binary reported (e.g. "2.1.197"), or null when it did not say. */
   version: string | null;
 }
 
 /** Whether an agent's `--help` proves it accepts an initial prompt, and the line that shows it. */
 export interface Proof {
+  /** True when the help text shows the documented initial-prompt line. */
   accepted: boolean;
-  /** The matching help line, or null. */
+  /** The matching help line (trimmed), or null. */
   line: string | null;
   /** Why not, when not accepted. */
   reason?: string;
+  /** True when the result came from the journal's cache (same binary path and version). */
+  cached?: boolean;
 }
 
 /** A limit the agent showed. */
 export interface LimitHit {
   /** `usage`: quota or plan exhausted (hand off); `rate`: a transient limit the agent is retrying. */
   kind: "usage" | "rate";
-  /** The limit message as shown (soft-wraps joined, borders stripped). */
+  /** The limit message as shown (soft-wraps joined, borders and the agent's marker stripped). */
   message: string;
-  /** When it resets, ISO-8601, or null when not shown. */
+  /** When it resets, ISO-8601 (UTC), or null when not shown. */
   resetsAt: string | null;
   /** For `rate`: the retry attempt number shown, when shown. */
   attempt?: number;
   /** For `rate`: the wait shown, in seconds, when shown. */
   waitSeconds?: number;
+  /** For `rate`: the agent gave up retrying (the turn ended), so waiting on it is pointless. */
+  final?: boolean;
+}
+
+/** A file to write before a launch. */
+export interface LaunchFile {
+  /** Absolute path (inside the request's `scratchDir`). */
+  path: string;
+  /** UTF-8 content. */
+  content: string;
+  /** File mode; 0o600 when absent. */
+  mode?: number;
 }
 
 /** What to run, for a fresh session or one that starts on a handoff. */
 export interface Launch {
-  /** argv[0] is the binary path. */
+  /** argv[0] is the binary path. Run it with the request's `workspace` as working directory. */
   argv: string[];
   /** Extra environment. */
   env?: Record<string, string>;
-  /** Files to write (mode 0600) before the launch, e.g. a hook script or an import file. */
-  files?: { path: string; content: string; mode?: number }[];
+  /** Files to write (mode 0600 unless told) before `prepare` and the launch. */
+  files?: LaunchFile[];
   /**
-   * A command to run first (e.g. `opencode import FILE`); its stdout is passed to `finish` to
-   * produce the final argv (e.g. `-s ID`).
+   * A command to run first, in the workspace (e.g. `opencode import FILE`); its stdout is passed to
+   * `finish`, which returns the final argv (e.g. `[bin, "-s", ID]`) replacing `argv`.
    */
   prepare?: { argv: string[]; finish(stdout: string): string[] };
+  /**
+   * A one-line prompt the session must submit itself once the TUI is ready (paste it, then
+   * `submitKey`), for roads whose argv cannot start the turn (the store road). Absent otherwise.
+   */
+  kickoff?: string;
 }
 
 /** Input to `Adapter.launch`. */
 export interface LaunchRequest {
-  /** The binary to run. */
+  /** The binary to run (absolute path from `findAgent`). */
   bin: string;
   /** The delivery road; ignored when `handoff` is null. */
   road: Road;
@@ -63,12 +83,14 @@ export interface LaunchRequest {
   handoff: string | null;
   /** Path of the full handoff file (the pointer named in the frame). */
   handoffFile?: string;
-  /** Extra args from config and the command line. */
+  /** Extra args from config and the command line (placed before the road's own arguments). */
   extraArgs: string[];
-  /** Workspace directory. */
+  /** Workspace directory (the agent's working directory). */
   workspace: string;
-  /** A private scratch directory for files this launch needs. */
+  /** A private (0700) scratch directory for files this launch needs; it must exist. */
   scratchDir: string;
+  /** The binary's version from `findAgent`, when known (the OpenCode store road records it). */
+  version?: string | null;
 }
 
 /** Options for limit detection. */
@@ -77,6 +99,10 @@ export interface DetectOptions {
   now: Date;
   /** Text uuldana itself delivered (the handoff): limit messages quoted inside it never count. */
   delivered?: string[];
+  /** Screen width; lets detectors re-join rows an agent wrapped itself at the full width. */
+  cols?: number;
+  /** IANA zone for reset times shown without a zone (Codex); default: this process's zone. */
+  timeZone?: string;
 }
 
 /** One agent. */
@@ -97,10 +123,21 @@ export interface Adapter {
   roadCap(road: Road): number | null;
   /** Checks a `--help` text for the documented initial-prompt line. */
   proveInitialPrompt(helpText: string): Proof;
-  /** The argv (and files, env) for a launch. */
+  /**
+   * The argv (and files, env) for a launch. Throws `RoadError` when the road is not supported, the
+   * extra args would resume an old session, or the text cannot travel that road.
+   */
   launch(req: LaunchRequest): Launch;
   /** Looks for this agent's limit message on the screen's logical lines (soft-wraps joined). */
   detectLimit(lines: readonly string[], opts: DetectOptions): LimitHit | null;
-  /** Bytes that ask the agent to quit, tried before signals (e.g. Ctrl-C twice). */
+  /** Byte strings that ask the agent to quit, sent in order with a short pause between them. */
   readonly quitKeys: readonly string[];
+  /** The key that submits the input box (after typing or a bracketed paste). */
+  readonly submitKey: string;
+  /**
+   * For agents that retry silently (stall rule, off unless configured): matches the busy/spinner
+   * line; capture group 1, when present, is the elapsed time the agent shows ("26s", "1m 5s"; see
+   * `busySeconds` in `stall.ts`).
+   */
+  readonly busyPattern?: RegExp;
 }

@@ -44,3 +44,11 @@ export class NotFoundError extends UuldanaError {
     this.name = "NotFoundError";
   }
 }
+
+/** Ends the program with `code` without printing anything (the agent already said it all). */
+export class ExitWith extends UuldanaError {
+  constructor(code: number) {
+    super("", code);
+    this.name = "ExitWith";
+  }
+}

@@ -1,10 +1,54 @@
 /**
- * `uuldana agents`.
+ * `uuldana agents [--json]`: every agent uuldana knows, whether it is installed, its version,
+ * whether its `--help` proves an initial prompt, and how it takes a handoff.
  *
  * @module
  */
 import { Command } from "@commander-js/extra-typings";
-import { UuldanaError } from "../errors.ts";
+import { loadConfig } from "../config/config.ts";
+import { dataDir, ensurePrivateDir } from "../config/paths.ts";
+import { Journal } from "../journal/journal.ts";
+import { ADAPTERS } from "../../adapters/registry.ts";
+import { type AgentStatus, describeAgent } from "../../adapters/find.ts";
+import { bold, dim, green, red, yellow } from "./style.ts";
+
+/** Probes every adapter in parallel (each probe ~3 s at most). */
+export async function agentStatuses(): Promise<AgentStatus[]> {
+  const config = loadConfig();
+  let journal: Journal | undefined;
+  try {
+    journal = Journal.open(ensurePrivateDir(dataDir()));
+  } catch {
+    journal = undefined; // the proof cache is an optimisation; listing agents works without it
+  }
+  try {
+    return await Promise.all(ADAPTERS.map((a) => describeAgent(a, config, journal)));
+  } finally {
+    journal?.close();
+  }
+}
+
+/** Human-readable lines for `uuldana agents`. */
+export function renderAgents(statuses: readonly AgentStatus[]): string {
+  const out: string[] = [];
+  for (const s of statuses) {
+    const head = `${bold(s.name)} ${dim(`(${s.displayName})`)}`;
+    const off = s.disabled ? ` ${yellow("[disabled in config]")}` : "";
+    if (!s.found) {
+      out.push(`${red("✗")} ${head}  not found${off}`);
+      if (s.problem) out.push(`    ${yellow(s.problem)}`);
+      out.push(`    install: ${s.installHint}`);
+      continue;
+    }
+    out.push(`${green("✓")} ${head}  ${s.version ?? "version unknown"}  ${s.path}${off}`);
+    if (s.proof?.accepted) out.push(`    initial prompt: yes  ${dim(`"${s.proof.line}"`)}`);
+    else out.push(`    initial prompt: ${yellow("no")}  ${dim(s.proof?.reason ?? "")}`);
+    const roads = s.roads.map((r) => (r === s.defaultRoad ? `${r} (default)` : r)).join(", ");
+    out.push(`    roads: ${roads}`);
+    if (s.problem) out.push(`    ${yellow(s.problem)}`);
+  }
+  return out.join("\n");
+}
 
 /** `uuldana agents`: list the agents uuldana knows, whether they are installed and how they take a handoff. */
 export function agentsCommand() {
@@ -12,7 +56,12 @@ export function agentsCommand() {
     .description(
       "list the agents uuldana knows, whether they are installed and how they take a handoff",
     )
-    .action(() => {
-      throw new UuldanaError("'agents' is not built yet");
+    .option(
+      "--json",
+      "print a JSON array of {name, found, path, version, acceptsInitialPrompt, proof, roads, defaultRoad, …}",
+    )
+    .action(async (opts) => {
+      const statuses = await agentStatuses();
+      console.log(opts.json ? JSON.stringify(statuses, null, 2) : renderAgents(statuses));
     });
 }

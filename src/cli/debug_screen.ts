@@ -1,16 +1,81 @@
 /**
- * `uuldana screen`.
+ * `uuldana debug screen FILE`: feed a recording to the VT interpreter and print the final state.
  *
  * @module
  */
 import { Command } from "@commander-js/extra-typings";
-import { UuldanaError } from "../errors.ts";
+import { UsageError, UuldanaError } from "../errors.ts";
+import { Terminal, type TerminalSnapshot } from "../vt/mod.ts";
 
-/** `uuldana screen`: render a terminal recording with uuldana's VT interpreter. */
+/** `uuldana debug screen`: render a terminal recording with uuldana's VT interpreter. */
 export function debugScreenCommand() {
   return new Command("screen")
-    .description("render a terminal recording with uuldana's VT interpreter")
-    .action(() => {
-      throw new UuldanaError("'screen' is not built yet");
+    .description("render a terminal recording (raw pty output) with uuldana's VT interpreter")
+    .argument("<file>", "file with the raw bytes a program wrote to its terminal")
+    .option("--cols <n>", "terminal columns", "120")
+    .option("--rows <n>", "terminal rows", "40")
+    .option("--chunk <n>", "feed N bytes at a time (default: the whole file at once)")
+    .option("--scrollback <n>", "scrollback lines kept", "10000")
+    .option("--json", "print the state as JSON (the shape of the corpus `oracle` object)")
+    .action(async (file, opts) => {
+      const cols = _positiveInt(opts.cols, "--cols");
+      const rows = _positiveInt(opts.rows, "--rows");
+      const scrollback = _positiveInt(opts.scrollback, "--scrollback", true);
+      const chunk = opts.chunk === undefined ? 0 : _positiveInt(opts.chunk, "--chunk");
+      const bytes = await _readFile(file);
+      const term = new Terminal({ cols, rows, scrollback });
+      if (chunk > 0) {
+        for (let i = 0; i < bytes.length; i += chunk) term.write(bytes.subarray(i, i + chunk));
+      } else term.write(bytes);
+      const snap = term.snapshot();
+      const out = opts.json
+        ? JSON.stringify({ cols, rows, bytes: bytes.length, ...snap }, null, 1)
+        : renderSnapshot(snap, cols, rows);
+      await _writeAll(new TextEncoder().encode(out + "\n"));
     });
+}
+
+/** A readable text dump of a snapshot: header, modes, scrollback, screen. */
+export function renderSnapshot(snap: TerminalSnapshot, cols: number, rows: number): string {
+  const lines: string[] = [];
+  const title = snap.title === null ? "" : ` title=${JSON.stringify(snap.title)}`;
+  lines.push(
+    `# ${cols}x${rows} active=${snap.activeBuffer} cursor=${snap.cursor.x},${snap.cursor.y}` +
+      ` bells=${snap.bells}${title}`,
+  );
+  lines.push("# modes " + Object.entries(snap.modes).map(([k, v]) => `${k}=${v}`).join(" "));
+  lines.push(`--- scrollback (${snap.scrollback.length} lines) ---`, ...snap.scrollback);
+  lines.push("--- screen ---");
+  snap.screen.forEach((row, y) => {
+    lines.push(`${snap.wrappedRows.includes(y) ? "↪" : "│"}${row}`);
+  });
+  if (snap.normalScreen) {
+    lines.push("--- normal screen (inactive) ---", ...snap.normalScreen);
+  }
+  return lines.join("\n");
+}
+
+function _positiveInt(value: string, flag: string, allowZero = false): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || (n === 0 && !allowZero)) {
+    throw new UsageError(`${flag} must be a ${allowZero ? "non-negative" : "positive"} integer`);
+  }
+  return n;
+}
+
+async function _readFile(file: string): Promise<Uint8Array> {
+  try {
+    return await Deno.readFile(file);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) {
+      throw new UuldanaError(`no such file: ${file}`);
+    }
+    if (e instanceof Deno.errors.IsADirectory) throw new UuldanaError(`${file} is a directory`);
+    throw new UuldanaError(`cannot read ${file}: ${(e as Error).message}`);
+  }
+}
+
+async function _writeAll(data: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < data.length) off += await Deno.stdout.write(data.subarray(off));
 }

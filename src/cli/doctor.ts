@@ -111,7 +111,7 @@ export async function runChecks(): Promise<Check[]> {
         name: `agent ${s.name}`,
         status: s.acceptsInitialPrompt ? "ok" : "warn",
         detail: `${s.path} ${s.version ?? "(version unknown)"}; ` +
-          (s.acceptsInitialPrompt ? `takes a handoff by ${s.defaultRoad}` : `handoffs refused: ${s.proof.reason ?? "no prompt proof"}`),
+          (s.acceptsInitialPrompt ? `takes a handoff by ${s.defaultRoad}` : `handoffs refused: ${s.proof?.reason ?? s.problem ?? "no prompt proof"}`),
       });
     }
     if (usable === 0) {

@@ -1,16 +1,110 @@
 /**
- * `uuldana handoff`.
+ * `uuldana handoff --from RUN --to AGENT [--road R] [--print]`: hand a past run's conversation to an
+ * agent (e.g. after a crash), through the same composer and roads as a live switch.
  *
  * @module
  */
 import { Command } from "@commander-js/extra-typings";
-import { UuldanaError } from "../errors.ts";
+import { adapterByName } from "../../adapters/registry.ts";
+import { findAgent, proveAgent } from "../../adapters/find.ts";
+import { agentConfig, ROADS, type Road } from "../config/config.ts";
+import { ExitWith, NotFoundError, UsageError, UuldanaError } from "../errors.ts";
+import { runChain } from "../session/chain.ts";
+import { prepareHandoff, runConversation } from "../session/handoff_prep.ts";
+import { TerminalSession } from "../session/terminal_session.ts";
+import { openContext } from "./context.ts";
 
-/** `uuldana handoff`: hand a past run's conversation to an agent. */
+/** `uuldana handoff`. */
 export function handoffCommand() {
   return new Command("handoff")
-    .description("hand a past run's conversation to an agent")
-    .action(() => {
-      throw new UuldanaError("'handoff' is not built yet");
+    .description("hand a past run's conversation to an agent, framed as evidence (e.g. after a crash)")
+    .requiredOption("--from <run>", "run id from `uuldana runs`, or 'last'")
+    .requiredOption("--to <agent>", "agent that continues")
+    .option("--road <road>", "how to deliver: hook, prompt, store or paste (default: the agent's)")
+    .option("--print", "print the composed handoff instead of starting the agent")
+    .option("--no-wait", "when every agent is limited later on, exit instead of waiting")
+    .addHelpText("after", `
+Examples:
+  uuldana handoff --from last --to codex          start Codex on the last run's conversation
+  uuldana handoff --from 12 --to gemini --print   just show what Gemini would receive`)
+    .action(async (opts) => {
+      const ctx = openContext();
+      try {
+        const adapter = adapterByName(opts.to);
+        if (!adapter) throw new UsageError(`unknown agent "${opts.to}"`, "see `uuldana agents`");
+        const runId = opts.from === "last" ? ctx.journal.runs(1)[0]?.id : Number(opts.from);
+        const run = runId ? ctx.journal.run(runId) : null;
+        if (!run) throw new UuldanaError(`no run ${opts.from} in the journal`, 1, "see `uuldana runs`");
+        if (opts.road && !ROADS.includes(opts.road as Road)) {
+          throw new UsageError(`--road must be one of ${ROADS.join(", ")}`);
+        }
+        const road = (opts.road as Road | undefined) ?? agentConfig(ctx.config, adapter.name).road ?? adapter.defaultRoad;
+        if (!adapter.roads.includes(road)) {
+          throw new UsageError(`${adapter.name} cannot take a handoff by ${road}`, `its roads: ${adapter.roads.join(", ")}`);
+        }
+        const found = await findAgent(adapter, ctx.config);
+        let refused: string | undefined;
+        if (!opts.print) {
+          if (!found) throw new NotFoundError(`${adapter.displayName} is not installed`, adapter.installHint);
+          const proof = await proveAgent(adapter, found, ctx.journal);
+          if (!proof.accepted && road !== "paste") refused = `no initial-prompt proof: ${proof.reason ?? "help text did not show it"}`;
+        }
+        const conversation = runConversation(ctx.journal, run.id);
+        const handoff = await prepareHandoff({
+          journal: ctx.journal,
+          dataDir: ctx.dataDir,
+          fromRun: run.id,
+          from: run.agent,
+          to: adapter.name,
+          road,
+          mode: "manual",
+          reason: run.limitMessage
+            ? { kind: "limit", message: run.limitMessage, resetsAt: run.resetsAt }
+            : { kind: "manual" },
+          workspace: run.workspace,
+          entries: conversation,
+          cap: adapter.roadCap(road) ?? undefined,
+          refused: opts.print ? "printed only (--print)" : refused,
+        });
+        if (!handoff) throw new UuldanaError(`nobody spoke in run ${run.id}: there is nothing to hand off`);
+        if (opts.print) {
+          ctx.journal.updateHandoff(handoff.id, { status: "saved" });
+          console.log(handoff.composed.text);
+          console.error(`full handoff saved: ${handoff.file}`);
+          return;
+        }
+        if (refused) {
+          throw new UuldanaError(
+            `${adapter.name}'s --help does not show that it takes an opening prompt; not guessing`,
+            1,
+            `the handoff is saved: ${handoff.file} (or use --road paste)`,
+          );
+        }
+        const term = new TerminalSession({});
+        let code: number;
+        try {
+          term.status(`starting ${adapter.name} on run ${run.id}'s conversation via ${road}; full handoff: ${handoff.file}`);
+          code = await runChain({
+            ctx,
+            first: adapter.name,
+            then: null,
+            extraArgs: [],
+            noWait: !opts.wait,
+            workspace: run.workspace,
+            user: term.user,
+            keyboard: term.keyboard,
+            size: () => term.size(),
+            status: term.status,
+            onRun: (r) => term.setRun(r),
+            abort: term.abort.signal,
+            initial: { handoff, road, conversation },
+          });
+        } finally {
+          term.close();
+        }
+        if (code !== 0) throw new ExitWith(code);
+      } finally {
+        ctx.journal.close();
+      }
     });
 }

@@ -15,6 +15,7 @@ import { exportCommand, runsCommand, showCommand } from "./inspect.ts";
 import { handoffCommand } from "./handoff.ts";
 import { demoCommand } from "./demo.ts";
 import { VERSION } from "./version.ts";
+import { simAgentCommand } from "./sim_agent.ts";
 
 /** Builds the program with all subcommands. */
 export function buildProgram(): Command {
@@ -27,6 +28,8 @@ export function buildProgram(): Command {
     .version(VERSION, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
     .showSuggestionAfterError(true)
+    // Subcommands own the options after their name (`sim-agent` passes them through untouched).
+    .enablePositionalOptions()
     .configureHelp({ sortSubcommands: false })
     .addHelpText(
       "after",
@@ -52,6 +55,7 @@ Config: $UULDANA_CONFIG or ~/.config/uuldana/config.json. Data: $UULDANA_HOME or
   program.addCommand(demoCommand());
   program.addCommand(doctorCommand());
   program.addCommand(debugCommand());
+  program.addCommand(simAgentCommand(), { hidden: true });
   _failOnUsageErrors(program);
   return program;
 }
@@ -94,6 +98,7 @@ function _exitCodeFor(e: unknown, program: Command): number {
     return ExitCode.usage;
   }
   if (e instanceof UuldanaError) {
+    if (e.message === "") return e.code;
     console.error(`${red("uuldana:")} ${e.message}`);
     if (e.hint) console.error(`  ${e.hint}`);
     if (Deno.env.get("UULDANA_DEBUG") === "1") console.error(e.stack);

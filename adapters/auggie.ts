@@ -1,0 +1,63 @@
+/**
+ * Auggie (`auggie`, Augment Code): prompt road (`--instruction`), paste road. Limits: the retry
+ * line `Rate limit reached. Retrying in 12s…` and the final `❌ Rate limit exceeded: …` [from binary].
+ *
+ * @module
+ */
+import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
+import { refuseResume, requireArgFits, requireNotOptionLike, requireRoad } from "./launch_rules.ts";
+import { proveByHelpLine } from "./proof.ts";
+import { parseResetTime } from "./reset_time.ts";
+import { hideDelivered, normalizeSpace } from "./screen_text.ts";
+
+const _ROADS: readonly Road[] = ["prompt", "paste"];
+const _RESUME = ["-c", "--continue", "-r", "--resume"];
+
+function _launch(req: LaunchRequest): Launch {
+  if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs] };
+  requireRoad("auggie", req.road, _ROADS);
+  refuseResume("auggie", req.extraArgs, _RESUME);
+  if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
+  requireArgFits("auggie", req.handoff);
+  requireNotOptionLike("auggie", req.handoff);
+  return { argv: [req.bin, ...req.extraArgs, "--instruction", req.handoff] };
+}
+
+function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
+  const rows = hideDelivered(lines, opts.delivered);
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const text = normalizeSpace(rows[i]);
+    const final = /^❌\s*(Rate limit exceeded: .*)$/.exec(text);
+    if (final) {
+      const message = final[1];
+      return {
+        kind: /quota|credits|plan/i.test(message) ? "usage" : "rate",
+        message,
+        resetsAt: parseResetTime(message, opts.now, opts.timeZone),
+        final: true,
+      };
+    }
+    const retry = /^(?:\W+\s*)?(Rate limit reached\. Retrying in (\d+)s…?)/.exec(text);
+    if (retry) {
+      return { kind: "rate", message: retry[1], resetsAt: null, waitSeconds: Number(retry[2]) };
+    }
+  }
+  return null;
+}
+
+/** The Auggie adapter. */
+export const auggie: Adapter = {
+  name: "auggie",
+  displayName: "Auggie (Augment Code)",
+  binNames: ["auggie"],
+  installHint: "npm install -g @augmentcode/auggie",
+  roads: _ROADS,
+  defaultRoad: "prompt",
+  roadCap: () => null,
+  proveInitialPrompt: (help) =>
+    proveByHelpLine(help, [/^\s+-i, --instruction <text>/], "'-i, --instruction <text>'"),
+  launch: _launch,
+  detectLimit: _detect,
+  quitKeys: ["\x03", "\x03"],
+  submitKey: "\r",
+};

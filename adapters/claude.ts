@@ -1,0 +1,137 @@
+/**
+ * Claude Code (`claude`): hook road (SessionStart `additionalContext` via inline `--settings`),
+ * prompt road (positional prompt), paste road. Limit messages sit on the `⎿` line under the
+ * prompt echo.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
+import {
+  refuseResume,
+  requireArgFits,
+  requireNotOptionLike,
+  requireRoad,
+  RoadError,
+} from "./launch_rules.ts";
+import { proveByHelpLine } from "./proof.ts";
+import { parseResetTime } from "./reset_time.ts";
+import { hideDelivered, type LimitRule, matchRule, normalizeSpace } from "./screen_text.ts";
+
+/** Claude's SessionStart `additionalContext` ceiling, in characters. */
+export const CLAUDE_HOOK_CAP = 10_000;
+
+/** Name of the hook-output file written into the scratch directory. */
+export const CLAUDE_HOOK_FILE = "claude-session-start.json";
+
+const _ROADS: readonly Road[] = ["hook", "prompt", "paste"];
+const _RESUME = ["-r", "--resume", "-c", "--continue", "--fork-session", "--session-id"];
+
+const _RULES: readonly LimitRule[] = [
+  { re: /You['’]ve hit your (?:[\w'’ .-]+? )?limit\b/, kind: "usage" },
+  { re: /You['’]re out of (?:extra )?usage credits/, kind: "usage" },
+  {
+    re: /\b(?:\d+-hour|[Ww]eekly|Opus(?: weekly)?|Sonnet(?: weekly)?) limit reached/,
+    kind: "usage",
+  },
+  { re: /Claude (?:AI )?usage limit reached/, kind: "usage" },
+  { re: /API Error: Request rejected \(429\)/, kind: "rate", final: true },
+];
+// Claude's own wording for a server-side throttle that is not the user's limit.
+const _NOT_A_LIMIT = /not your usage limit/;
+
+/** The one-line prompt that starts the turn on the hook road. */
+export function claudeKickoff(handoffFile?: string): string {
+  const where = handoffFile ? ` (full text: ${handoffFile})` : "";
+  return `Continue the work described in the uuldana handoff in your session context${where}.`;
+}
+
+/** The `--settings` JSON that makes a `startup` SessionStart hook `cat` the hook-output file. */
+export function claudeHookSettings(hookFile: string): string {
+  return JSON.stringify({
+    hooks: {
+      SessionStart: [{
+        matcher: "startup",
+        hooks: [{ type: "command", command: `cat ${_shellQuote(hookFile)}`, timeout: 30 }],
+      }],
+    },
+  });
+}
+
+function _shellQuote(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+function _launch(req: LaunchRequest): Launch {
+  if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs] };
+  requireRoad("claude", req.road, _ROADS);
+  refuseResume("claude", req.extraArgs, _RESUME);
+  if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
+  if (req.road === "prompt") {
+    requireArgFits("claude", req.handoff);
+    // `--` ends options, so a variadic flag in extraArgs cannot swallow the prompt.
+    return { argv: [req.bin, ...req.extraArgs, "--", req.handoff] };
+  }
+  if ([...req.handoff].length > CLAUDE_HOOK_CAP) {
+    throw new RoadError(
+      `the handoff for claude's hook road is ${[...req.handoff].length} characters, ` +
+        `more than Claude's ${CLAUDE_HOOK_CAP}-character hook context`,
+      "compose it with the hook road's cap",
+    );
+  }
+  const hookFile = join(req.scratchDir, CLAUDE_HOOK_FILE);
+  const output = JSON.stringify({
+    hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: req.handoff },
+  });
+  const kickoff = claudeKickoff(req.handoffFile);
+  requireNotOptionLike("claude", kickoff);
+  return {
+    argv: [req.bin, ...req.extraArgs, "--settings", claudeHookSettings(hookFile), "--", kickoff],
+    files: [{ path: hookFile, content: output, mode: 0o600 }],
+  };
+}
+
+function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
+  const rows = hideDelivered(lines, opts.delivered);
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const m = /^\s*⎿\s+(.*)$/.exec(rows[i]);
+    if (!m) continue;
+    // A long message continues on rows indented under the text.
+    const parts = [m[1]];
+    for (let j = i + 1; j < rows.length && /^\s{4,}\S/.test(rows[j]); j++) {
+      if (/^\s*[⎿❯⏺✻●]/.test(rows[j])) break;
+      parts.push(rows[j]);
+    }
+    const message = normalizeSpace(parts.join(" "));
+    const rule = matchRule(message, _RULES, _NOT_A_LIMIT);
+    if (!rule) continue;
+    return {
+      kind: rule.kind,
+      message,
+      resetsAt: parseResetTime(message, opts.now, opts.timeZone),
+      ...(rule.final ? { final: true } : {}),
+    };
+  }
+  return null;
+}
+
+/** The Claude Code adapter. */
+export const claude: Adapter = {
+  name: "claude",
+  displayName: "Claude Code",
+  binNames: ["claude"],
+  installHint: "npm install -g @anthropic-ai/claude-code",
+  roads: _ROADS,
+  defaultRoad: "hook",
+  roadCap: (road) => (road === "hook" ? CLAUDE_HOOK_CAP : null),
+  proveInitialPrompt: (help) =>
+    proveByHelpLine(
+      help,
+      [/^Usage: claude \[options\] \[command\] \[prompt\]/],
+      "'Usage: claude [options] [command] [prompt]'",
+    ),
+  launch: _launch,
+  detectLimit: _detect,
+  quitKeys: ["\x03", "\x03"],
+  submitKey: "\r",
+};

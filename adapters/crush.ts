@@ -1,0 +1,55 @@
+/**
+ * Crush (`crush`, Charm): no interactive initial prompt, so a handoff arrives by paste only. Limits
+ * show as an `ERROR` tag titled `Too many requests` with the provider's message [from source].
+ *
+ * @module
+ */
+import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
+import { refuseResume, requireRoad } from "./launch_rules.ts";
+import { noInitialPrompt } from "./proof.ts";
+import { parseResetTime } from "./reset_time.ts";
+import { hideDelivered, normalizeSpace } from "./screen_text.ts";
+
+const _ROADS: readonly Road[] = ["paste"];
+
+function _launch(req: LaunchRequest): Launch {
+  if (req.handoff !== null) {
+    requireRoad("crush", req.road, _ROADS);
+    refuseResume("crush", req.extraArgs, ["-s", "--session", "-C", "--continue"]);
+  }
+  return { argv: [req.bin, ...req.extraArgs] };
+}
+
+function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
+  const rows = hideDelivered(lines, opts.delivered);
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const m = /\bERROR\s+(Too many requests\b.*)$/.exec(normalizeSpace(rows[i]));
+    if (!m) continue;
+    const next = rows[i + 1] ? normalizeSpace(rows[i + 1]) : "";
+    const message = next && !/\bERROR\b/.test(next) ? `${m[1]} ${next}` : m[1];
+    return {
+      kind: /quota|billing|credits/i.test(message) ? "usage" : "rate",
+      message,
+      resetsAt: parseResetTime(message, opts.now, opts.timeZone),
+      final: true,
+    };
+  }
+  return null;
+}
+
+/** The Crush adapter (paste road only). */
+export const crush: Adapter = {
+  name: "crush",
+  displayName: "Crush",
+  binNames: ["crush"],
+  installHint: "npm install -g @charmland/crush",
+  roads: _ROADS,
+  defaultRoad: "paste",
+  roadCap: () => null,
+  proveInitialPrompt: () => noInitialPrompt("crush"),
+  launch: _launch,
+  detectLimit: _detect,
+  // Ctrl-C opens Crush's quit dialog; "y" confirms [unverified].
+  quitKeys: ["\x03", "y"],
+  submitKey: "\r",
+};

@@ -1,0 +1,151 @@
+/**
+ * Gemini CLI (`gemini`): prompt road (`-i`), paste road. Limits show in a rounded dialog box
+ * ("Usage limit reached for … / Access resets at …" then `● 1. Keep trying`) or as a `✕ [API Error:`
+ * line; capacity errors retry silently (stall rule, `busyPattern`).
+ *
+ * @module
+ */
+import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
+import { refuseResume, requireArgFits, requireNotOptionLike, requireRoad } from "./launch_rules.ts";
+import { proveByHelpLine } from "./proof.ts";
+import { parseResetTime } from "./reset_time.ts";
+import {
+  hideDelivered,
+  isBoxEdge,
+  joinRows,
+  type LimitRule,
+  matchRule,
+  normalizeSpace,
+  stripBorders,
+} from "./screen_text.ts";
+import { ESC_TO_CANCEL_SPINNER } from "./stall.ts";
+
+const _ROADS: readonly Road[] = ["prompt", "paste"];
+const _RESUME = ["-r", "--resume", "--session-file"];
+
+const _DIALOG_RULES: readonly LimitRule[] = [
+  { re: /Usage limit reached for [^.\n]+\./, kind: "usage" },
+  { re: /You have exhausted your daily quota/, kind: "usage" },
+  { re: /You have reached your daily quota limit/, kind: "usage" },
+  { re: /You have exhausted your capacity on this model/, kind: "rate", final: true },
+  { re: /We are currently experiencing high demand for/, kind: "rate", final: true },
+];
+const _ERROR_RULES: readonly LimitRule[] = [
+  { re: /RESOURCE_EXHAUSTED|Resource has been exhausted|quota/i, kind: "usage" },
+  { re: /\b429\b|rate limit/i, kind: "rate", final: true },
+];
+
+/**
+ * Cuts a joined dialog paragraph to the limit sentence and, when it follows, the reset sentence.
+ */
+export function cutLimitSentences(joined: string, start: number): string {
+  const s = joined.slice(start);
+  const reset = /(?:resets? at|reset after|reset in)\s.*?\.(?=\s|$)/i.exec(s);
+  if (reset) return s.slice(0, reset.index + reset[0].length);
+  const end = /\.(?=\s|$)/.exec(s);
+  return end ? s.slice(0, end.index + 1) : s;
+}
+
+/**
+ * Finds a limit in a bordered dialog (rows between a `╭─`/`┌─` and a `╰─`/`└─` edge): the box's
+ * paragraphs, borders stripped and rows re-joined, matched against `rules`.
+ */
+export function detectInDialogs(
+  rows: readonly string[],
+  rules: readonly LimitRule[],
+  opts: DetectOptions,
+): LimitHit | null {
+  for (let end = rows.length - 1; end >= 0; end--) {
+    if (!isBoxEdge(rows[end], "bottom")) continue;
+    let top = end - 1;
+    while (top >= 0 && !isBoxEdge(rows[top], "top")) top--;
+    if (top < 0) break;
+    const inner = rows.slice(top + 1, end).map(stripBorders);
+    let para: string[] = [];
+    const paragraphs: string[][] = [];
+    for (const r of [...inner, ""]) {
+      if (r.trim() === "") {
+        if (para.length) paragraphs.push(para);
+        para = [];
+      } else para.push(r);
+    }
+    for (const p of paragraphs) {
+      const joined = normalizeSpace(joinRows(p));
+      const rule = matchRule(joined, rules);
+      if (!rule) continue;
+      const message = cutLimitSentences(joined, joined.search(rule.re));
+      return {
+        kind: rule.kind,
+        message,
+        resetsAt: parseResetTime(message, opts.now, opts.timeZone),
+        ...(rule.final ? { final: true } : {}),
+      };
+    }
+    end = top;
+  }
+  return null;
+}
+
+/** Finds a `✕ [API Error: …]` line that names a quota or rate limit. */
+export function detectApiErrorLine(
+  rows: readonly string[],
+  rules: readonly LimitRule[],
+  opts: DetectOptions,
+): LimitHit | null {
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const m = /^\s*✕\s+(\[API Error:.*)$/.exec(rows[i]);
+    if (!m) continue;
+    const rest: string[] = [m[1]];
+    for (let j = i + 1; j < rows.length && /^\s{2,}\S/.test(rows[j]); j++) {
+      if (/^\s*[✕↻●>]/.test(rows[j])) break;
+      rest.push(rows[j]);
+    }
+    const message = normalizeSpace(rest.join(" "));
+    const rule = matchRule(message, rules);
+    if (!rule) continue;
+    const attempt = /\(attempt (\d+)\/\d+\)/.exec(message);
+    const wait = /Retrying in (\d+)s/.exec(message);
+    return {
+      kind: rule.kind,
+      message,
+      resetsAt: parseResetTime(message, opts.now, opts.timeZone),
+      ...(attempt ? { attempt: Number(attempt[1]) } : {}),
+      ...(wait ? { waitSeconds: Number(wait[1]) } : {}),
+      ...(rule.final && !attempt ? { final: true } : {}),
+    };
+  }
+  return null;
+}
+
+function _launch(req: LaunchRequest): Launch {
+  if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs] };
+  requireRoad("gemini", req.road, _ROADS);
+  refuseResume("gemini", req.extraArgs, _RESUME);
+  if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
+  requireArgFits("gemini", req.handoff);
+  requireNotOptionLike("gemini", req.handoff);
+  return { argv: [req.bin, ...req.extraArgs, "-i", req.handoff] };
+}
+
+function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
+  const rows = hideDelivered(lines, opts.delivered);
+  return detectInDialogs(rows, _DIALOG_RULES, opts) ?? detectApiErrorLine(rows, _ERROR_RULES, opts);
+}
+
+/** The Gemini CLI adapter. */
+export const gemini: Adapter = {
+  name: "gemini",
+  displayName: "Gemini CLI",
+  binNames: ["gemini"],
+  installHint: "npm install -g @google/gemini-cli",
+  roads: _ROADS,
+  defaultRoad: "prompt",
+  roadCap: () => null,
+  proveInitialPrompt: (help) =>
+    proveByHelpLine(help, [/^\s+-i, --prompt-interactive\b/], "'-i, --prompt-interactive'"),
+  launch: _launch,
+  detectLimit: _detect,
+  quitKeys: ["\x03", "\x03"],
+  submitKey: "\r",
+  busyPattern: ESC_TO_CANCEL_SPINNER,
+};

@@ -1,0 +1,85 @@
+/**
+ * Codex CLI headless: `codex exec --json --skip-git-repo-check [args] -- PROMPT`, or `-` to read
+ * the prompt from stdin when it is too long for one argument (PROVIDERS.md §1.4). Events
+ * (corpus/headless/codex-limit.jsonl): `thread.started`, `turn.started`, `item.started|updated|
+ * completed` with item types `agent_message`, `reasoning`, `command_execution`, `file_change`,
+ * `mcp_tool_call`, `web_search`, `todo_list`, `error` (a warning, not fatal), then `turn.completed`
+ * or `turn.failed`; top-level `error` events carry the usage-limit message and also transient
+ * notices (reconnects), so only limit texts count.
+ *
+ * @module
+ */
+import { fitsInArgument, type HeadlessAdapter, type HeadlessEvent } from "./event.ts";
+import { arr, brief, type JsonObject, obj, parseJsonLine, str } from "./json_line.ts";
+import { limitFromText } from "./limit_text.ts";
+
+/** Codex CLI's structured mode. */
+export const codexHeadless: HeadlessAdapter = {
+  name: "codex",
+  promptViaStdin: true,
+  launch(bin, prompt, extraArgs) {
+    const base = [bin, "exec", "--json", "--skip-git-repo-check", ...extraArgs];
+    return fitsInArgument(prompt)
+      ? { argv: [...base, "--", prompt], stdin: null }
+      : { argv: [...base, "-"], stdin: prompt };
+  },
+  newParser() {
+    return {
+      parse(line: string): HeadlessEvent[] {
+        const parsed = parseJsonLine(line);
+        if (parsed.kind === "blank") return [];
+        if (parsed.kind === "malformed") return [parsed];
+        return _event(parsed.value);
+      },
+      finish: () => [],
+    };
+  },
+};
+
+function _errorOrLimit(message: string): HeadlessEvent {
+  return limitFromText(message) ?? { kind: "error", message };
+}
+
+function _event(ev: JsonObject): HeadlessEvent[] {
+  switch (ev.type) {
+    case "item.completed":
+      return _item(obj(ev.item));
+    case "error":
+      return [_errorOrLimit(str(ev.message) || "error")];
+    case "turn.failed":
+      return [_errorOrLimit(str(obj(ev.error).message) || "turn failed")];
+    default:
+      // thread.started, turn.started, turn.completed, item.started/updated, future types.
+      return [];
+  }
+}
+
+function _item(item: JsonObject): HeadlessEvent[] {
+  switch (item.type) {
+    case "agent_message": {
+      const text = str(item.text).trim();
+      return text ? [{ kind: "message", role: "agent", text }] : [];
+    }
+    case "command_execution": {
+      const code = item.exit_code;
+      const status = typeof code === "number" ? ` (exit ${code})` : "";
+      return [{ kind: "tool", summary: `shell ${brief(item.command)}${status}` }];
+    }
+    case "file_change": {
+      const paths = arr(item.changes).map((c) => `${str(obj(c).kind)} ${str(obj(c).path)}`.trim());
+      return [{ kind: "tool", summary: `file_change ${brief(paths.join(", "))}` }];
+    }
+    case "mcp_tool_call":
+      return [{
+        kind: "tool",
+        summary: `${str(item.server)}.${str(item.tool)} ${brief(item.arguments)}`.trim(),
+      }];
+    case "web_search":
+      return [{ kind: "tool", summary: `web_search ${brief(item.query)}` }];
+    case "error":
+      return [_errorOrLimit(str(item.message) || "error")];
+    default:
+      // reasoning, todo_list, future item types.
+      return [];
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * What a headless (structured JSON) agent run reports, in one shape for every agent, and the
+ * interface each agent's headless adapter implements.
+ *
+ * @module
+ */
+
+/** Something the agent said, worth carrying in a handoff. */
+export interface MessageEvent {
+  kind: "message";
+  role: "user" | "agent";
+  text: string;
+}
+
+/** A tool call, summarised in one line (tool calls are never carried in a handoff). */
+export interface ToolEvent {
+  kind: "tool";
+  summary: string;
+}
+
+/** The agent reported a usage limit. */
+export interface LimitEvent {
+  kind: "limit";
+  /** The agent's own limit message, or a description uuldana made up (`synthetic`). */
+  message: string;
+  /** When it resets, ISO-8601, or null when the stream did not say. */
+  resetsAt: string | null;
+  /** True when `message` was composed by uuldana (e.g. from a structured status field). */
+  synthetic?: boolean;
+}
+
+/** The agent reported an error that is not a usage limit (often non-fatal: warnings, retries). */
+export interface ErrorEvent {
+  kind: "error";
+  message: string;
+}
+
+/** The agent's final result for the task. */
+export interface ResultEvent {
+  kind: "result";
+  /** The final answer text (may be empty when the agent gave none). */
+  text: string;
+  /** Whether the agent marked the result as an error. */
+  isError: boolean;
+}
+
+/** A line that was not a JSON object: recorded and skipped, never fatal. */
+export interface MalformedEvent {
+  kind: "malformed";
+  line: string;
+  reason: string;
+}
+
+/** One thing a headless agent reported. */
+export type HeadlessEvent =
+  | MessageEvent
+  | ToolEvent
+  | LimitEvent
+  | ErrorEvent
+  | ResultEvent
+  | MalformedEvent;
+
+/** An incremental parser for one run's JSON lines. Holds state (e.g. streamed text deltas). */
+export interface HeadlessParser {
+  /** Parses one line (without its line terminator). Unknown event types give no events. */
+  parse(line: string): HeadlessEvent[];
+  /** Flushes anything still buffered when the stream ends. */
+  finish(): HeadlessEvent[];
+}
+
+/** What to run for one headless attempt. */
+export interface HeadlessLaunch {
+  /** argv[0] is the binary. */
+  argv: string[];
+  /** Text to write to the agent's stdin (then closed), or null for no stdin. */
+  stdin: string | null;
+}
+
+/** One agent's structured (JSON lines) mode. */
+export interface HeadlessAdapter {
+  /** Agent name, as in config and on the command line. */
+  readonly name: string;
+  /** Whether the CLI can take the prompt on stdin instead of as an argument. */
+  readonly promptViaStdin: boolean;
+  /**
+   * The command line for a task. The prompt goes into one argv string unless it exceeds
+   * `MAX_ARG_BYTES` (UTF-8) and the CLI reads prompts from stdin; then `stdin` carries it.
+   */
+  launch(bin: string, prompt: string, extraArgs: readonly string[]): HeadlessLaunch;
+  /** A fresh parser for one run's stdout. */
+  newParser(): HeadlessParser;
+}
+
+/** Linux MAX_ARG_STRLEN minus the terminating NUL: the most bytes one argv string may hold. */
+export const MAX_ARG_BYTES = 131_071;
+
+/** Whether `text` fits one argv string. */
+export function fitsInArgument(text: string): boolean {
+  // Quick accept: a UTF-16 unit encodes to at most 3 UTF-8 bytes.
+  if (text.length * 3 <= MAX_ARG_BYTES) return true;
+  return new TextEncoder().encode(text).length <= MAX_ARG_BYTES;
+}
+
+/** The short `-p` prompt that follows a long prompt delivered on stdin (Gemini, Qwen append it). */
+export const STDIN_FOLLOW_UP = "Carry out the task stated above.";

@@ -1,0 +1,104 @@
+/**
+ * Gemini CLI headless: `gemini -o stream-json [args] --prompt=PROMPT` (PROVIDERS.md §1.4; the `=`
+ * form keeps a prompt that starts with `-` a value). Events [from docs; not recorded in the
+ * corpus]: `init`, `message` {role, content, delta?}, `tool_use` {tool_name, parameters},
+ * `tool_result`, `error` {severity, message}, `result` {status, error?: {type, message}}.
+ * Assistant text arrives as deltas; they are joined into one message per turn. `-p` is appended
+ * to stdin input, so a prompt too long for one argument goes on stdin.
+ *
+ * @module
+ */
+import {
+  fitsInArgument,
+  type HeadlessAdapter,
+  type HeadlessEvent,
+  type HeadlessParser,
+  STDIN_FOLLOW_UP,
+} from "./event.ts";
+import { brief, type JsonObject, obj, parseJsonLine, str } from "./json_line.ts";
+import { limitFromText } from "./limit_text.ts";
+
+/** Gemini CLI's structured mode. */
+export const geminiHeadless: HeadlessAdapter = {
+  name: "gemini",
+  promptViaStdin: true,
+  launch(bin, prompt, extraArgs) {
+    const base = [bin, "-o", "stream-json", ...extraArgs];
+    return fitsInArgument(prompt)
+      ? { argv: [...base, `--prompt=${prompt}`], stdin: null }
+      : { argv: [...base, `--prompt=${STDIN_FOLLOW_UP}`], stdin: prompt };
+  },
+  newParser: () => geminiStreamParser(),
+};
+
+/** A parser for Gemini `stream-json` lines (joins assistant deltas into one message). */
+export function geminiStreamParser(): HeadlessParser {
+  let pending = "";
+  let lastAgentText = "";
+  const flush = (): HeadlessEvent[] => {
+    const text = pending.trim();
+    pending = "";
+    if (text === "") return [];
+    lastAgentText = text;
+    return [{ kind: "message", role: "agent", text }];
+  };
+  return {
+    parse(line: string): HeadlessEvent[] {
+      const parsed = parseJsonLine(line);
+      if (parsed.kind === "blank") return [];
+      if (parsed.kind === "malformed") return [parsed];
+      const ev = parsed.value;
+      if (ev.type === "message" && ev.role === "assistant") {
+        const content = str(ev.content);
+        // Without `delta`, a message is whole: it ends any streamed one before it.
+        if (ev.delta === true) {
+          pending += content;
+          return [];
+        }
+        const before = flush();
+        pending = content;
+        return [...before, ...flush()];
+      }
+      const out = flush();
+      if (ev.type === "result") {
+        return [...out, ..._result(ev, lastAgentText)];
+      }
+      return [...out, ..._event(ev)];
+    },
+    finish: flush,
+  };
+}
+
+function _event(ev: JsonObject): HeadlessEvent[] {
+  switch (ev.type) {
+    case "message": {
+      const text = str(ev.content).trim();
+      return ev.role === "user" && text ? [{ kind: "message", role: "user", text }] : [];
+    }
+    case "tool_use":
+      return [{ kind: "tool", summary: `${str(ev.tool_name) || "tool"} ${brief(ev.parameters)}` }];
+    case "error": {
+      const message = str(ev.message) || "error";
+      return [limitFromText(message) ?? { kind: "error", message }];
+    }
+    default:
+      // init, tool_result, future types.
+      return [];
+  }
+}
+
+function _result(ev: JsonObject, lastAgentText: string): HeadlessEvent[] {
+  const isError = ev.status === "error" || (ev.status !== "success" && ev.error !== undefined);
+  const out: HeadlessEvent[] = [];
+  if (isError) {
+    const error = obj(ev.error);
+    const message = str(error.message) || str(error.type) || "error";
+    const limit = limitFromText(message) ??
+      (/quota|rate_?limit|resource_exhausted/i.test(str(error.type))
+        ? { kind: "limit" as const, message, resetsAt: null }
+        : null);
+    out.push(limit ?? { kind: "error", message });
+  }
+  out.push({ kind: "result", text: str(ev.response) || lastAgentText, isError });
+  return out;
+}

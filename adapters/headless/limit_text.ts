@@ -1,0 +1,60 @@
+/**
+ * Recognises the agents' usage-limit messages (PROVIDERS.md §4) inside structured error texts,
+ * and finds the reset time they state. Only applied to texts the stream marks as errors, never to
+ * conversation, so talk about rate limits is not a limit.
+ *
+ * @module
+ */
+import { parseResetTime } from "../reset_time.ts";
+
+/** Usage-limit messages of all agents (apostrophes ASCII or U+2019). */
+const _LIMIT_PATTERNS: readonly RegExp[] = [
+  // Claude
+  /You['’]ve hit your (?:[\w'’ .-]+? )?limit/,
+  /\b\d+-hour limit reached/,
+  /Claude (?:AI )?usage limit reached/,
+  /You['’]re out of usage credits/,
+  /API Error: Request rejected \(429\)/,
+  // Codex
+  /You['’]ve hit your usage limit/,
+  /Usage limit reached\. You['’]ve reached your usage limit/,
+  /Quota exceeded\. Check your plan and billing details/,
+  // Gemini
+  /Usage limit reached for /,
+  /You have exhausted your (?:daily quota|capacity)/,
+  /You have reached your daily quota limit/,
+  /RESOURCE_EXHAUSTED|Resource has been exhausted/,
+  // OpenCode / Kilo, Qwen (provider texts)
+  /Free usage exceeded/,
+  /usage limit reached\. It will reset/i,
+  /exceeded your current quota/i,
+  /Quota exhausted/i,
+  /Qwen OAuth quota exceeded/,
+  /\bRate limit (?:reached|exceeded)\b/i,
+  /\btoo many requests\b/i,
+  // Copilot
+  /you(?:['’]ve| have) (?:hit (?:your|the|a) (?:session )?rate limit|reached your weekly rate limit|been rate[- ]limited|run out of your (?:included )?AI credits|exceeded your \d+ hour session limits|reached the spending limit)/i,
+  /user_(?:weekly|global|model)_rate_limited/,
+];
+
+/** Texts that look like limits but are not the user's usage limit. */
+const _NOT_LIMIT: readonly RegExp[] = [/not your usage limit/i];
+
+/** Whether an error text is a usage-limit message. */
+export function isLimitText(text: string): boolean {
+  if (_NOT_LIMIT.some((re) => re.test(text))) return false;
+  return _LIMIT_PATTERNS.some((re) => re.test(text));
+}
+
+/**
+ * A limit event for an error text, or null when it is not a limit. The reset time is resolved
+ * against `now` when the text states one.
+ */
+export function limitFromText(
+  text: string,
+  now: Date = new Date(),
+): { kind: "limit"; message: string; resetsAt: string | null } | null {
+  if (!isLimitText(text)) return null;
+  const message = text.trim();
+  return { kind: "limit", message, resetsAt: parseResetTime(message, now) };
+}

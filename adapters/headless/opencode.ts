@@ -1,0 +1,67 @@
+/**
+ * OpenCode (and Kilo) headless: `opencode run --format json [args] PROMPT` (PROVIDERS.md §1.4).
+ * Raw JSON events [from docs; not recorded in the corpus]: `step_start`, `text` {part: {text}},
+ * `reasoning`, `tool_use` {part: {tool, state: {input, title, status}}}, `step_finish`, and
+ * `error` {error: {name, data: {message, statusCode}}}. No stdin road is documented for the
+ * prompt (non-TTY stdin is prepended to the message [from binary]), so a prompt too long for one
+ * argument goes on stdin with a short message.
+ *
+ * @module
+ */
+import {
+  fitsInArgument,
+  type HeadlessAdapter,
+  type HeadlessEvent,
+  STDIN_FOLLOW_UP,
+} from "./event.ts";
+import { brief, type JsonObject, obj, parseJsonLine, str } from "./json_line.ts";
+import { limitFromText } from "./limit_text.ts";
+
+/** OpenCode's structured mode. */
+export const opencodeHeadless: HeadlessAdapter = {
+  name: "opencode",
+  promptViaStdin: true,
+  launch(bin, prompt, extraArgs) {
+    const base = [bin, "run", "--format", "json", ...extraArgs];
+    return fitsInArgument(prompt)
+      ? { argv: [...base, prompt], stdin: null }
+      : { argv: [...base, STDIN_FOLLOW_UP], stdin: prompt };
+  },
+  newParser() {
+    return {
+      parse(line: string): HeadlessEvent[] {
+        const parsed = parseJsonLine(line);
+        if (parsed.kind === "blank") return [];
+        if (parsed.kind === "malformed") return [parsed];
+        return _event(parsed.value);
+      },
+      finish: () => [],
+    };
+  },
+};
+
+function _event(ev: JsonObject): HeadlessEvent[] {
+  const part = obj(ev.part);
+  switch (ev.type) {
+    case "text": {
+      const text = str(part.text).trim();
+      return text && part.synthetic !== true ? [{ kind: "message", role: "agent", text }] : [];
+    }
+    case "tool_use": {
+      const state = obj(part.state);
+      const what = str(state.title) || brief(state.input);
+      return [{ kind: "tool", summary: `${str(part.tool) || "tool"} ${what}`.trim() }];
+    }
+    case "error": {
+      const error = obj(ev.error);
+      const data = obj(error.data);
+      const message = str(data.message) || str(error.message) || str(error.name) || "error";
+      const limit = limitFromText(message) ??
+        (data.statusCode === 429 ? { kind: "limit" as const, message, resetsAt: null } : null);
+      return [limit ?? { kind: "error", message }];
+    }
+    default:
+      // step_start, step_finish, reasoning, future types.
+      return [];
+  }
+}

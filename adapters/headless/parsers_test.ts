@@ -1,0 +1,193 @@
+/**
+ * Parser tests. Claude and Codex run against the real recordings in the shared corpus; the other
+ * agents' shapes were NOT recorded there and come from their documentation (see each adapter's
+ * module comment), so those tests use documented shapes.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { HeadlessEvent, HeadlessParser } from "./event.ts";
+import { headlessAdapter } from "./registry.ts";
+
+const CORPUS = join(Deno.env.get("UULDANA_CORPUS") ?? "/work/shared/corpus", "headless");
+const haveCorpus = existsSync(CORPUS);
+
+function parseAll(parser: HeadlessParser, text: string): HeadlessEvent[] {
+  const out: HeadlessEvent[] = [];
+  for (const line of text.split("\n")) out.push(...parser.parse(line));
+  out.push(...parser.finish());
+  return out;
+}
+
+function corpus(name: string): string {
+  return readFileSync(join(CORPUS, name), "utf8");
+}
+
+Deno.test({
+  name: "claude: recorded success gives the reply as a message and the result text",
+  ignore: !haveCorpus,
+  fn() {
+    const events = parseAll(headlessAdapter("claude")!.newParser(), corpus("claude-ok.jsonl"));
+    assertEquals(events, [
+      { kind: "message", role: "agent", text: "MOCK REPLY" },
+      { kind: "result", text: "MOCK REPLY", isError: false },
+    ]);
+  },
+});
+
+Deno.test({
+  name: "claude: recorded usage limit gives limit events with the epoch reset, no message",
+  ignore: !haveCorpus,
+  fn() {
+    const events = parseAll(headlessAdapter("claude")!.newParser(), corpus("claude-limit.jsonl"));
+    assert(!events.some((e) => e.kind === "message"), "the synthetic notice is not conversation");
+    const limits = events.filter((e) => e.kind === "limit");
+    assertEquals(limits[0], {
+      kind: "limit",
+      message: "claude usage limit reached (five_hour)",
+      resetsAt: new Date(1796009366 * 1000).toISOString(),
+      synthetic: true,
+    });
+    assert(
+      limits.some((l) =>
+        l.kind === "limit" && l.message.startsWith("You've hit your session limit")
+      ),
+    );
+    const result = events.at(-1);
+    assertEquals(result?.kind, "result");
+    assert(result?.kind === "result" && result.isError);
+  },
+});
+
+Deno.test({
+  name: "codex: recorded limit; the model-metadata error item is an error, not a limit",
+  ignore: !haveCorpus,
+  fn() {
+    const events = parseAll(headlessAdapter("codex")!.newParser(), corpus("codex-limit.jsonl"));
+    assertEquals(events.map((e) => e.kind), ["error", "limit", "limit"]);
+    const first = events[0];
+    assert(first.kind === "error" && first.message.startsWith("Model metadata"));
+    const limit = events[1];
+    assert(limit.kind === "limit" && limit.message.startsWith("You’ve hit your usage limit."));
+    assert(limit.kind === "limit" && limit.resetsAt !== null, "try again at 3:29 AM resolves");
+  },
+});
+
+Deno.test("codex: agent messages and tool items (documented shapes)", () => {
+  const p = headlessAdapter("codex")!.newParser();
+  const lines = [
+    '{"type":"item.started","item":{"id":"item_1","type":"command_execution","command":"ls","status":"in_progress"}}',
+    '{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"a\\n","exit_code":0,"status":"completed"}}',
+    '{"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"Done."}}',
+    '{"type":"turn.completed","usage":{"input_tokens":1}}',
+    '{"type":"some.future.event"}',
+  ];
+  assertEquals(parseAll(p, lines.join("\n")), [
+    { kind: "tool", summary: "shell ls (exit 0)" },
+    { kind: "message", role: "agent", text: "Done." },
+  ]);
+});
+
+Deno.test("every parser: a malformed line is reported and parsing goes on", () => {
+  for (const name of ["claude", "codex", "gemini", "opencode", "qwen", "copilot"]) {
+    const p = headlessAdapter(name)!.newParser();
+    const events = [...p.parse("{not json"), ...p.parse("[1,2]"), ...p.parse(""), ...p.finish()];
+    assertEquals(events.map((e) => e.kind), ["malformed", "malformed"], name);
+  }
+});
+
+Deno.test("gemini: deltas are joined into one message; a quota error result is a limit", () => {
+  const p = headlessAdapter("gemini")!.newParser();
+  const lines = [
+    '{"type":"init","timestamp":"t","session_id":"s","model":"gemini-2.5-pro"}',
+    '{"type":"message","timestamp":"t","role":"user","content":"say hi"}',
+    '{"type":"message","timestamp":"t","role":"assistant","content":"Hel","delta":true}',
+    '{"type":"message","timestamp":"t","role":"assistant","content":"lo","delta":true}',
+    '{"type":"tool_use","timestamp":"t","tool_name":"read_file","tool_id":"x","parameters":{"path":"a"}}',
+    '{"type":"result","timestamp":"t","status":"error","error":{"type":"FatalError","message":"Usage limit reached for all Pro models. Access resets at 3:06 AM UTC."}}',
+  ];
+  const events = parseAll(p, lines.join("\n"));
+  assertEquals(events.slice(0, 3), [
+    { kind: "message", role: "user", text: "say hi" },
+    { kind: "message", role: "agent", text: "Hello" },
+    { kind: "tool", summary: 'read_file {"path":"a"}' },
+  ]);
+  assertEquals(events[3].kind, "limit");
+  assertEquals(events[4], { kind: "result", text: "Hello", isError: true });
+});
+
+Deno.test("opencode: text parts, tool summaries, and a 429 error as a limit", () => {
+  const p = headlessAdapter("opencode")!.newParser();
+  const lines = [
+    '{"type":"step_start","timestamp":1,"sessionID":"ses_1","part":{"type":"step-start"}}',
+    '{"type":"tool_use","timestamp":2,"sessionID":"ses_1","part":{"type":"tool","tool":"bash","state":{"status":"completed","input":{"command":"ls"},"title":"ls"}}}',
+    '{"type":"text","timestamp":3,"sessionID":"ses_1","part":{"type":"text","text":"All done"}}',
+    '{"type":"error","timestamp":4,"sessionID":"ses_1","error":{"name":"APIError","data":{"message":"Too Many","statusCode":429}}}',
+  ];
+  assertEquals(parseAll(p, lines.join("\n")), [
+    { kind: "tool", summary: "bash ls" },
+    { kind: "message", role: "agent", text: "All done" },
+    { kind: "limit", message: "Too Many", resetsAt: null },
+  ]);
+});
+
+Deno.test("qwen: Claude-format stream with a tool call and an error result", () => {
+  const p = headlessAdapter("qwen")!.newParser();
+  const lines = [
+    '{"type":"system","subtype":"init","session_id":"s"}',
+    '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Looking"},{"type":"tool_use","id":"t1","name":"read_file","input":{"path":"x"}}]}}',
+    '{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"..."}]}}',
+    '{"type":"result","subtype":"error_during_execution","is_error":true,"result":"","error":{"message":"[API Error: 429 You exceeded your current quota, please check your plan and billing details.]"}}',
+  ];
+  const events = parseAll(p, lines.join("\n"));
+  assertEquals(events.slice(0, 2), [
+    { kind: "message", role: "agent", text: "Looking" },
+    { kind: "tool", summary: 'read_file {"path":"x"}' },
+  ]);
+  assertEquals(events[2].kind, "limit");
+  assertEquals(events[3].kind, "result");
+});
+
+Deno.test("copilot: assistant messages, tool starts, and a rate-limit session error", () => {
+  const p = headlessAdapter("copilot")!.newParser();
+  const lines = [
+    '{"type":"session.start","data":{"sessionId":"s"},"id":"1","timestamp":"t","parentId":null}',
+    '{"type":"user.message","data":{"content":"task"},"id":"2","timestamp":"t","parentId":"1"}',
+    '{"type":"assistant.message","data":{"messageId":"m","content":"On it","toolRequests":[]},"id":"3","timestamp":"t","parentId":"2"}',
+    '{"type":"tool.execution_start","data":{"toolName":"bash","arguments":{"command":"ls"}},"id":"4","timestamp":"t","parentId":"3"}',
+    '{"type":"session.error","data":{"errorType":"rate_limit","message":"Sorry, you\'ve hit a rate limit. Please try again in 2 hours."},"id":"5","timestamp":"t","parentId":"4"}',
+  ];
+  const events = parseAll(p, lines.join("\n"));
+  assertEquals(events.slice(0, 2), [
+    { kind: "message", role: "agent", text: "On it" },
+    { kind: "tool", summary: 'bash {"command":"ls"}' },
+  ]);
+  assertEquals(events[2].kind, "limit");
+});
+
+Deno.test("launch: the prompt is one argument, or stdin when over MAX_ARG_STRLEN", () => {
+  const small = "fix the test";
+  const big = "é".repeat(70_000); // 140,000 bytes in UTF-8, 70,000 code units
+  assertEquals(headlessAdapter("claude")!.launch("/bin/claude", small, ["--model", "x"]), {
+    argv: [
+      "/bin/claude",
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--model",
+      "x",
+      "--",
+      small,
+    ],
+    stdin: null,
+  });
+  const codexBig = headlessAdapter("codex")!.launch("codex", big, []);
+  assertEquals(codexBig.argv.at(-1), "-");
+  assertEquals(codexBig.stdin, big);
+  const claudeBig = headlessAdapter("claude")!.launch("claude", big, []);
+  assert(!claudeBig.argv.includes(big));
+  assertEquals(claudeBig.stdin, big);
+  assertEquals(headlessAdapter("copilot")!.promptViaStdin, false);
+  assertEquals(headlessAdapter("nope"), null);
+});

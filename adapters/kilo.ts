@@ -1,0 +1,22 @@
+/**
+ * Kilo Code CLI (`kilo`): an OpenCode fork with the same CLI, import format and footer.
+ *
+ * @module
+ */
+import type { Adapter } from "./adapter.ts";
+import { openCodeAdapter } from "./opencode.ts";
+
+/** The Kilo Code CLI adapter. */
+export const kilo: Adapter = openCodeAdapter({
+  name: "kilo",
+  displayName: "Kilo Code CLI",
+  installHint: "npm install -g @kilocode/cli",
+  // The home screen shows "Code · Auto Free Kilo Gateway" [unverified ids; `-m` overrides].
+  agent: "code",
+  model: { providerID: "kilo", modelID: "auto" },
+  fallbackVersion: "7.7.7",
+  extraRules: [
+    { re: /You need to sign up to keep going/, kind: "usage" },
+    { re: /Provider rate limit exceeded\. Please try again shortly\./, kind: "rate" },
+  ],
+});

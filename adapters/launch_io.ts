@@ -1,0 +1,44 @@
+/**
+ * Carrying out a `Launch`'s preliminaries: writing its files (0600) and running its `prepare`
+ * command (e.g. `opencode import`), giving the final argv to spawn. I/O.
+ *
+ * @module
+ */
+import { chmodSync, writeFileSync } from "node:fs";
+import type { Launch } from "./adapter.ts";
+import { runProbe } from "./find.ts";
+import { RoadError } from "./launch_rules.ts";
+
+/** How long a `prepare` command may take. */
+export const PREPARE_TIMEOUT_MS = 30_000;
+
+/**
+ * Writes `launch.files` (mode 0600 unless given), runs `launch.prepare` in `workspace` and returns
+ * the argv to spawn. Throws `RoadError` when the prepare command fails or times out.
+ */
+export async function materializeLaunch(
+  launch: Launch,
+  workspace: string,
+  opts: { timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<string[]> {
+  for (const f of launch.files ?? []) {
+    const mode = f.mode ?? 0o600;
+    writeFileSync(f.path, f.content, { mode });
+    chmodSync(f.path, mode);
+  }
+  if (!launch.prepare) return launch.argv;
+  const [bin, ...args] = launch.prepare.argv;
+  const out = await runProbe(bin, args, {
+    cwd: workspace,
+    env: { ...launch.env, ...opts.env },
+    timeoutMs: opts.timeoutMs ?? PREPARE_TIMEOUT_MS,
+  });
+  if (out.timedOut || out.code !== 0) {
+    const why = out.timedOut ? "timed out" : `exited with ${out.code}`;
+    throw new RoadError(
+      `'${launch.prepare.argv.slice(0, 2).join(" ")}' ${why}`,
+      (out.stderr || out.stdout).trim().split("\n").slice(-3).join(" | ") || undefined,
+    );
+  }
+  return launch.prepare.finish(out.stdout);
+}

@@ -1,0 +1,252 @@
+/**
+ * OpenCode (`opencode`) and its forks (Kilo): prompt road (`--prompt`), store road (a session
+ * created by the agent's own `import` with the handoff as its first user message, opened with
+ * `-s ID`), paste road. Limits show in the footer as `<provider text> [retrying in 13s attempt #1]`
+ * or in the "Free limit reached" / "Go limit reached" dialogs.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
+import {
+  refuseResume,
+  requireArgFits,
+  requireNotOptionLike,
+  requireRoad,
+  RoadError,
+} from "./launch_rules.ts";
+import { proveByHelpLine } from "./proof.ts";
+import { parseDuration, parseResetTime } from "./reset_time.ts";
+import { hideDelivered, type LimitRule, matchRule, normalizeSpace } from "./screen_text.ts";
+
+/** What differs between OpenCode and a fork. */
+export interface OpenCodeFlavor {
+  /** Adapter name and binary name, e.g. "opencode". */
+  name: string;
+  /** Human name. */
+  displayName: string;
+  /** Install command. */
+  installHint: string;
+  /** Agent recorded on the imported message (OpenCode "build"). */
+  agent: string;
+  /** Model recorded on the imported message unless extra args name one with `-m provider/model`. */
+  model: { providerID: string; modelID: string };
+  /** Version recorded in the import when the binary's is unknown. */
+  fallbackVersion: string;
+  /** Extra fixed limit strings this flavor shows. */
+  extraRules?: readonly LimitRule[];
+}
+
+/** File name of the import document written into the scratch directory. */
+export const OPENCODE_IMPORT_FILE = "opencode-handoff-import.json";
+
+/** The prompt the session submits after the store road opened the imported session. */
+export const STORE_KICKOFF = "Continue the work described in the handoff message above.";
+
+const _ROADS: readonly Road[] = ["prompt", "store", "paste"];
+const _RESUME = ["-s", "--session", "-c", "--continue", "--fork"];
+
+const _RETRY = /\[retrying (?:in (\S+) )?attempt #(\d+)\]/;
+// The retry footer shows any provider error; connection trouble is neither kind of limit.
+const _CONNECTION =
+  /Cannot connect to API|Unable to connect|ECONNREFUSED|ECONNRESET|ETIMEDOUT|fetch failed|network error|socket hang up|getaddrinfo/i;
+const _FOOTER_RULES: readonly LimitRule[] = [
+  {
+    re:
+      /quota|usage limit|free usage exceeded|billing|credits|insufficient_quota|limit reached\. It will reset/i,
+    kind: "usage",
+  },
+  {
+    re: /rate.?limit|too many requests|\b429\b|overloaded|limit reached|try again shortly/i,
+    kind: "rate",
+  },
+];
+const _DIALOG_RULES: readonly LimitRule[] = [
+  { re: /Free usage exceeded, subscribe to Go/, kind: "usage" },
+  { re: /\busage limit reached\. It will reset in [^.]+/, kind: "usage" },
+];
+
+/** A random OpenCode-style id: prefix + 26 base-62 characters. */
+export function openCodeId(prefix: "ses" | "msg" | "prt"): string {
+  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  const bytes = crypto.getRandomValues(new Uint8Array(26));
+  return `${prefix}_${Array.from(bytes, (b) => alphabet[b % 62]).join("")}`;
+}
+
+/**
+ * The document `opencode import FILE` accepts (the `opencode export` format, minimal fields):
+ * one session whose only message is a user message holding `text`.
+ */
+export function openCodeImportDocument(
+  text: string,
+  opts: {
+    directory: string;
+    version: string;
+    agent: string;
+    model: { providerID: string; modelID: string };
+    now?: number;
+  },
+): { sessionId: string; json: string } {
+  const now = opts.now ?? Date.now();
+  const sessionId = openCodeId("ses");
+  const messageId = openCodeId("msg");
+  const doc = {
+    info: {
+      id: sessionId,
+      slug: "uuldana-handoff",
+      title: "uuldana handoff",
+      directory: opts.directory,
+      version: opts.version,
+      time: { created: now, updated: now },
+    },
+    messages: [{
+      info: {
+        id: messageId,
+        sessionID: sessionId,
+        role: "user",
+        time: { created: now },
+        agent: opts.agent,
+        model: opts.model,
+      },
+      parts: [{
+        id: openCodeId("prt"),
+        sessionID: sessionId,
+        messageID: messageId,
+        type: "text",
+        text,
+      }],
+    }],
+  };
+  return { sessionId, json: JSON.stringify(doc, null, 2) };
+}
+
+/** The session id in `import`'s output (`Imported session: ses_…`), or null. */
+export function parseImportedSession(stdout: string): string | null {
+  // deno-lint-ignore no-control-regex
+  const m = /Imported session:\s*(\S+)/.exec(stdout.replace(/\x1b\[[0-9;]*m/g, ""));
+  return m ? m[1] : null;
+}
+
+function _modelFrom(extraArgs: readonly string[]): { providerID: string; modelID: string } | null {
+  for (let i = 0; i < extraArgs.length; i++) {
+    const a = extraArgs[i];
+    const value = a === "-m" || a === "--model"
+      ? extraArgs[i + 1]
+      : a.startsWith("--model=")
+      ? a.slice(8)
+      : undefined;
+    if (value && value.includes("/")) {
+      const at = value.indexOf("/");
+      return { providerID: value.slice(0, at), modelID: value.slice(at + 1) };
+    }
+  }
+  return null;
+}
+
+/** Builds the adapter for OpenCode or a fork. */
+export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
+  const name = flavor.name;
+  const footerRules = [...(flavor.extraRules ?? []), ..._FOOTER_RULES];
+  const dialogRules = [...(flavor.extraRules ?? []), ..._DIALOG_RULES];
+
+  const launch = (req: LaunchRequest): Launch => {
+    if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs] };
+    requireRoad(name, req.road, _ROADS);
+    refuseResume(name, req.extraArgs, _RESUME);
+    if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
+    if (req.road === "prompt") {
+      requireArgFits(name, req.handoff);
+      requireNotOptionLike(name, req.handoff);
+      return { argv: [req.bin, ...req.extraArgs, "--prompt", req.handoff] };
+    }
+    const file = join(req.scratchDir, OPENCODE_IMPORT_FILE);
+    const { json } = openCodeImportDocument(req.handoff, {
+      directory: req.workspace,
+      version: req.version ?? flavor.fallbackVersion,
+      agent: flavor.agent,
+      model: _modelFrom(req.extraArgs) ?? flavor.model,
+    });
+    return {
+      argv: [req.bin, ...req.extraArgs],
+      files: [{ path: file, content: json, mode: 0o600 }],
+      prepare: {
+        argv: [req.bin, "import", file],
+        finish(stdout: string): string[] {
+          const id = parseImportedSession(stdout);
+          if (!id) {
+            throw new RoadError(
+              `${name} import did not report a session id`,
+              `its output was: ${normalizeSpace(stdout).slice(0, 200) || "(empty)"}`,
+            );
+          }
+          return [req.bin, ...req.extraArgs, "-s", id];
+        },
+      },
+      kickoff: STORE_KICKOFF,
+    };
+  };
+
+  const detectLimit = (lines: readonly string[], opts: DetectOptions): LimitHit | null => {
+    const rows = hideDelivered(lines, opts.delivered);
+    for (let i = rows.length - 1; i >= 0; i--) {
+      const row = rows[i];
+      // User turns sit in `┃` blocks: a quoted footer there is conversation, not a limit.
+      if (/^\s*[┃│]/.test(row)) continue;
+      const retry = _RETRY.exec(row);
+      if (retry) {
+        const before = row.slice(0, retry.index)
+          .replace(/^[^\p{L}\p{N}]+/u, "")
+          .replace(/\s*\(click to expand\)\s*$/, "");
+        const message = normalizeSpace(`${before} ${retry[0]}`);
+        if (_CONNECTION.test(before)) continue;
+        const rule = matchRule(before, footerRules);
+        if (!rule) continue;
+        const wait = retry[1] ? parseDuration(retry[1]) : null;
+        return {
+          kind: rule.kind,
+          message,
+          resetsAt: parseResetTime(before, opts.now, opts.timeZone),
+          attempt: Number(retry[2]),
+          ...(wait !== null ? { waitSeconds: wait } : {}),
+        };
+      }
+      const text = normalizeSpace(row);
+      const rule = matchRule(text, dialogRules);
+      if (rule) {
+        const message = text.slice(text.search(rule.re));
+        return {
+          kind: rule.kind,
+          message,
+          resetsAt: parseResetTime(message, opts.now, opts.timeZone),
+        };
+      }
+    }
+    return null;
+  };
+
+  return {
+    name,
+    displayName: flavor.displayName,
+    binNames: [name],
+    installHint: flavor.installHint,
+    roads: _ROADS,
+    defaultRoad: "prompt",
+    roadCap: () => null,
+    proveInitialPrompt: (help) =>
+      proveByHelpLine(help, [/^\s+--prompt\s+prompt to use/], "'--prompt  prompt to use'"),
+    launch,
+    detectLimit,
+    quitKeys: ["\x03", "\x03"],
+    submitKey: "\r",
+  };
+}
+
+/** The OpenCode adapter. */
+export const opencode: Adapter = openCodeAdapter({
+  name: "opencode",
+  displayName: "OpenCode",
+  installHint: "npm install -g opencode-ai",
+  agent: "build",
+  model: { providerID: "opencode", modelID: "big-pickle" },
+  fallbackVersion: "1.18.33",
+});

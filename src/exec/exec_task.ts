@@ -1,0 +1,374 @@
+/**
+ * The headless chain behind `uuldana exec`: run the task on the first available agent through its
+ * structured mode, record its messages in the journal as they arrive, and on a usage limit (or a
+ * stall, when asked) hand the conversation to the next agent through the same composer as the
+ * terminal transport — saved (file + journal row) before the next agent starts.
+ *
+ * @module
+ */
+import type { Adapter, Found } from "../../adapters/adapter.ts";
+import { adapterByName } from "../../adapters/registry.ts";
+import { findAgent } from "../../adapters/find.ts";
+import type { HeadlessAdapter, HeadlessEvent } from "../../adapters/headless/event.ts";
+import { fitsInArgument, MAX_ARG_BYTES } from "../../adapters/headless/event.ts";
+import { headlessAdapter } from "../../adapters/headless/registry.ts";
+import { agentConfig } from "../config/config.ts";
+import type { Context } from "../cli/context.ts";
+import { ExitCode, NotFoundError, UsageError } from "../errors.ts";
+import type { HandoffReason, TranscriptEntry } from "../handoff/package.ts";
+import type { EndReason } from "../journal/journal.ts";
+import { saveHandoff } from "./handoff.ts";
+import { formatDuration } from "./duration.ts";
+import { type AgentRunOutcome, runAgent } from "./run_agent.ts";
+import type { ExecRunSummary, ExecStatus, ExecSummary } from "./summary.ts";
+
+/** Input to `execTask`. */
+export interface ExecOptions {
+  ctx: Context;
+  /** The task: the first agent's prompt and the objective of every handoff. */
+  task: string;
+  /** The agents to try, in order; null: the configured chain. */
+  agents: string[] | null;
+  /** Most handoffs allowed (default: unbounded, each agent runs at most once). */
+  maxHandoffs: number;
+  /** The whole task's time budget in ms, or null. */
+  timeoutMs: number | null;
+  /** An agent silent this long (ms) is stopped as stalled; null: never. */
+  stallMs: number | null;
+  /** Hand a stalled agent's work to the next agent instead of failing. */
+  handoffOnStall: boolean;
+  /** The workspace the agents run in. */
+  cwd: string;
+  /** One progress line (stderr). */
+  progress(line: string): void;
+  /** Aborting stops the running agent and the chain (SIGINT/SIGTERM). */
+  signal?: AbortSignal;
+}
+
+interface _Member {
+  name: string;
+  adapter: Adapter;
+  headless: HeadlessAdapter;
+  found: Found;
+}
+
+/** Runs the task along the chain and returns the summary (never throws for agent failures). */
+export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
+  const { ctx } = opts;
+  const summary: ExecSummary = {
+    status: "failed",
+    exitCode: ExitCode.failure,
+    agent: null,
+    finalText: "",
+    runs: [],
+    handoffs: [],
+    skipped: [],
+  };
+  const names = _chainNames(opts);
+  const deadline = opts.timeoutMs === null ? null : Date.now() + opts.timeoutMs;
+  const conversation: TranscriptEntry[] = [
+    { role: "user", text: opts.task, fidelity: "event", at: new Date().toISOString() },
+  ];
+  let cursor = 0;
+  const nextMember = async (prompt: string): Promise<_Member | null> => {
+    while (cursor < names.length) {
+      const name = names[cursor++];
+      const member = await _member(opts, name, prompt, summary);
+      if (member) return member;
+    }
+    return null;
+  };
+
+  let prompt = opts.task;
+  let member = await nextMember(prompt);
+  if (!member) {
+    throw new NotFoundError(
+      `no agent to run: ${summary.skipped.map((s) => `${s.agent} (${s.reason})`).join(", ")}`,
+      "install one of them, or name installed agents with --agents",
+    );
+  }
+  let pendingHandoff: string | null = null;
+  while (member) {
+    const isFirst = summary.runs.length === 0;
+    const run = await _runOne(opts, member, prompt, deadline, isFirst, pendingHandoff);
+    summary.runs.push(run.summary);
+    if (pendingHandoff !== null) {
+      const h = summary.handoffs.at(-1)!;
+      h.toRun = run.summary.id;
+    }
+    conversation.push(...run.messages);
+    const outcome = run.outcome;
+
+    if (run.summary.endReason === "exit" && run.summary.error === null) {
+      summary.status = "ok";
+      summary.exitCode = ExitCode.ok;
+      summary.agent = member.name;
+      summary.finalText = outcome.finalText;
+      opts.progress(`${member.name} finished`);
+      return summary;
+    }
+    if (outcome.stoppedFor === "abort") return _end(summary, "interrupted", 130);
+    if (outcome.stoppedFor === "timeout") {
+      opts.progress(`the task timed out after ${formatDuration(opts.timeoutMs!)}`);
+      return _end(summary, "timeout", ExitCode.failure);
+    }
+    const handOver = run.summary.endReason === "limit" ||
+      (run.summary.endReason === "stall" && opts.handoffOnStall);
+    if (!handOver) {
+      opts.progress(`${member.name} failed: ${run.summary.error}`);
+      return _end(summary, "failed", ExitCode.failure);
+    }
+    if (summary.handoffs.length >= opts.maxHandoffs) {
+      opts.progress(`not handing off again (--max-handoffs ${opts.maxHandoffs})`);
+      return _endChain(summary);
+    }
+    const reason: HandoffReason = run.summary.endReason === "limit"
+      ? {
+        kind: "limit",
+        message: run.summary.limitMessage ?? "usage limit",
+        resetsAt: run.summary.resetsAt,
+      }
+      : { kind: "limit", message: run.summary.error ?? "the agent stalled", resetsAt: null };
+    const from = member;
+    member = await nextMember("");
+    if (!member) {
+      opts.progress(`no agent left to hand off to`);
+      return _endChain(summary);
+    }
+    // Saved (file + journal row) before the next agent starts.
+    const prepared = await saveHandoff({
+      journal: ctx.journal,
+      dataDir: ctx.dataDir,
+      fromRun: run.summary.id,
+      from: from.name,
+      to: member.name,
+      reason,
+      workspace: opts.cwd,
+      entries: conversation,
+    });
+    if (!prepared) {
+      // Nobody spoke (an empty task): the next agent gets the task as it was.
+      pendingHandoff = null;
+      prompt = opts.task;
+      continue;
+    }
+    prompt = prepared.prompt;
+    pendingHandoff = prepared.id;
+    summary.handoffs.push({
+      id: prepared.id,
+      from: from.name,
+      to: member.name,
+      fromRun: run.summary.id,
+      toRun: null,
+      characters: [...prepared.prompt].length,
+      omitted: prepared.composed.omitted,
+      redactions: prepared.composed.redactions,
+      file: prepared.file,
+    });
+    opts.progress(
+      `handing off from ${from.name} to ${member.name} ` +
+        `(handoff ${prepared.id}, ${[...prepared.prompt].length} characters` +
+        `${
+          prepared.composed.omitted ? `, ${prepared.composed.omitted} older entries omitted` : ""
+        })`,
+    );
+    if (!fitsInArgument(prompt) && !member.headless.promptViaStdin) {
+      // Cannot happen with the composer's 20,000-code-point cap; kept as a guard.
+      throw new UsageError(`the handoff for ${member.name} exceeds ${MAX_ARG_BYTES} bytes`);
+    }
+  }
+  return _endChain(summary);
+}
+
+function _end(summary: ExecSummary, status: ExecStatus, exitCode: number): ExecSummary {
+  summary.status = status;
+  summary.exitCode = exitCode;
+  return summary;
+}
+
+// The chain stopped without an answer: exit 3 when every run ended on a usage limit.
+function _endChain(summary: ExecSummary): ExecSummary {
+  const allLimited = summary.runs.length > 0 && summary.runs.every((r) => r.endReason === "limit");
+  return allLimited
+    ? _end(summary, "limited", ExitCode.allLimited)
+    : _end(summary, "failed", ExitCode.failure);
+}
+
+function _chainNames(opts: ExecOptions): string[] {
+  const names = opts.agents ?? opts.ctx.config.chain;
+  const unique = [...new Set(names)];
+  for (const name of unique) {
+    if (!adapterByName(name)) {
+      throw new UsageError(
+        `unknown agent "${name}"`,
+        "see `uuldana agents` for the agents uuldana knows",
+      );
+    }
+  }
+  return unique;
+}
+
+// Resolves one chain member, or records (and says) why it is skipped.
+async function _member(
+  opts: ExecOptions,
+  name: string,
+  firstPrompt: string,
+  summary: ExecSummary,
+): Promise<_Member | null> {
+  const skip = (reason: string) => {
+    summary.skipped.push({ agent: name, reason });
+    opts.progress(`skipping ${name}: ${reason}`);
+    return null;
+  };
+  const adapter = adapterByName(name)!;
+  const headless = headlessAdapter(name);
+  if (!headless) return skip("it has no structured (JSON) mode");
+  if (agentConfig(opts.ctx.config, name).disabled) return skip("disabled in the config");
+  const found = await findAgent(adapter, opts.ctx.config);
+  if (!found) return skip(`not installed (${adapter.installHint})`);
+  if (firstPrompt && !fitsInArgument(firstPrompt) && !headless.promptViaStdin) {
+    return skip(`the task is longer than one argument may be (${MAX_ARG_BYTES} bytes)`);
+  }
+  return { name, adapter, headless, found };
+}
+
+interface _RunResult {
+  summary: ExecRunSummary;
+  outcome: AgentRunOutcome;
+  /** Conversation entries this run added. */
+  messages: TranscriptEntry[];
+}
+
+async function _runOne(
+  opts: ExecOptions,
+  member: _Member,
+  prompt: string,
+  deadline: number | null,
+  isFirst: boolean,
+  handoffId: string | null,
+): Promise<_RunResult> {
+  const { journal } = opts.ctx;
+  const cfg = agentConfig(opts.ctx.config, member.name);
+  const launch = member.headless.launch(member.found.path, prompt, cfg.args);
+  const started = Date.now();
+  const runId = journal.startRun({
+    agent: member.name,
+    bin: member.found.path,
+    workspace: opts.cwd,
+    transport: "headless",
+  });
+  opts.progress(`running ${member.name} (${member.found.path})`);
+  // The handoff row learns its receiving run as soon as that run exists.
+  if (isFirst) journal.addEntry(runId, { role: "user", text: prompt, fidelity: "event" });
+  if (handoffId) journal.updateHandoff(handoffId, { status: "delivered", toRun: runId });
+
+  const messages: TranscriptEntry[] = [];
+  let tools = 0;
+  let echoSkipped = false;
+  const onEvent = (ev: HeadlessEvent) => {
+    switch (ev.kind) {
+      case "message": {
+        // Some CLIs echo the prompt as a user message; it is already recorded (or is the handoff).
+        if (ev.role === "user" && !echoSkipped && ev.text.trim() === prompt.trim()) {
+          echoSkipped = true;
+          return;
+        }
+        journal.addEntry(runId, { role: ev.role, text: ev.text, fidelity: "event" });
+        messages.push({
+          role: ev.role,
+          text: ev.text,
+          fidelity: "event",
+          at: new Date().toISOString(),
+        });
+        return;
+      }
+      case "tool":
+        tools++;
+        return;
+      case "malformed":
+        opts.progress(
+          `${member.name}: skipped a malformed line (${ev.reason}): ${_excerpt(ev.line)}`,
+        );
+        return;
+      case "limit":
+      case "error":
+      case "result":
+        return;
+    }
+  };
+  const outcome = await runAgent({
+    launch,
+    cwd: opts.cwd,
+    env: cfg.env,
+    parser: member.headless.newParser(),
+    stallMs: opts.stallMs,
+    deadline,
+    onEvent,
+    signal: opts.signal,
+  });
+  const { endReason, error } = _classify(outcome, opts);
+  journal.endRun(runId, {
+    reason: endReason,
+    exitCode: outcome.exitCode,
+    limitMessage: outcome.limit?.message ?? null,
+    resetsAt: outcome.limit?.resetsAt ?? null,
+  });
+  if (endReason === "stall") opts.progress(`${member.name} stalled: ${error}`);
+  if (endReason === "limit") {
+    opts.progress(
+      `${member.name} hit a usage limit: ${_excerpt(outcome.limit!.message)}` +
+        (outcome.limit!.resetsAt ? ` (resets ${outcome.limit!.resetsAt})` : ""),
+    );
+  }
+  return {
+    outcome,
+    messages,
+    summary: {
+      id: runId,
+      agent: member.name,
+      bin: member.found.path,
+      endReason,
+      exitCode: outcome.exitCode,
+      limitMessage: outcome.limit?.message ?? null,
+      resetsAt: outcome.limit?.resetsAt ?? null,
+      messages: messages.length,
+      tools,
+      malformed: outcome.malformed,
+      error,
+      durationMs: Date.now() - started,
+    },
+  };
+}
+
+// Why a run ended, as the journal records it, and the failure text when it failed.
+function _classify(
+  o: AgentRunOutcome,
+  opts: ExecOptions,
+): { endReason: EndReason; error: string | null } {
+  if (o.spawnError !== null) return { endReason: "error", error: `cannot start: ${o.spawnError}` };
+  if (o.stoppedFor === "abort") return { endReason: "signal", error: "interrupted" };
+  if (o.stoppedFor === "timeout") return { endReason: "error", error: "the task timed out" };
+  if (o.stoppedFor === "stall") {
+    return {
+      endReason: "stall",
+      error: `no output for ${formatDuration(opts.stallMs ?? 0)} (stalled)`,
+    };
+  }
+  // An explicit successful result wins over a limit reported on the way (e.g. a fallback model).
+  if (o.exitCode === 0 && o.resultIsError === false) return { endReason: "exit", error: null };
+  if (o.limit) return { endReason: "limit", error: null };
+  if (o.exitCode === 0 && o.resultIsError !== true) return { endReason: "exit", error: null };
+  const why = o.lastError ?? _lastLine(o.stderrTail) ??
+    (o.signal ? `killed by ${o.signal}` : `exit code ${o.exitCode}`);
+  return { endReason: o.exitCode === 0 ? "error" : "exit", error: why };
+}
+
+function _lastLine(text: string): string | null {
+  const lines = text.trim().split(/\r?\n/).filter((l) => l.trim() !== "");
+  return lines.length ? lines[lines.length - 1].slice(0, 300) : null;
+}
+
+function _excerpt(text: string, max = 160): string {
+  const one = text.replace(/\s+/g, " ").trim();
+  return one.length > max ? one.slice(0, max - 1) + "…" : one;
+}

@@ -1,0 +1,62 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import {
+  codePointLength,
+  FORBIDDEN_CHARACTER,
+  headOf,
+  oneLine,
+  sanitize,
+  sizeIn,
+  tailOf,
+} from "./sanitize.ts";
+
+Deno.test("sanitize removes whole escape sequences, keeps newline and tab", () => {
+  const raw = "\x1b[1;31mred\x1b[0m\tok\n\x1b]0;title\x07next\x1b]8;;http://x\x1b\\link\x1b(B end";
+  assertEquals(sanitize(raw), "red\tok\nnextlink end");
+});
+
+Deno.test("a recorded ESC[201~ cannot end a bracketed paste", () => {
+  const out = sanitize("before\x1b[201~after\x9b201~x");
+  assertEquals(out, "beforeafterx");
+  assert(!out.includes("\x1b") && !out.includes("\x9b"));
+});
+
+Deno.test("sanitize drops C0/C1 controls, DEL and bidi overrides; CR becomes newline", () => {
+  assertEquals(sanitize("a\x00b\x07c\x08d\x7fe\x85f\u202eg\u2066h"), "abcdefgh");
+  assertEquals(sanitize("one\r\ntwo\rthree\u2028four"), "one\ntwo\nthree\nfour");
+});
+
+Deno.test("an unterminated OSC does not swallow the rest of the text", () => {
+  assertEquals(sanitize("x\x1b]0;title without end\nkept"), "x0;title without end\nkept");
+});
+
+Deno.test("lone surrogates become U+FFFD; pairs stay", () => {
+  const emoji = "😀";
+  assertEquals(sanitize(`a\ud83db${emoji}\ude00`), `a\ufffdb${emoji}\ufffd`);
+  assert(!FORBIDDEN_CHARACTER.test(sanitize("\ud800\udc00\udc00\ud800")));
+});
+
+Deno.test("clean text is returned unchanged", () => {
+  const text = "héllo wörld 😀 日本語\n\tindent";
+  assertEquals(sanitize(text), text);
+});
+
+Deno.test("code points: a surrogate pair counts once; utf16 counts two", () => {
+  assertEquals(codePointLength("a😀b"), 3);
+  assertEquals(sizeIn("a😀b", "utf16"), 4);
+  assertEquals(codePointLength(""), 0);
+});
+
+Deno.test("headOf and tailOf never split a pair, in either unit", () => {
+  const text = "😀😀😀";
+  assertEquals(headOf(text, 2), "😀😀");
+  assertEquals(tailOf(text, 1), "😀");
+  assertEquals(headOf(text, 3, "utf16"), "😀");
+  assertEquals(tailOf(text, 3, "utf16"), "😀");
+  assertEquals(tailOf("ab😀", 1, "utf16"), "");
+  assertEquals(headOf("abc", 0), "");
+  assertEquals(tailOf("abc", 10), "abc");
+});
+
+Deno.test("oneLine folds whitespace", () => {
+  assertEquals(oneLine("  a\n\tb   c \n"), "a b c");
+});

@@ -1,0 +1,172 @@
+/**
+ * The system `script` command: which flavour is installed, and the exact argv that runs an agent
+ * inside a fresh pseudo-terminal of a given size.
+ *
+ * Two flavours exist. util-linux `script -c CMD` hands CMD to `$SHELL -c`, so every argument is
+ * shell-quoted into one string and `SHELL=/bin/sh` is forced (a fish or zsh login shell would
+ * quote differently). BSD/macOS `script file CMD ARGS…` executes its arguments directly.
+ *
+ * Either way a tiny `/bin/sh` prelude runs inside the pty first: it sets the window size (script
+ * cannot read it, because its stdin is our pipe, not a terminal), puts back the user's `SHELL`,
+ * then `exec`s the agent, so the agent keeps the prelude's pid and is the pty's session leader.
+ *
+ * @module
+ */
+import { NotFoundError, UsageError } from "../errors.ts";
+
+/** Which `script` implementation is installed. */
+export type ScriptFlavour = "util-linux" | "bsd";
+
+/** What {@linkcode detectScriptFlavour} found. */
+export interface ScriptInfo {
+  flavour: ScriptFlavour;
+  /** Version reported by `script --version` (util-linux only), e.g. `2.38.1`. */
+  version: string | null;
+  /** Absolute path of the `script` binary. */
+  path: string;
+}
+
+/** A command line ready for `Deno.Command`. */
+export interface ScriptCommand {
+  cmd: string;
+  args: string[];
+  /** Variables to set on top of the inherited environment. */
+  env: Record<string, string>;
+}
+
+/**
+ * Environment variable carrying the user's own `SHELL` across the forced `SHELL=/bin/sh`; the
+ * prelude restores it (or unsets `SHELL` when it was empty) and removes this variable.
+ */
+export const OUTER_SHELL_VAR = "UULDANA_OUTER_SHELL";
+
+/** Linux `MAX_ARG_STRLEN`: the longest single argv string in bytes, including its NUL. */
+const _MAX_ARG_BYTES = 131_071;
+
+/**
+ * Runs inside the pty before the agent. `iutf8` makes the line discipline erase whole UTF-8
+ * characters, as on a normal terminal; older BSD stty lacks it, hence the fallback.
+ */
+function _prelude(cols: number, rows: number): string {
+  const size = `cols ${cols} rows ${rows}`;
+  return `stty ${size} iutf8 2>/dev/null || stty ${size} 2>/dev/null; ` +
+    `if [ -n "\${${OUTER_SHELL_VAR}+x}" ]; then ` +
+    `if [ -n "$${OUTER_SHELL_VAR}" ]; then SHELL=$${OUTER_SHELL_VAR}; export SHELL; ` +
+    `else unset SHELL; fi; unset ${OUTER_SHELL_VAR}; fi; `;
+}
+
+/**
+ * Quotes one argument for a POSIX shell so it arrives byte-identical: single quotes, with each
+ * embedded `'` written as `'\''`. Newlines, tabs, `$`, backticks and non-ASCII need nothing else.
+ */
+export function shellQuote(arg: string): string {
+  if (arg.includes("\0")) throw new UsageError("an argument contains a NUL character");
+  if (arg !== "" && /^[A-Za-z0-9_\/.,:=+@%-]+$/.test(arg)) return arg;
+  return `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+function _checkSize(size: { cols: number; rows: number }): void {
+  for (const n of [size.cols, size.rows]) {
+    if (!Number.isInteger(n) || n < 1 || n > 65_535) {
+      throw new UsageError(`invalid terminal size ${size.cols}x${size.rows}`);
+    }
+  }
+}
+
+/**
+ * Builds the argv that runs `argv` (argv[0] is the program) in a new pty of `size` through
+ * `script`. Pure. Throws `UsageError` for an empty argv, a NUL in an argument, or (util-linux) a
+ * command string longer than one argv string may be on Linux.
+ */
+export function scriptArgv(
+  flavour: ScriptFlavour,
+  argv: string[],
+  size: { cols: number; rows: number },
+): ScriptCommand {
+  if (argv.length === 0) throw new UsageError("no command to run");
+  _checkSize(size);
+  for (const a of argv) {
+    if (a.includes("\0")) throw new UsageError("an argument contains a NUL character");
+  }
+  // `exec -x` would be read as an option of exec; a program path never starts with "-".
+  if (argv[0].startsWith("-")) throw new UsageError(`invalid program name: ${argv[0]}`);
+  const prelude = _prelude(size.cols, size.rows);
+  if (flavour === "util-linux") {
+    const command = `${prelude}exec ${argv.map(shellQuote).join(" ")}`;
+    const bytes = new TextEncoder().encode(command).length + 1;
+    if (bytes > _MAX_ARG_BYTES) {
+      throw new UsageError(
+        `the agent's command line is too long (${bytes} bytes; at most ${_MAX_ARG_BYTES})`,
+        "put a long prompt in a file and pass a short prompt that points to it",
+      );
+    }
+    return {
+      cmd: "script",
+      args: ["-q", "-f", "-e", "-c", command, "/dev/null"],
+      env: { SHELL: "/bin/sh" },
+    };
+  }
+  return {
+    cmd: "script",
+    args: ["-q", "/dev/null", "/bin/sh", "-c", `${prelude}exec "$@"`, "sh", ...argv],
+    env: {},
+  };
+}
+
+let _detected: Promise<ScriptInfo> | null = null;
+
+/**
+ * Finds `script` on PATH and tells its flavour: util-linux answers `--version`, BSD has no such
+ * option. Cached for the life of the process. Rejects with `NotFoundError` when there is none.
+ */
+export function detectScriptFlavour(): Promise<ScriptInfo> {
+  _detected ??= _detect();
+  _detected.catch(() => _detected = null);
+  return _detected;
+}
+
+async function _detect(): Promise<ScriptInfo> {
+  const path = _which("script");
+  if (path === null) {
+    throw new NotFoundError(
+      "the `script` command was not found on PATH",
+      "install util-linux (Linux) or use the system script (macOS/BSD)",
+    );
+  }
+  let text = "";
+  try {
+    const out = await new Deno.Command(path, {
+      args: ["--version"],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  } catch {
+    // Not runnable for --version: treat as BSD; spawning will report the real error.
+  }
+  return parseScriptVersion(text, path);
+}
+
+/** Reads the output of `script --version` (pure). */
+export function parseScriptVersion(text: string, path: string): ScriptInfo {
+  if (/util-linux/i.test(text)) {
+    const m = /util-linux\D*?(\d+(?:\.\d+)+)/i.exec(text);
+    return { flavour: "util-linux", version: m?.[1] ?? null, path };
+  }
+  return { flavour: "bsd", version: null, path };
+}
+
+function _which(name: string): string | null {
+  for (const dir of (Deno.env.get("PATH") ?? "/usr/bin:/bin").split(":")) {
+    if (dir === "") continue;
+    const candidate = `${dir}/${name}`;
+    try {
+      const st = Deno.statSync(candidate);
+      if (st.isFile && st.mode !== null && (st.mode & 0o111) !== 0) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}

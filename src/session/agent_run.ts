@@ -1,0 +1,304 @@
+/**
+ * One agent run inside the pty: bytes out to the user's terminal and into the VT interpreter,
+ * keys in through the input tracker, limit detection on the screen, quiet detection, and the
+ * journal record of the run. The chain (chain.ts) decides what happens after it.
+ *
+ * @module
+ */
+import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
+import type { Journal } from "../journal/journal.ts";
+import { spawnPty, type PtyProcess } from "../pty/pty_process.ts";
+import { Terminal } from "../vt/mod.ts";
+import { restoreSequence } from "../vt/restore.ts";
+import { InputTracker, eraseBytes } from "./input.ts";
+import { QuietDetector } from "./quiet.ts";
+import type { Keyboard } from "./keyboard.ts";
+import { OutputRecording } from "./recording.ts";
+
+/** The user's side of the terminal. */
+export interface UserTerminal {
+  /** Writes bytes to the user's terminal, all of them, in order. */
+  write(bytes: Uint8Array): void;
+}
+
+/** How a run ended. */
+export type RunOutcome =
+  | { reason: "exit"; exitCode: number; signal: string | null }
+  | { reason: "limit"; limit: LimitHit; exitCode: number | null }
+  | { reason: "switch"; to: string; exitCode: number | null }
+  | { reason: "stopped"; signal: string; exitCode: number | null }
+  | { reason: "stall"; exitCode: number | null };
+
+/** Answers whether `/agent NAME` can switch now; returns an error line to show, or null. */
+export type SwitchCheck = (name: string) => string | null;
+
+/** What one run needs. */
+export interface AgentRunOptions {
+  adapter: Adapter;
+  argv: string[];
+  env?: Record<string, string>;
+  workspace: string;
+  cols: number;
+  rows: number;
+  journal: Journal;
+  keyboard: Keyboard;
+  user: UserTerminal;
+  /** Text uuldana put on the agent's screen (never counted as a limit message). */
+  delivered?: string[];
+  /** Silence (ms) that counts as quiet. */
+  quietMs?: number;
+  /** Decides whether a detected limit ends the run (rate limits may be waited out). */
+  shouldHandOff?: (hit: LimitHit) => boolean;
+  /** Validates a manual `/agent NAME` switch before the run stops. */
+  checkSwitch?: SwitchCheck;
+  /** Lists agents and roads for `/agent` alone. */
+  listAgents?: () => string;
+  /** No output for this long while busy ends the run as `stall` (off when undefined). */
+  stallMs?: number;
+  /** The clock limit detection resolves reset times against. */
+  now?: () => Date;
+}
+
+const _DETECT_EVERY_MS = 40;
+const _encoder = new TextEncoder();
+
+/** A running agent. Create with `AgentRun.start`. */
+export class AgentRun {
+  /** The journal id of this run. */
+  readonly runId: number;
+  /** The VT interpreter fed with everything the agent printed. */
+  readonly vt: Terminal;
+  /** Resolves once with how the run ended (after the process is gone and the journal is written). */
+  readonly outcome: Promise<RunOutcome>;
+
+  readonly #opts: AgentRunOptions;
+  readonly #pty: PtyProcess;
+  readonly #quiet: QuietDetector;
+  readonly #input = new InputTracker();
+  readonly #recording: OutputRecording;
+  readonly #waiters = new Set<() => void>();
+  #decided: RunOutcome | null = null;
+  #detectTimer: ReturnType<typeof setTimeout> | undefined;
+  #lastDetect = 0;
+  #lastOutput = performance.now();
+  #limitSeen: LimitHit | null = null;
+  /** The last alternate-screen lines with text: full-screen agents erase them when they exit. */
+  #altLines: string[] = [];
+  /** Screen lines taken when the run's end was decided, before the agent is asked to quit. */
+  #decidedLines: string[] | null = null;
+
+  private constructor(opts: AgentRunOptions, runId: number, pty: PtyProcess) {
+    this.#opts = opts;
+    this.runId = runId;
+    this.#pty = pty;
+    this.vt = new Terminal({ cols: opts.cols, rows: opts.rows });
+    this.#quiet = new QuietDetector(performance.now(), { quietMs: opts.quietMs ?? 1500 });
+    this.#recording = new OutputRecording(opts.cols, opts.rows);
+    this.outcome = this.#supervise();
+  }
+
+  /** Records the run in the journal and starts the agent. */
+  static async start(opts: AgentRunOptions): Promise<AgentRun> {
+    const runId = opts.journal.startRun({
+      agent: opts.adapter.name,
+      bin: opts.argv[0],
+      workspace: opts.workspace,
+      transport: "pty",
+    });
+    let pty: PtyProcess;
+    try {
+      pty = await spawnPty({ argv: opts.argv, env: opts.env, cwd: opts.workspace, cols: opts.cols, rows: opts.rows });
+    } catch (e) {
+      opts.journal.endRun(runId, { reason: "error", exitCode: null });
+      throw e;
+    }
+    return new AgentRun(opts, runId, pty);
+  }
+
+  /** Sends bytes to the agent as if typed. */
+  write(bytes: Uint8Array | string): Promise<void> {
+    return this.#pty.write(typeof bytes === "string" ? _encoder.encode(bytes) : bytes);
+  }
+
+  /** Whether the agent has been silent for the quiet interval (and is not mid-update). */
+  isQuiet(): boolean {
+    return this.#quiet.isQuiet(performance.now());
+  }
+
+  /** The agent's name. */
+  get adapterName(): string {
+    return this.#opts.adapter.name;
+  }
+
+  /** Whether the run has already ended or been decided. */
+  get finished(): boolean {
+    return this.#decided !== null;
+  }
+
+  /**
+   * Waits until `predicate()` holds (re-checked on output and every 100 ms) or `timeoutMs` passes
+   * or the run ends. Returns whether it held.
+   */
+  waitUntil(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
+    if (predicate()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const deadline = performance.now() + timeoutMs;
+      const check = () => {
+        if (predicate()) return done(true);
+        if (this.#decided || performance.now() >= deadline) return done(false);
+      };
+      const tick = setInterval(check, 100);
+      const done = (ok: boolean) => {
+        clearInterval(tick);
+        this.#waiters.delete(check);
+        resolve(ok);
+      };
+      this.#waiters.add(check);
+    });
+  }
+
+  /** Resizes the agent's pty and our screen model. */
+  async resize(cols: number, rows: number): Promise<void> {
+    this.vt.resize(cols, rows);
+    await this.#pty.resize(cols, rows).catch(() => {});
+  }
+
+  /** Ends the run from outside (a signal to uuldana): the agent is stopped. */
+  stop(signal: string): Promise<RunOutcome> {
+    this.#decide({ reason: "stopped", signal, exitCode: null });
+    return this.outcome;
+  }
+
+  #decide(outcome: RunOutcome): void {
+    if (this.#decided) return;
+    this.#decided = outcome;
+    this.#decidedLines = this.#screenLines();
+    for (const w of [...this.#waiters]) w();
+    // Stop the agent: its own quit keys first, then signals to its process group.
+    this.#pty.stop({ quitKeys: this.#opts.adapter.quitKeys, graceMs: 1500, termMs: 2000 }).catch(() => {});
+  }
+
+  async #supervise(): Promise<RunOutcome> {
+    const { keyboard, user } = this.#opts;
+    keyboard.setSink((bytes) => this.#onKeys(bytes));
+    let stallTimer: ReturnType<typeof setInterval> | undefined;
+    if (this.#opts.stallMs) {
+      stallTimer = setInterval(() => {
+        if (performance.now() - this.#lastOutput > this.#opts.stallMs!) this.#decide({ reason: "stall", exitCode: null });
+      }, 1000);
+    }
+    try {
+      for await (const chunk of this.#pty.output) {
+        const now = performance.now();
+        this.#lastOutput = now;
+        user.write(chunk);
+        this.vt.write(chunk);
+        this.#recording.add(chunk, now);
+        this.#quiet.output(now, this.vt.modes.synchronizedOutput);
+        this.#scheduleDetect();
+        for (const w of [...this.#waiters]) w();
+      }
+    } finally {
+      keyboard.setSink(null);
+      clearTimeout(this.#detectTimer);
+      clearInterval(stallTimer);
+    }
+    const exit = await this.#pty.exited;
+    // Whatever the agent left set (alternate screen, mouse, kitty keys…) is undone for the user.
+    user.write(_encoder.encode(restoreSequence(this.vt.modes)));
+    const outcome: RunOutcome = this.#decided
+      ? { ...this.#decided, exitCode: exit.code } as RunOutcome
+      : { reason: "exit", exitCode: exit.code, signal: exit.signal };
+    this.#record(outcome);
+    return outcome;
+  }
+
+  /** The last 120 lines with text, including what a full-screen agent last showed. */
+  #screenLines(): string[] {
+    this.#noteAltScreen();
+    const lines = [...this.vt.lastLines(120), ...this.#altLines];
+    return lines.slice(-120);
+  }
+
+  #noteAltScreen(): void {
+    if (this.vt.activeBuffer !== "alternate") return;
+    const lines = this.vt.logicalScreenLines().map((l) => l.trimEnd()).filter((l) => l.trim() !== "");
+    if (lines.length) this.#altLines = lines;
+  }
+
+  #record(outcome: RunOutcome): void {
+    const { journal } = this.#opts;
+    journal.saveScreen(this.runId, this.#decidedLines ?? this.#screenLines(), { cols: this.vt.cols, rows: this.vt.rows });
+    journal.saveOutput(this.runId, this.#recording.finish());
+    const limit = outcome.reason === "limit" ? outcome.limit : null;
+    journal.endRun(this.runId, {
+      reason: outcome.reason === "stopped" ? "signal" : outcome.reason,
+      exitCode: outcome.exitCode,
+      limitMessage: limit?.message ?? null,
+      resetsAt: limit?.resetsAt ?? null,
+    });
+  }
+
+  #onKeys(bytes: Uint8Array): void {
+    if (this.#decided) return;
+    const { forward, events } = this.#input.feed(bytes);
+    if (forward.length) this.#pty.write(forward).catch(() => {});
+    for (const event of events) {
+      if (event.type === "submit") {
+        this.#opts.journal.addEntry(this.runId, { role: "user", text: event.text, fidelity: "keystrokes" });
+      } else if (event.type === "command" && event.name === "agent") {
+        this.#onSwitchCommand(event.arg, event.typed);
+      }
+    }
+  }
+
+  #onSwitchCommand(target: string | null, typed: string): void {
+    const problem = target === null
+      ? (this.#opts.listAgents?.() ?? "usage: /agent NAME")
+      : (this.#opts.checkSwitch?.(target) ?? null);
+    if (target !== null && problem === null) {
+      this.#decide({ reason: "switch", to: target, exitCode: null });
+      return;
+    }
+    // No switch: erase the typed command from the agent's input box, and once the agent has
+    // redrawn its input, tell the user (printed earlier, the redraw would paint over it).
+    this.#pty.write(eraseBytes(typed)).catch(() => {});
+    const message = _encoder.encode(`\r\n${problem!.replaceAll("\n", "\r\n")}\r\n`);
+    const since = performance.now();
+    const show = () => {
+      const settled = performance.now() - this.#lastOutput > 250;
+      if (settled || performance.now() - since > 2000) this.#opts.user.write(message);
+      else setTimeout(show, 50);
+    };
+    setTimeout(show, 100);
+  }
+
+  #scheduleDetect(): void {
+    if (this.#detectTimer !== undefined || this.#decided) return;
+    const wait = Math.max(0, this.#lastDetect + _DETECT_EVERY_MS - performance.now());
+    this.#detectTimer = setTimeout(() => {
+      this.#detectTimer = undefined;
+      this.#lastDetect = performance.now();
+      this.#detect();
+    }, wait);
+  }
+
+  #detect(): void {
+    if (this.#decided) return;
+    this.#noteAltScreen();
+    const hit = this.#opts.adapter.detectLimit(this.vt.logicalScreenLines(), {
+      now: this.#opts.now?.() ?? new Date(),
+      delivered: this.#opts.delivered,
+    });
+    if (!hit) return;
+    this.#limitSeen = hit;
+    if (this.#opts.shouldHandOff ? this.#opts.shouldHandOff(hit) : hit.kind === "usage") {
+      this.#decide({ reason: "limit", limit: hit, exitCode: null });
+    }
+  }
+
+  /** The last limit message seen, even one not acted on (a rate limit being retried). */
+  get limitSeen(): LimitHit | null {
+    return this.#limitSeen;
+  }
+}

@@ -1,0 +1,364 @@
+/**
+ * A chain of agent runs: the first agent runs untouched; on a usage limit the conversation is
+ * handed to the next available agent through its road and it starts on it at once; on `/agent
+ * NAME` the next agent starts clean and the handoff is pasted into its input box, not sent.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { copyFileSync, rmSync } from "node:fs";
+import type { Adapter, Found, Launch, LimitHit } from "../../adapters/adapter.ts";
+import { materializeLaunch } from "../../adapters/launch_io.ts";
+import { RoadError } from "../../adapters/launch_rules.ts";
+import { adapterByName } from "../../adapters/registry.ts";
+import { findAgent, proveAgent } from "../../adapters/find.ts";
+import { shouldHandOff } from "../../adapters/policy.ts";
+import { agentConfig, type Road } from "../config/config.ts";
+import type { Context } from "../cli/context.ts";
+import { ExitCode, NotFoundError, UsageError } from "../errors.ts";
+import type { TranscriptEntry } from "../handoff/package.ts";
+import { ensurePrivateDir } from "../config/paths.ts";
+import { AgentRun, type RunOutcome, type UserTerminal } from "./agent_run.ts";
+import type { Keyboard } from "./keyboard.ts";
+import { type PreparedHandoff, prepareHandoff, runConversation } from "./handoff_prep.ts";
+import { pasteHandoff } from "./paste.ts";
+import { waitForReset } from "./reset_wait.ts";
+
+/** What a chain needs from the outside world. */
+export interface ChainOptions {
+  ctx: Context;
+  /** The agent to start with (null: the first installed agent of the chain). */
+  first: string | null;
+  /** The agents to hand off to, in order (null: the rest of the configured chain). */
+  then: string[] | null;
+  /** Extra arguments for the first agent. */
+  extraArgs: string[];
+  /** Never wait for a reset when every agent is limited. */
+  noWait: boolean;
+  workspace: string;
+  user: UserTerminal;
+  keyboard: Keyboard;
+  size(): { cols: number; rows: number };
+  /** One status line for the user (stderr). */
+  status(line: string): void;
+  /** Called with each run once it started (SIGWINCH and signal handling, the demo). */
+  onRun?(run: AgentRun | null): void;
+  /** Milliseconds to wait for a pasteable prompt before saving the handoff instead. */
+  pasteTimeoutMs?: number;
+  /** Stops the chain while it waits for a reset (Ctrl-C). */
+  abort?: AbortSignal;
+  /** Start the first agent on this saved handoff (`uuldana handoff`), with its conversation. */
+  initial?: { handoff: PreparedHandoff; road: Road; conversation: TranscriptEntry[] };
+}
+
+interface _Member {
+  adapter: Adapter;
+  found: Found | null;
+  disabled: boolean;
+}
+
+/** What the next run starts with. */
+interface _Start {
+  member: _Member;
+  handoff: PreparedHandoff | null;
+  /** `prompt`-like roads deliver at launch; `paste` after start. */
+  road: Road | null;
+  extraArgs: string[];
+  /** For an automatic handoff: where it came from, to move on if this agent cannot take it. */
+  origin?: { from: _Member; fromRun: number; limit: LimitHit };
+}
+
+/** Runs the chain until an agent exits by itself or nothing can continue; returns the exit code. */
+export async function runChain(opts: ChainOptions): Promise<number> {
+  const { ctx } = opts;
+  const members = await _resolveMembers(opts);
+  const limited = new Map<string, string | null>(); // agent → resetsAt
+  const refused = new Set<string>(); // agents whose road could not carry the handoff
+  let conversation: TranscriptEntry[] = opts.initial?.conversation ?? [];
+  let start: _Start | null = {
+    member: _firstMember(members, opts.first),
+    handoff: opts.initial?.handoff ?? null,
+    road: opts.initial?.road ?? null,
+    extraArgs: opts.extraArgs,
+  };
+
+  while (start) {
+    const { member } = start;
+    let run: AgentRun;
+    try {
+      run = await _launch(opts, start, members);
+    } catch (e) {
+      if (!(e instanceof RoadError) || !start.handoff) throw e;
+      // The road cannot carry this handoff (too long for argv, a failed import…): never guess.
+      ctx.journal.updateHandoff(start.handoff.id, { status: "refused", error: `${e.message}${e.hint ? ` (${e.hint})` : ""}` });
+      opts.status(`${member.adapter.name} cannot take this handoff: ${e.message}. Saved: ${start.handoff.file}`);
+      refused.add(member.adapter.name);
+      const origin = start.origin;
+      if (!origin) throw e;
+      start = await _autoHandoff(opts, members, origin.from, origin.fromRun, origin.limit, conversation, limited, refused);
+      if (!start) return ExitCode.allLimited;
+      continue;
+    }
+    opts.onRun?.(run);
+    const outcome = await run.outcome;
+    opts.onRun?.(null);
+    if (start.handoff) _settleDelivery(ctx, start, run);
+    conversation = [...conversation, ...runConversation(ctx.journal, run.runId)];
+
+    if (outcome.reason === "exit") return outcome.exitCode;
+    if (outcome.reason === "stopped") return 128 + (outcome.signal === "SIGHUP" ? 1 : outcome.signal === "SIGINT" ? 2 : 15);
+
+    if (outcome.reason === "switch") {
+      start = await _manualSwitch(opts, members, member, run.runId, outcome.to, conversation);
+      continue;
+    }
+
+    // A limit (or a stall treated as one): hand the conversation to the next available agent.
+    const limit: LimitHit = outcome.reason === "limit"
+      ? outcome.limit
+      : { kind: "usage", message: "the agent stalled (no output)", resetsAt: null };
+    limited.set(member.adapter.name, limit.resetsAt);
+    start = await _autoHandoff(opts, members, member, run.runId, limit, conversation, limited, refused);
+    if (!start) return ExitCode.allLimited;
+  }
+  return ExitCode.ok;
+}
+
+async function _resolveMembers(opts: ChainOptions): Promise<_Member[]> {
+  const { config } = opts.ctx;
+  const names = opts.first
+    ? [opts.first, ...(opts.then ?? config.chain.filter((n) => n !== opts.first))]
+    : config.chain;
+  const seen = new Set<string>();
+  const members: _Member[] = [];
+  for (const name of names) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const adapter = adapterByName(name);
+    if (!adapter) {
+      throw new UsageError(`unknown agent "${name}"`, "see `uuldana agents` for the agents uuldana knows");
+    }
+    const found = await findAgent(adapter, config);
+    members.push({ adapter, found, disabled: agentConfig(config, name).disabled });
+  }
+  return members;
+}
+
+function _firstMember(members: _Member[], wanted: string | null): _Member {
+  if (wanted) {
+    const m = members[0];
+    if (!m.found) throw new NotFoundError(`${m.adapter.displayName} (${m.adapter.name}) is not installed`, m.adapter.installHint);
+    return m;
+  }
+  const m = members.find((x) => x.found && !x.disabled);
+  if (!m) {
+    const hints = members.map((x) => `  ${x.adapter.name}: ${x.adapter.installHint}`).join("\n");
+    throw new NotFoundError(`no agent of your chain is installed (${members.map((x) => x.adapter.name).join(", ")})`, `install one:\n${hints}`);
+  }
+  return m;
+}
+
+async function _launch(opts: ChainOptions, start: _Start, members: _Member[]): Promise<AgentRun> {
+  const { ctx } = opts;
+  const { adapter, found } = start.member;
+  const cfg = agentConfig(ctx.config, adapter.name);
+  const scratch = ensurePrivateDir(join(ctx.dataDir, "scratch", `${Date.now()}-${adapter.name}`));
+  const atLaunch = start.handoff && start.road !== "paste" ? start.handoff : null;
+  let argv: string[];
+  let launch: Launch;
+  try {
+    launch = adapter.launch({
+      bin: found!.path,
+      version: found!.version,
+      road: start.road ?? adapter.defaultRoad,
+      handoff: atLaunch?.composed.text ?? null,
+      handoffFile: atLaunch?.file,
+      extraArgs: [...cfg.args, ...start.extraArgs],
+      workspace: opts.workspace,
+      scratchDir: scratch,
+    });
+    argv = await materializeLaunch(launch, opts.workspace, { env: cfg.env });
+  } catch (e) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw e;
+  }
+  const size = opts.size();
+  const run = await AgentRun.start({
+    adapter,
+    argv,
+    env: { ...cfg.env, ...launch.env },
+    workspace: opts.workspace,
+    cols: size.cols,
+    rows: size.rows,
+    journal: ctx.journal,
+    keyboard: opts.keyboard,
+    user: opts.user,
+    // What uuldana itself puts on the screen never counts as the agent's limit message.
+    delivered: [start.handoff?.composed.text, launch.kickoff].filter((x): x is string => !!x),
+    quietMs: ctx.config.quietSeconds * 1000,
+    shouldHandOff: (hit) => shouldHandOff(hit),
+    checkSwitch: (name) => _switchProblem(members, adapter.name, name),
+    listAgents: () => _agentList(members, adapter.name),
+  });
+  run.outcome.finally(() => rmSync(scratch, { recursive: true, force: true }));
+  if (start.handoff && start.road === "paste") {
+    _pasteWhenReady(opts, run, start.handoff);
+  } else if (start.handoff) {
+    ctx.journal.updateHandoff(start.handoff.id, { status: "delivered", toRun: run.runId });
+    if (launch.kickoff) _submitKickoff(opts, run, launch.kickoff, adapter.submitKey);
+  }
+  return run;
+}
+
+// Roads whose argv cannot start the turn (OpenCode's store road) get a one-line kickoff typed in.
+function _submitKickoff(opts: ChainOptions, run: AgentRun, kickoff: string, submitKey: string): void {
+  pasteHandoff(run, kickoff, { timeoutMs: opts.pasteTimeoutMs ?? 40_000 }).then(async (result) => {
+    if (result.pasted) await run.write(submitKey);
+    else opts.status(`could not start ${run.adapterName}'s turn (${result.reason}); type "continue" to start it`);
+  });
+}
+
+function _pasteWhenReady(opts: ChainOptions, run: AgentRun, handoff: PreparedHandoff): void {
+  const { journal, dataDir } = opts.ctx;
+  journal.updateHandoff(handoff.id, { toRun: run.runId });
+  pasteHandoff(run, handoff.composed.text, { timeoutMs: opts.pasteTimeoutMs ?? 40_000 }).then((result) => {
+    if (result.pasted) {
+      journal.updateHandoff(handoff.id, { status: "pasted", receipt: result.receipt });
+      return;
+    }
+    if (run.finished) {
+      journal.updateHandoff(handoff.id, { status: "saved", error: "the agent ended before it showed a prompt" });
+      return;
+    }
+    const saved = join(dataDir, "handoff.md");
+    copyFileSync(handoff.file, saved);
+    journal.updateHandoff(handoff.id, { status: "saved", error: result.reason });
+    opts.status(`${result.reason}; nothing was pasted. The handoff is saved in ${saved}`);
+  });
+}
+
+function _settleDelivery(ctx: Context, start: _Start, run: AgentRun): void {
+  const h = ctx.journal.handoff(start.handoff!.id);
+  if (h && h.status === "pending") ctx.journal.updateHandoff(h.id, { status: "delivered", toRun: run.runId });
+}
+
+function _switchProblem(members: _Member[], current: string, name: string): string | null {
+  const m = members.find((x) => x.adapter.name === name);
+  const adapter = m?.adapter ?? adapterByName(name);
+  if (!adapter) return `uuldana: no agent named "${name}"; type /agent to list them`;
+  if (name === current) return `uuldana: ${name} is already running`;
+  if (m && !m.found) return `uuldana: ${adapter.displayName} is not installed (${adapter.installHint})`;
+  if (m?.disabled) return `uuldana: ${name} is disabled in your config`;
+  return null;
+}
+
+function _agentList(members: _Member[], current: string): string {
+  const lines = members.map((m) => {
+    const state = m.adapter.name === current ? "running" : m.disabled ? "disabled" : m.found ? "ready" : "not installed";
+    return `  ${m.adapter.name.padEnd(9)} ${state.padEnd(13)} roads: ${m.adapter.roads.join(", ")}`;
+  });
+  return `uuldana agents (switch with /agent NAME; the handoff is pasted, you press Enter):\n${lines.join("\n")}`;
+}
+
+async function _manualSwitch(
+  opts: ChainOptions,
+  members: _Member[],
+  from: _Member,
+  fromRun: number,
+  to: string,
+  conversation: TranscriptEntry[],
+): Promise<_Start> {
+  let target = members.find((m) => m.adapter.name === to);
+  if (!target) {
+    const adapter = adapterByName(to)!;
+    target = { adapter, found: await findAgent(adapter, opts.ctx.config), disabled: false };
+    members.push(target);
+  }
+  const handoff = await prepareHandoff({
+    journal: opts.ctx.journal,
+    dataDir: opts.ctx.dataDir,
+    fromRun,
+    from: from.adapter.name,
+    to,
+    road: "paste",
+    mode: "manual",
+    reason: { kind: "manual" },
+    workspace: opts.workspace,
+    entries: conversation,
+  });
+  opts.status(
+    handoff
+      ? `switching ${from.adapter.name} → ${to} (manual); the handoff will be pasted into ${to}'s input for you to send. Full file: ${handoff.file}`
+      : `switching ${from.adapter.name} → ${to} (manual); nobody spoke to ${from.adapter.name}, so ${to} starts clean`,
+  );
+  return { member: target, handoff, road: handoff ? "paste" : null, extraArgs: [] };
+}
+
+async function _autoHandoff(
+  opts: ChainOptions,
+  members: _Member[],
+  from: _Member,
+  fromRun: number,
+  limit: LimitHit,
+  conversation: TranscriptEntry[],
+  limited: Map<string, string | null>,
+  refused: Set<string>,
+): Promise<_Start | null> {
+  const { ctx } = opts;
+  const reason = { kind: "limit" as const, message: limit.message, resetsAt: limit.resetsAt };
+  const order = _rotation(members, from);
+  for (const member of order) {
+    const name = member.adapter.name;
+    if (member.disabled || !member.found || limited.has(name) || refused.has(name)) continue;
+    const road = agentConfig(ctx.config, name).road ?? member.adapter.defaultRoad;
+    const proof = await proveAgent(member.adapter, member.found, ctx.journal);
+    const common = { journal: ctx.journal, dataDir: ctx.dataDir, fromRun, from: from.adapter.name, to: name, mode: "auto" as const, reason, workspace: opts.workspace, entries: conversation };
+    if (!proof.accepted) {
+      const saved = await prepareHandoff({ ...common, road, refused: `no initial-prompt proof: ${proof.reason ?? "help text did not show it"}` });
+      opts.status(`${name} cannot be shown to take an opening prompt (${proof.reason ?? "unknown"}); not guessing.` +
+        (saved ? ` Handoff saved: ${saved.file}` : ""));
+      refused.add(name);
+      continue;
+    }
+    const handoff = await prepareHandoff({ ...common, road, cap: member.adapter.roadCap(road) ?? undefined });
+    opts.status(
+      `${from.adapter.name} → ${name}: usage limit (${limit.message}${limit.resetsAt ? `, resets ${limit.resetsAt}` : ""}). ` +
+        (handoff ? `Handoff via ${road}: ${handoff.file}` : `Nobody spoke to ${from.adapter.name}; ${name} starts clean.`),
+    );
+    return { member, handoff, road: handoff ? road : null, extraArgs: [], origin: { from, fromRun, limit } };
+  }
+
+  // Nothing left to hand to: save the handoff so nothing is lost, then wait or stop.
+  const saved = await prepareHandoff({
+    journal: ctx.journal, dataDir: ctx.dataDir, fromRun, from: from.adapter.name, to: "(none)", road: "paste",
+    mode: "auto", reason, workspace: opts.workspace, entries: conversation,
+    refused: "every agent of the chain is limited, missing or refused",
+  });
+  const where = saved ? ` The handoff is saved in ${saved.file}` : "";
+  const resets = [...limited.entries()].filter(([, at]) => at).map(([n, at]) => [n, Date.parse(at!)] as const)
+    .sort((a, b) => a[1] - b[1]);
+  if (opts.noWait || resets.length === 0) {
+    opts.status(`every agent of the chain is limited or unavailable${resets.length ? "" : " and no reset time is known"}.${where}`);
+    return null;
+  }
+  const [name, at] = resets[0];
+  opts.status(`every agent is limited; waiting for ${name} to reset at ${new Date(at).toISOString()} (Ctrl-C to stop).${where}`);
+  const waited = await waitForReset(new Date(at), { keyboard: opts.keyboard, status: opts.status, abort: opts.abort });
+  if (!waited) return null;
+  limited.delete(name);
+  const member = members.find((m) => m.adapter.name === name)!;
+  const road = agentConfig(ctx.config, name).road ?? member.adapter.defaultRoad;
+  const handoff = await prepareHandoff({
+    journal: ctx.journal, dataDir: ctx.dataDir, fromRun, from: from.adapter.name, to: name, road, mode: "auto",
+    reason, workspace: opts.workspace, entries: conversation, cap: member.adapter.roadCap(road) ?? undefined,
+  });
+  return { member, handoff, road: handoff ? road : null, extraArgs: [] };
+}
+
+/** The members after `from`, wrapping around, `from` last. */
+function _rotation(members: _Member[], from: _Member): _Member[] {
+  const i = members.indexOf(from);
+  return [...members.slice(i + 1), ...members.slice(0, i)];
+}
+
+export type { RunOutcome };

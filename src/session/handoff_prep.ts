@@ -1,0 +1,87 @@
+/**
+ * Turns what runs recorded into a saved handoff: the package, the composed text for a road, the
+ * full file and the journal row — all before any delivery is attempted.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { Journal } from "../journal/journal.ts";
+import type { Road } from "../config/config.ts";
+import type { HandoffPackage, HandoffReason, TranscriptEntry } from "../handoff/package.ts";
+import { hasConversation } from "../handoff/package.ts";
+import { type Composed, composeFull, composeHandoff } from "../handoff/compose.ts";
+import { newHandoffId, writeHandoffFile } from "../handoff/file.ts";
+import { newNonce } from "../handoff/frame.ts";
+import { describeWorkspace } from "../handoff/workspace.ts";
+
+/** A handoff that is saved and ready to deliver. */
+export interface PreparedHandoff {
+  id: string;
+  /** The full, untrimmed framed handoff file. */
+  file: string;
+  pkg: HandoffPackage;
+  /** The text for the road, within its cap. */
+  composed: Composed;
+}
+
+/** The conversation of one run as transcript entries: typed turns, then its last screen lines. */
+export function runConversation(journal: Journal, runId: number): TranscriptEntry[] {
+  const entries: TranscriptEntry[] = journal.entries(runId).map((e) => ({
+    role: e.role,
+    text: e.text,
+    fidelity: e.fidelity,
+  }));
+  const screen = journal.screen(runId);
+  if (screen && screen.length) entries.push({ role: "agent", text: screen.join("\n"), fidelity: "screen" });
+  return entries;
+}
+
+/**
+ * Builds, composes and saves a handoff (file + journal row with status `pending`, or `refused`
+ * when `refused` is set). Returns null when nobody spoke: there is nothing to carry.
+ */
+export async function prepareHandoff(args: {
+  journal: Journal;
+  dataDir: string;
+  fromRun: number | null;
+  from: string;
+  to: string;
+  road: Road;
+  mode: "auto" | "manual";
+  reason: HandoffReason;
+  workspace: string;
+  entries: TranscriptEntry[];
+  cap?: number;
+  refused?: string;
+}): Promise<PreparedHandoff | null> {
+  const ws = await describeWorkspace(args.workspace);
+  const pkg: HandoffPackage = {
+    workspace: ws.path,
+    git: ws.git,
+    from: args.from,
+    to: args.to,
+    reason: args.reason,
+    time: new Date().toISOString(),
+    entries: args.entries,
+  };
+  if (!hasConversation(pkg)) return null;
+  const id = newHandoffId();
+  const pointer = join(args.dataDir, "handoffs", `${id}.md`);
+  const full = composeFull(pkg, { pointer, nonce: newNonce() });
+  const composed = composeHandoff(pkg, { road: args.road, pointer, nonce: full.nonce, cap: args.cap })!;
+  const file = writeHandoffFile(args.dataDir, id, full.text);
+  args.journal.addHandoff({
+    id,
+    fromRun: args.fromRun,
+    toAgent: args.to,
+    mode: args.mode,
+    road: args.road,
+    characters: composed.characters,
+    omitted: composed.omitted,
+    redactions: composed.redactions,
+    status: args.refused ? "refused" : "pending",
+    filePath: file,
+    error: args.refused ?? null,
+  });
+  return { id, file, pkg, composed };
+}

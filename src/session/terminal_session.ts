@@ -1,0 +1,97 @@
+/**
+ * The user's terminal around a chain: fully raw while agents run, resizes followed, signals
+ * handled, and the terminal restored exactly on every exit path.
+ *
+ * @module
+ */
+import { enterRawMode, type RawMode, terminalSize } from "../pty/raw_mode.ts";
+import type { AgentRun, UserTerminal } from "./agent_run.ts";
+import { NoKeyboard, StdinKeyboard, type Keyboard } from "./keyboard.ts";
+
+const _encoder = new TextEncoder();
+
+/** Writes all of `bytes` to stdout (a partial write is continued, never dropped). */
+function _writeAllStdout(bytes: Uint8Array): void {
+  let at = 0;
+  while (at < bytes.length) at += Deno.stdout.writeSync(bytes.subarray(at));
+}
+
+/** The terminal side of `uuldana run`. */
+export class TerminalSession {
+  /** Bytes to the user's screen. */
+  readonly user: UserTerminal = { write: _writeAllStdout };
+  /** The user's keys. */
+  readonly keyboard: Keyboard;
+  /** Aborted when the user asks uuldana to stop (signal). */
+  readonly abort = new AbortController();
+  readonly #raw: RawMode | null;
+  readonly #fallback: { cols: number; rows: number };
+  readonly #signals: [Deno.Signal, () => void][] = [];
+  #run: AgentRun | null = null;
+
+  constructor(opts: { cols?: number; rows?: number; readKeys?: boolean }) {
+    this.#fallback = { cols: opts.cols ?? 120, rows: opts.rows ?? 40 };
+    this.#raw = enterRawMode();
+    this.keyboard = opts.readKeys === false ? new NoKeyboard() : new StdinKeyboard().start();
+    this.#listen("SIGWINCH", () => {
+      const size = this.size();
+      this.#run?.resize(size.cols, size.rows);
+    });
+    for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+      this.#listen(sig, () => {
+        this.abort.abort(sig);
+        if (this.#run) this.#run.stop(sig);
+        else this.close();
+      });
+    }
+    // Last resort for paths that skip `finally` (Deno.exit from elsewhere).
+    globalThis.addEventListener("unload", () => this.close());
+  }
+
+  #listen(sig: Deno.Signal, fn: () => void): void {
+    try {
+      Deno.addSignalListener(sig, fn);
+      this.#signals.push([sig, fn]);
+    } catch {
+      // SIGWINCH and friends do not exist on every platform.
+    }
+  }
+
+  /** Whether the user's terminal is a TTY in raw mode. */
+  get raw(): boolean {
+    return this.#raw !== null;
+  }
+
+  /** The size agents get: the user's terminal, else the fallback (--cols/--rows or 120x40). */
+  size(): { cols: number; rows: number } {
+    return terminalSize() ?? this.#fallback;
+  }
+
+  /** Tracks the current run (for resizes and signals). */
+  setRun(run: AgentRun | null): void {
+    this.#run = run;
+  }
+
+  /** One status line on stderr that reads well in raw mode too. */
+  status = (line: string): void => {
+    const text = this.#raw ? `\r\x1b[Kuuldana: ${line}\r\n` : `uuldana: ${line}\n`;
+    try {
+      Deno.stderr.writeSync(_encoder.encode(text));
+    } catch {
+      // stderr gone: the journal still has everything.
+    }
+  };
+
+  /** Restores the terminal and stops listening. Idempotent. */
+  close(): void {
+    this.#raw?.restore();
+    this.keyboard.close();
+    for (const [sig, fn] of this.#signals.splice(0)) {
+      try {
+        Deno.removeSignalListener(sig, fn);
+      } catch {
+        // already gone
+      }
+    }
+  }
+}

@@ -1,0 +1,510 @@
+/**
+ * A simulated coding agent: a small real TUI that behaves like Claude Code, Codex, Gemini,
+ * OpenCode, Qwen or Copilot for uuldana's end-to-end tests and `uuldana demo` — same flags, same
+ * `--help` proof lines, similar screens and terminal modes, deterministic replies, the real
+ * usage-limit layouts on demand — and logs everything it receives.
+ *
+ * Environment: `SIM_AGENT_LOG` (JSON-lines log), `SIM_LIMIT_AFTER=N` (the N-th turn hits the
+ * limit), `SIM_RESET_AT` (reset time shown), `SIM_HELP_WITHOUT_PROMPT=1` (help lacks the proof
+ * line), `SIM_STATE_DIR` (OpenCode sessions), `SIM_REPLY_MS` (reply delay, default 150),
+ * `SIM_STARTUP_MS` (delay before the prompt is ready), `SIM_RETRY_MS` (OpenCode retry tick).
+ *
+ * @module
+ */
+import {
+  type HookResult,
+  modelContext,
+  readSettings,
+  runHook,
+  sessionStartHooks,
+} from "./claude_hook.ts";
+import { KeyDecoder, type KeyEvent } from "./keys.ts";
+import { parseLaunch, type SimLaunch } from "./launch.ts";
+import {
+  CLAUDE_LIMIT_OPTIONS,
+  claudeLimitLine,
+  codexLimitLine,
+  copilotLimitLine,
+  GEMINI_LIMIT_OPTIONS,
+  qwenLimitLine,
+} from "./limit.ts";
+import { SimLog } from "./log.ts";
+import { ImportError, loadSession, simStateDir, storeSession } from "./opencode_store.ts";
+import { findPersona, helpText, type Persona, PERSONA_NAMES } from "./persona.ts";
+import { replyLines } from "./reply.ts";
+import { altFrame, InlineScreen } from "./screen.ts";
+import type { ViewState } from "./view.ts";
+
+const _enc = new TextEncoder();
+
+function _write(fd: { writeSync(p: Uint8Array): number }, s: string): void {
+  const bytes = _enc.encode(s);
+  let off = 0;
+  while (off < bytes.length) off += fd.writeSync(bytes.subarray(off));
+}
+
+function _env(name: string): string | undefined {
+  return Deno.env.get(name) || undefined;
+}
+
+function _envInt(name: string, fallback: number): number {
+  const n = Number(_env(name));
+  return Number.isFinite(n) && n >= 0 ? n : fallback;
+}
+
+function _size(): { cols: number; rows: number } {
+  try {
+    const { columns, rows } = Deno.consoleSize();
+    if (columns > 0 && rows > 0) return { cols: columns, rows };
+  } catch { /* not a terminal */ }
+  return { cols: 80, rows: 24 };
+}
+
+function _limitAfter(): number {
+  return _envInt("SIM_LIMIT_AFTER", 0);
+}
+
+/**
+ * Runs persona `persona` with the command-line `args` (what follows the agent's name) and
+ * returns its exit code. Interactive sessions need a terminal on stdin and stdout.
+ */
+export async function runSimAgent(persona: string, args: string[]): Promise<number> {
+  const p = findPersona(persona);
+  if (!p) {
+    _write(
+      Deno.stderr,
+      `sim-agent: unknown persona ${JSON.stringify(persona)} (one of: ${
+        PERSONA_NAMES.join(", ")
+      })\n`,
+    );
+    return 2;
+  }
+  const launch = parseLaunch(p, args);
+  const log = new SimLog(_env("SIM_AGENT_LOG") ?? null);
+  log.write({
+    event: "start",
+    persona: p.name,
+    argv: args,
+    cwd: Deno.cwd(),
+    size: Deno.stdout.isTerminal() ? _size() : null,
+    mode: launch.mode,
+    prompt: launch.prompt,
+    unknown: launch.unknown,
+    flags: launch.flags,
+    ...(launch.droppedPrompt !== null ? { droppedPrompt: launch.droppedPrompt } : {}),
+  });
+  let code: number;
+  switch (launch.mode) {
+    case "help":
+      _write(Deno.stdout, helpText(p, _env("SIM_HELP_WITHOUT_PROMPT") === "1"));
+      code = 0;
+      break;
+    case "version":
+      _write(Deno.stdout, p.versionText + "\n");
+      code = 0;
+      break;
+    case "import":
+      code = _import(launch, log);
+      break;
+    case "print":
+      code = await _printMode(p, launch, log);
+      break;
+    default:
+      code = await new _Session(p, launch, log).run();
+  }
+  log.write({ event: "exit", code });
+  return code;
+}
+
+function _import(launch: SimLaunch, log: SimLog): number {
+  const file = launch.importFile;
+  if (!file) {
+    _write(Deno.stderr, "Not enough non-option arguments: got 0, need at least 1\n");
+    return 1;
+  }
+  try {
+    const doc = JSON.parse(Deno.readTextFileSync(file));
+    const s = storeSession(simStateDir(), doc, Deno.cwd());
+    log.write({ event: "import", file, id: s.id, firstMessage: s.firstMessage });
+    _write(Deno.stdout, `Imported session: ${s.id}\n`);
+    return 0;
+  } catch (e) {
+    const msg = e instanceof ImportError || e instanceof SyntaxError
+      ? e.message
+      : e instanceof Deno.errors.NotFound
+      ? `File not found: ${file}`
+      : String(e);
+    log.write({ event: "import", file, error: msg });
+    _write(Deno.stderr, `Error: ${msg}\n`);
+    return 1;
+  }
+}
+
+async function _printMode(p: Persona, launch: SimLaunch, log: SimLog): Promise<number> {
+  let prompt = launch.prompt;
+  if (prompt === null && !Deno.stdin.isTerminal()) {
+    prompt = (await new Response(Deno.stdin.readable).text()).trim();
+  }
+  if (!prompt) {
+    _write(Deno.stderr, "Error: no prompt given\n");
+    return 1;
+  }
+  log.write({ event: "submit", text: prompt, turn: 1 });
+  if (_limitAfter() === 1) {
+    const reset = _env("SIM_RESET_AT");
+    const text = p.name === "claude"
+      ? `You've hit your weekly limit · resets ${reset ?? "Dec 3, 1:15am"} (UTC)`
+      : p.name === "codex"
+      ? codexLimitLine(reset).slice(2)
+      : p.name === "copilot"
+      ? copilotLimitLine(reset).slice(2)
+      : p.name === "qwen"
+      ? qwenLimitLine().slice(2)
+      : "Usage limit reached for all Pro models.";
+    log.write({ event: "limit", turn: 1 });
+    _write(Deno.stdout, text + "\n");
+    return 1;
+  }
+  _write(Deno.stdout, replyLines(p.name, prompt, 1).join("\n") + "\n");
+  return 0;
+}
+
+// One interactive session: terminal setup, the key loop, turns, limits, redraws.
+class _Session {
+  readonly #p: Persona;
+  readonly #launch: SimLaunch;
+  readonly #log: SimLog;
+  readonly #view: ViewState;
+  readonly #inline = new InlineScreen();
+  readonly #decoder = new KeyDecoder();
+  readonly #replyMs = _envInt("SIM_REPLY_MS", 150);
+  readonly #resetAt = _env("SIM_RESET_AT");
+  #turn = 0;
+  #context = "";
+  #armed = false;
+  #queue: string[] = [];
+  #retryTimer: ReturnType<typeof setInterval> | undefined;
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #done: (code: number) => void = () => {};
+  #finished = false;
+  #signals: [Deno.Signal, () => void][] = [];
+
+  constructor(p: Persona, launch: SimLaunch, log: SimLog) {
+    this.#p = p;
+    this.#launch = launch;
+    this.#log = log;
+    const { cols, rows } = _size();
+    this.#view = {
+      persona: p.name,
+      version: p.version,
+      cwd: Deno.cwd(),
+      cols,
+      rows,
+      items: [{ kind: "header" }],
+      input: "",
+      busy: false,
+      menu: null,
+      retry: null,
+      hint: null,
+      resetAt: this.#resetAt,
+    };
+  }
+
+  async run(): Promise<number> {
+    if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) {
+      _write(Deno.stderr, "Error: Raw mode is not supported on the current process.stdin\n");
+      return 1;
+    }
+    if (this.#p.name === "claude" && this.#launch.settings !== null) await this.#runHooks();
+    if (this.#p.name === "opencode" && this.#launch.sessionId !== null) {
+      const s = loadSession(simStateDir(), this.#launch.sessionId);
+      if (!s) {
+        _write(Deno.stderr, `Error: Session not found: ${this.#launch.sessionId}\n`);
+        return 1;
+      }
+      this.#log.write({ event: "session", id: s.id, firstMessage: s.firstMessage });
+      this.#view.items = s.firstMessage ? [{ kind: "user", text: s.firstMessage }] : [];
+      this.#context = s.firstMessage;
+    }
+    const finished = new Promise<number>((resolve) => this.#done = resolve);
+    Deno.stdin.setRaw(true);
+    this.#listen("SIGWINCH", () => this.#resize());
+    this.#listen("SIGTERM", () => this.#finish(143));
+    this.#listen("SIGHUP", () => this.#finish(129));
+    const startup = _envInt("SIM_STARTUP_MS", 0);
+    if (startup) await new Promise((r) => setTimeout(r, startup));
+    _write(
+      Deno.stdout,
+      (this.#p.screen === "alt" ? "\x1b[?1049h" : "") +
+        `\x1b]0;${this.#p.title(this.#view.cwd)}\x07\x1b[?25l\x1b[?2004h\x1b[?1004h`,
+    );
+    this.#render();
+    if (this.#launch.prompt !== null) this.#submit(this.#launch.prompt);
+    this.#readLoop();
+    const code = await finished;
+    this.#cleanup();
+    return code;
+  }
+
+  #listen(sig: Deno.Signal, fn: () => void): void {
+    try {
+      Deno.addSignalListener(sig, fn);
+      this.#signals.push([sig, fn]);
+    } catch { /* signal unsupported here */ }
+  }
+
+  async #runHooks(): Promise<void> {
+    let settings: unknown;
+    try {
+      settings = readSettings(this.#launch.settings!);
+    } catch (e) {
+      this.#log.write({ event: "hook", error: `invalid settings: ${(e as Error).message}` });
+      this.#view.items.push({ kind: "note", text: `Settings error: ${(e as Error).message}` });
+      return;
+    }
+    const sessionId = this.#launch.sessionId ?? crypto.randomUUID();
+    const input = {
+      session_id: sessionId,
+      transcript_path: `${simStateDir()}/claude/${sessionId}.jsonl`,
+      cwd: Deno.cwd(),
+      hook_event_name: "SessionStart",
+      source: "startup",
+      model: "claude-sim-1",
+    };
+    for (const hook of sessionStartHooks(settings, "startup")) {
+      const r: HookResult = await runHook(hook, input, Deno.cwd());
+      const received = r.additionalContext ? modelContext(r.additionalContext) : "";
+      this.#log.write({
+        event: "hook",
+        command: r.command,
+        exitCode: r.exitCode,
+        additionalContext: r.additionalContext,
+        modelReceived: received,
+        ...(r.stderr ? { stderr: r.stderr } : {}),
+      });
+      if (r.exitCode !== 0) {
+        this.#view.items.push({ kind: "note", text: `SessionStart:startup hook error` });
+      } else if (r.additionalContext) {
+        this.#context += (this.#context ? "\n" : "") + r.additionalContext;
+        const n = [...r.additionalContext].length;
+        this.#view.items.push({
+          kind: "note",
+          text: `SessionStart:startup hook added ${n} characters of context`,
+        });
+      }
+    }
+  }
+
+  async #readLoop(): Promise<void> {
+    const buf = new Uint8Array(65536);
+    const dec = new TextDecoder();
+    while (!this.#finished) {
+      let n: number | null;
+      try {
+        n = await Deno.stdin.read(buf);
+      } catch {
+        n = null;
+      }
+      if (n === null) {
+        this.#finish(129); // the terminal went away
+        return;
+      }
+      const text = dec.decode(buf.subarray(0, n), { stream: true });
+      if (!text) continue;
+      this.#log.write({ event: "input", bytes: text });
+      for (const ev of this.#decoder.feed(text)) this.#key(ev);
+      clearTimeout(this.#flushTimer);
+      if (this.#decoder.pending) {
+        this.#flushTimer = setTimeout(() => {
+          for (const ev of this.#decoder.flush()) this.#key(ev);
+        }, 50);
+      }
+    }
+  }
+
+  #key(ev: KeyEvent): void {
+    if (this.#finished) return;
+    const v = this.#view;
+    if (ev.type !== "ctrl-c" && ev.type !== "focus") {
+      this.#armed = false;
+      v.hint = null;
+    }
+    switch (ev.type) {
+      case "text":
+        if (v.menu) {
+          const n = Number(ev.text[0]);
+          if (n >= 1 && n <= v.menu.options.length) this.#choose(n - 1);
+        } else v.input += ev.text;
+        break;
+      case "paste": {
+        const text = ev.text.replace(/\r\n?/g, "\n");
+        this.#log.write({ event: "paste", text });
+        if (!v.menu) v.input += text;
+        break;
+      }
+      case "enter":
+        if (v.menu) this.#choose(v.menu.selected);
+        else if (v.input.trim()) {
+          const text = v.input;
+          v.input = "";
+          if (v.busy) this.#queue.push(text);
+          else this.#submit(text);
+          return;
+        }
+        break;
+      case "newline":
+        if (!v.menu) v.input += "\n";
+        break;
+      case "backspace":
+        v.input = [...v.input].slice(0, -1).join("");
+        break;
+      case "ctrl-c":
+        if (this.#armed) {
+          this.#finish(0);
+          return;
+        }
+        this.#armed = true;
+        v.input = "";
+        v.hint = "Press Ctrl-C again to exit";
+        this.#interrupt();
+        break;
+      case "escape":
+        if (v.menu) this.#choose(v.menu.purpose === "gemini-limit" ? 1 : -1);
+        else this.#interrupt();
+        break;
+      case "arrow":
+        if (v.menu && (ev.direction === "up" || ev.direction === "down")) {
+          const n = v.menu.options.length;
+          v.menu.selected = (v.menu.selected + (ev.direction === "up" ? n - 1 : 1)) % n;
+        }
+        break;
+      default:
+        return; // focus reports, unknown sequences: nothing to redraw
+    }
+    this.#render();
+  }
+
+  #interrupt(): void {
+    const v = this.#view;
+    if (this.#retryTimer !== undefined) {
+      clearInterval(this.#retryTimer);
+      this.#retryTimer = undefined;
+      v.retry = null;
+      v.busy = false;
+      v.items.push({ kind: "error", text: "The operation was aborted." });
+    }
+  }
+
+  #choose(index: number): void {
+    const v = this.#view;
+    const menu = v.menu;
+    if (!menu) return;
+    v.menu = null;
+    this.#log.write({ event: "choice", menu: menu.purpose, choice: menu.options[index] ?? null });
+    if (menu.purpose === "gemini-limit" && index === 0) {
+      v.busy = true;
+      setTimeout(() => this.#answer("", this.#turn), this.#replyMs);
+    } else if (menu.purpose === "gemini-limit") {
+      v.items.push({ kind: "note", text: "Request cancelled." });
+    }
+  }
+
+  #submit(text: string): void {
+    const v = this.#view;
+    if (/^\/(?:quit|exit)\s*$/.test(text.trim())) {
+      this.#log.write({ event: "submit", text, turn: null });
+      this.#finish(0);
+      return;
+    }
+    const turn = ++this.#turn;
+    this.#log.write({ event: "submit", text, turn });
+    v.items.push({ kind: "user", text });
+    v.busy = true;
+    this.#render();
+    setTimeout(() => this.#answer(text, turn), this.#replyMs);
+  }
+
+  #answer(text: string, turn: number): void {
+    if (this.#finished) return;
+    const v = this.#view;
+    const limitAfter = _limitAfter();
+    if (limitAfter > 0 && turn >= limitAfter) {
+      this.#log.write({ event: "limit", turn });
+      this.#showLimit();
+    } else {
+      const lines = replyLines(this.#p.name, text, turn, this.#context);
+      this.#log.write({ event: "reply", turn, text: lines.join("\n") });
+      v.items.push({ kind: "reply", lines });
+      v.busy = false;
+    }
+    this.#render();
+    if (!v.busy && !v.menu && this.#queue.length) this.#submit(this.#queue.shift()!);
+  }
+
+  #showLimit(): void {
+    const v = this.#view;
+    const reset = this.#resetAt;
+    v.busy = false;
+    switch (this.#p.name) {
+      case "claude":
+        v.items.push({ kind: "error", text: claudeLimitLine(reset) });
+        v.items.push({ kind: "raw", rows: ["", "✻ Sautéed for 0s"] });
+        v.items.push({ kind: "user", text: "/rate-limit-options" });
+        v.menu = { purpose: "claude-limit", options: CLAUDE_LIMIT_OPTIONS, selected: 0 };
+        break;
+      case "codex":
+        v.items.push({ kind: "error", text: codexLimitLine(reset) });
+        break;
+      case "gemini":
+        v.menu = { purpose: "gemini-limit", options: GEMINI_LIMIT_OPTIONS, selected: 0 };
+        break;
+      case "opencode":
+        v.busy = true;
+        v.retry = 1;
+        clearInterval(this.#retryTimer);
+        this.#retryTimer = setInterval(() => {
+          v.retry = (v.retry ?? 0) + 1;
+          this.#render();
+        }, _envInt("SIM_RETRY_MS", 2000));
+        break;
+      case "qwen":
+        v.items.push({ kind: "error", text: qwenLimitLine() });
+        break;
+      case "copilot":
+        v.items.push({ kind: "error", text: copilotLimitLine(reset) });
+        break;
+    }
+  }
+
+  #resize(): void {
+    const { cols, rows } = _size();
+    this.#view.cols = cols;
+    this.#view.rows = rows;
+    this.#log.write({ event: "resize", cols, rows });
+    if (this.#p.screen === "inline") _write(Deno.stdout, this.#inline.redraw(this.#view));
+    else this.#render();
+  }
+
+  #render(): void {
+    if (this.#finished) return;
+    const out = this.#p.screen === "alt" ? altFrame(this.#view) : this.#inline.update(this.#view);
+    _write(Deno.stdout, out);
+  }
+
+  #finish(code: number): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#done(code);
+  }
+
+  #cleanup(): void {
+    clearInterval(this.#retryTimer);
+    clearTimeout(this.#flushTimer);
+    for (const [sig, fn] of this.#signals) Deno.removeSignalListener(sig, fn);
+    const leave = this.#p.screen === "alt" ? "\x1b[?1049l" : "\r\n";
+    try {
+      _write(Deno.stdout, `\x1b[?2004l\x1b[?1004l\x1b[?25h${leave}`);
+      Deno.stdin.setRaw(false);
+    } catch { /* the terminal is gone */ }
+  }
+}

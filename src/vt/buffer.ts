@@ -1,0 +1,66 @@
+/**
+ * One screen buffer (normal or alternate): visible rows, cursor, margins, tab stops, saved
+ * cursor, and for the normal buffer the scrollback.
+ *
+ * @module
+ */
+import { Line } from "./line.ts";
+import { Scrollback } from "./scrollback.ts";
+import type { Charset } from "./charsets.ts";
+
+/** A screen buffer. Row 0 is the top visible row. */
+export class ScreenBuffer {
+  /** Visible rows, top first. */
+  lines: Line[] = [];
+  /** Lines scrolled off the top (normal buffer only). */
+  readonly scrollback: Scrollback | null;
+  /** Cursor column, 0..cols (cols = pending wrap after the last column). */
+  x = 0;
+  /** Cursor row, 0..rows-1. */
+  y = 0;
+  /** Top margin (DECSTBM), 0-based inclusive. */
+  scrollTop = 0;
+  /** Bottom margin (DECSTBM), 0-based inclusive. */
+  scrollBottom: number;
+  /** Tab stops: 1 at columns with a stop. */
+  tabs: Uint8Array;
+  /** Saved cursor column (DECSC). */
+  savedX = 0;
+  /** Saved cursor row, absolute (scrollback length + row, as xterm.js keeps it). */
+  savedY = 0;
+  /** Saved character set (DECSC). */
+  savedCharset: Charset | null = null;
+
+  constructor(cols: number, rows: number, scrollback: number | null) {
+    this.scrollback = scrollback === null ? null : new Scrollback(scrollback);
+    this.scrollBottom = rows - 1;
+    for (let i = 0; i < rows; i++) this.lines.push(new Line(cols));
+    this.tabs = new Uint8Array(cols);
+    this.resetTabs();
+  }
+
+  /** Number of scrollback lines (xterm's `ybase`). */
+  get base(): number {
+    return this.scrollback?.length ?? 0;
+  }
+
+  /** Tab stops every 8 columns. */
+  resetTabs(): void {
+    this.tabs.fill(0);
+    for (let i = 0; i < this.tabs.length; i += 8) this.tabs[i] = 1;
+  }
+
+  /** Next tab stop right of `x`, clamped to the last column. */
+  nextStop(x: number): number {
+    const cols = this.tabs.length;
+    while (++x < cols && !this.tabs[x]);
+    return x >= cols ? cols - 1 : x < 0 ? 0 : x;
+  }
+
+  /** Previous tab stop left of `x`, clamped to column 0. */
+  prevStop(x: number): number {
+    const cols = this.tabs.length;
+    while (--x > 0 && !this.tabs[x]);
+    return x >= cols ? cols - 1 : x < 0 ? 0 : x;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * One row of cells. A cell is one `Uint32`: bits 0–20 the code point, bit 21 "combined" (the
+ * text lives in `combined`), bits 22–23 the width (0 = right half of a wide character, or a
+ * lone zero-width character). An erased cell is {@link NULL_CELL}: no code point, width 1.
+ *
+ * @module
+ */
+
+/** Mask of the code point bits. */
+export const CP_MASK = 0x1fffff;
+/** Flag: the cell's text is a string in `Line.combined` (base + combining marks). */
+export const COMBINED = 0x200000;
+/** Mask of the bits that make a cell non-empty. */
+export const CONTENT_MASK = 0x3fffff;
+/** Shift of the width bits. */
+export const WIDTH_SHIFT = 22;
+/** Mask of the width bits. */
+export const WIDTH_MASK = 0xc00000;
+/** An erased cell: no content, width 1. */
+export const NULL_CELL = 1 << WIDTH_SHIFT;
+/** Longest text (UTF-16 units) one cell keeps; more combining marks are dropped. */
+export const MAX_CELL_TEXT = 32;
+
+/** A row of cells plus its soft-wrap flag. */
+export class Line {
+  /** The cells, one `Uint32` each (see the module doc). */
+  cells: Uint32Array;
+  /** This row continues the previous one (it was reached by autowrap). */
+  wrapped = false;
+  /** Text of combined cells by column; null until one exists. */
+  combined: Map<number, string> | null = null;
+
+  constructor(cols: number) {
+    this.cells = new Uint32Array(cols).fill(NULL_CELL);
+  }
+
+  /** Erases every cell and the wrap flag; resizes to `cols` when needed. */
+  reset(cols: number): void {
+    if (this.cells.length !== cols) this.cells = new Uint32Array(cols);
+    this.cells.fill(NULL_CELL);
+    this.wrapped = false;
+    this.combined = null;
+  }
+
+  /** The text of the cell at `x` ("" for an erased cell). */
+  cellText(x: number): string {
+    const c = this.cells[x];
+    if (c & COMBINED) return this.combined?.get(x) ?? "";
+    const cp = c & CP_MASK;
+    return cp ? String.fromCodePoint(cp) : "";
+  }
+
+  /** Appends `cp` to the cell at `x` (combining mark); sets the width when `width` > 0. */
+  addToCell(x: number, cp: number, width: number): void {
+    let c = this.cells[x];
+    if (c & COMBINED) {
+      const map = this.combined ??= new Map();
+      const text = map.get(x) ?? "";
+      if (text.length < MAX_CELL_TEXT) map.set(x, text + String.fromCodePoint(cp));
+    } else if (c & CP_MASK) {
+      (this.combined ??= new Map()).set(
+        x,
+        String.fromCodePoint(c & CP_MASK) + String.fromCodePoint(cp),
+      );
+      c = (c & ~CP_MASK) | COMBINED;
+    } else {
+      c = cp | NULL_CELL;
+    }
+    if (width) c = (c & ~WIDTH_MASK) | (width << WIDTH_SHIFT);
+    this.cells[x] = c;
+  }
+
+  /** Number of columns up to the end of the last non-empty cell (xterm's trimmed length). */
+  trimmedLength(): number {
+    const cells = this.cells;
+    for (let i = cells.length - 1; i >= 0; i--) {
+      const c = cells[i];
+      if (c & CONTENT_MASK) return i + (c >>> WIDTH_SHIFT);
+    }
+    return 0;
+  }
+
+  /**
+   * The row as text: cells up to `end` (default: the trimmed length), an erased cell as a
+   * space, the right half of a wide character skipped; trailing U+0020 stripped when `trim`.
+   */
+  text(trim = true, end = this.trimmedLength()): string {
+    const cells = this.cells;
+    end = Math.min(end, cells.length);
+    let out = "";
+    let x = 0;
+    while (x < end) {
+      const c = cells[x];
+      if (c & COMBINED) out += this.combined?.get(x) ?? "";
+      else {
+        const cp = c & CP_MASK;
+        out += cp ? (cp < 0x10000 ? String.fromCharCode(cp) : String.fromCodePoint(cp)) : " ";
+      }
+      x += (c >>> WIDTH_SHIFT) || 1;
+    }
+    if (trim) {
+      let n = out.length;
+      while (n > 0 && out.charCodeAt(n - 1) === 0x20) n--;
+      if (n !== out.length) out = out.slice(0, n);
+    }
+    return out;
+  }
+
+  /** Per-column widths as digits ("2011…"), or null when every cell is 1 wide. */
+  widths(): string | null {
+    const cells = this.cells;
+    let all1 = true;
+    for (let i = 0; i < cells.length; i++) {
+      if ((cells[i] & WIDTH_MASK) !== NULL_CELL) {
+        all1 = false;
+        break;
+      }
+    }
+    if (all1) return null;
+    let out = "";
+    for (let i = 0; i < cells.length; i++) out += cells[i] >>> WIDTH_SHIFT;
+    return out;
+  }
+
+  /** Copy of this line (for resize and tests). */
+  clone(): Line {
+    const l = new Line(0);
+    l.cells = this.cells.slice();
+    l.wrapped = this.wrapped;
+    l.combined = this.combined ? new Map(this.combined) : null;
+    return l;
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * Paths for integration tests: the repository, the shared corpus beside it, and how to start
+ * uuldana from source.
+ *
+ * @module
+ */
+import { dirname, fromFileUrl, join } from "node:path";
+
+/** The repository root. */
+export const REPO_DIR: string = dirname(dirname(fromFileUrl(import.meta.url)));
+
+/**
+ * The shared corpus and reference material: `$UULDANA_SHARED_DIR`, else `../shared` beside the
+ * repository (as in development and CI).
+ */
+export const SHARED_DIR: string = Deno.env.get("UULDANA_SHARED_DIR") ?? join(dirname(REPO_DIR), "shared");
+
+/** argv that starts uuldana from source with the running Deno. */
+export const UULDANA: readonly string[] = [Deno.execPath(), "run", "-A", "--quiet", join(REPO_DIR, "mod.ts")];

@@ -1,0 +1,294 @@
+/**
+ * `uuldana agents --json` against fake agents on a private PATH (real help texts, altered ones, a
+ * config `bin` override, a disabled agent, the journal's proof cache), and `uuldana debug detect`
+ * on the real recordings through the real VT interpreter.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
+import { fileURLToPath } from "node:url";
+import { installFakeAgent } from "./fixtures/fake_agents/install.ts";
+import { topHelp } from "./fixtures/fake_agents/help.ts";
+import { adapterByName, ADAPTERS } from "../adapters/registry.ts";
+import { chunkSizes, detectInRecording } from "../src/cli/debug_detect.ts";
+import { normalizeSpace } from "../adapters/screen_text.ts";
+import { Terminal } from "../src/vt/mod.ts";
+
+const MOD = fileURLToPath(new URL("../mod.ts", import.meta.url));
+const CORPUS = Deno.env.get("UULDANA_AGENT_CORPUS") ?? "/work/shared/corpus/agents";
+
+// Keep Deno's own cache (and certificate settings) while the test changes HOME.
+const DENO_DIR = Deno.env.get("DENO_DIR") ??
+  `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`}/deno`;
+
+async function uuldana(args: string[], env: Record<string, string>) {
+  const res = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD, ...args],
+    env: { DENO_DIR, ...env },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: res.code,
+    stdout: new TextDecoder().decode(res.stdout),
+    stderr: new TextDecoder().decode(res.stderr),
+  };
+}
+
+Deno.test("agents --json: found, version, proof from the real help, refusal, config bin and disabled", async () => {
+  const root = await Deno.makeTempDir({ prefix: "uuldana-agents-" });
+  const bin = `${root}/bin`;
+  const other = `${root}/elsewhere`;
+  await Deno.mkdir(bin);
+  await Deno.mkdir(other);
+  await Deno.mkdir(`${root}/home`);
+  const helps = `${root}/help`;
+  await Deno.mkdir(helps);
+  // claude: its real help; codex: the real help with the [PROMPT] usage line changed.
+  installFakeAgent(bin, "claude");
+  await Deno.writeTextFile(`${helps}/claude`, topHelp("claude"));
+  const codexBin = installFakeAgent(bin, "codex");
+  // The fake reads FAKE_AGENT_HELP; one variable for all, so wrap codex's with its own.
+  await Deno.writeTextFile(
+    codexBin,
+    (await Deno.readTextFile(codexBin)).replace(
+      "exec ",
+      `FAKE_AGENT_HELP='${helps}/codex' exec `,
+    ),
+  );
+  await Deno.writeTextFile(
+    `${helps}/codex`,
+    topHelp("codex").replace("Usage: codex [OPTIONS] [PROMPT]", "Usage: codex [OPTIONS] [COMMAND]"),
+  );
+  // gemini lives off PATH, reached through the config's bin.
+  const geminiBin = installFakeAgent(other, "gemini");
+  await Deno.writeTextFile(
+    geminiBin,
+    (await Deno.readTextFile(geminiBin)).replace(
+      "exec ",
+      `FAKE_AGENT_HELP='${helps}/gemini' exec `,
+    ),
+  );
+  await Deno.writeTextFile(`${helps}/gemini`, topHelp("gemini"));
+  await Deno.writeTextFile(
+    `${root}/config.json`,
+    JSON.stringify({
+      agents: {
+        gemini: { bin: geminiBin },
+        qwen: { disabled: true },
+        copilot: { bin: `${root}/nowhere/copilot` },
+        opencode: { road: "store" },
+      },
+    }),
+  );
+  const env = {
+    PATH: `${bin}:/usr/bin:/bin`,
+    HOME: `${root}/home`,
+    UULDANA_HOME: `${root}/data`,
+    UULDANA_CONFIG: `${root}/config.json`,
+    FAKE_AGENT_HELP: `${helps}/claude`,
+  };
+  const res = await uuldana(["agents", "--json"], env);
+  assertEquals(res.code, 0, res.stderr);
+  const list = JSON.parse(res.stdout);
+  assertEquals(list.map((a: { name: string }) => a.name), ADAPTERS.map((a) => a.name));
+  const by = (n: string) => list.find((a: { name: string }) => a.name === n);
+  assertEquals(by("claude").found, true);
+  assertEquals(by("claude").path, `${bin}/claude`);
+  assertEquals(by("claude").version, "9.9.9");
+  assertEquals(by("claude").acceptsInitialPrompt, true);
+  assertEquals(by("claude").proof.line, "Usage: claude [options] [command] [prompt]");
+  assertEquals(by("claude").defaultRoad, "hook");
+  assertEquals(by("codex").found, true);
+  assertEquals(by("codex").acceptsInitialPrompt, false);
+  assert(by("codex").proof.reason.includes("Usage: codex [OPTIONS] [PROMPT]"));
+  assertEquals(by("gemini").path, geminiBin);
+  assertEquals(by("gemini").acceptsInitialPrompt, true);
+  assertEquals(by("qwen").disabled, true);
+  assertEquals(by("copilot").found, false);
+  assert(by("copilot").problem.includes("not found"));
+  assertEquals(by("opencode").defaultRoad, "store");
+  for (
+    const key of [
+      "name",
+      "found",
+      "path",
+      "version",
+      "acceptsInitialPrompt",
+      "proof",
+      "roads",
+      "defaultRoad",
+    ]
+  ) {
+    assert(key in by("aider"), key);
+  }
+
+  // The proofs were cached per path + version; a second run reuses them.
+  const db = new DatabaseSync(`${root}/data/journal.db`);
+  const rows = db.prepare("SELECT bin_path, version, accepted FROM prompt_proofs ORDER BY bin_path")
+    .all() as { bin_path: string; version: string; accepted: number }[];
+  db.close();
+  assertEquals(
+    rows.map((r) => [r.bin_path, r.version, Number(r.accepted)]),
+    [[`${bin}/claude`, "9.9.9", 1], [`${bin}/codex`, "9.9.9", 0], [geminiBin, "9.9.9", 1]],
+  );
+  const again = JSON.parse((await uuldana(["agents", "--json"], env)).stdout);
+  assertEquals(again.find((a: { name: string }) => a.name === "claude").proof.cached, true);
+
+  const human = await uuldana(["agents"], { ...env, NO_COLOR: "1" });
+  assertEquals(human.code, 0);
+  assert(human.stdout.includes("initial prompt: yes"));
+  assert(human.stdout.includes("hook (default)"));
+});
+
+interface Rec {
+  name: string;
+  limit: boolean;
+  limitText: string | null;
+}
+
+function recordings(): Rec[] {
+  return readdirSync(CORPUS).filter((f) => f.endsWith(".json")).sort().map((f) =>
+    JSON.parse(readFileSync(`${CORPUS}/${f}`, "utf8"))
+  );
+}
+
+const raw = (name: string) => readFileSync(`${CORPUS}/${name}.raw`);
+const timing = (name: string) => {
+  try {
+    return readFileSync(`${CORPUS}/${name}.timing`, "utf8");
+  } catch {
+    return undefined;
+  }
+};
+
+Deno.test("real VT: every limit recording is detected with its message and reset time", () => {
+  const now = new Date("2026-03-10T02:00:00Z");
+  const expected: Record<string, string | null> = {
+    "claude-limit-session": "2026-03-10T03:01:00.000Z",
+    "codex-limit": "2026-03-10T03:02:00.000Z",
+    "gemini-limit-quota-dialog": "2026-03-10T03:06:00.000Z",
+    "opencode-mock-429-retry": null,
+  };
+  const limited = recordings().filter((r) => r.limit);
+  assertEquals(limited.map((r) => r.name), Object.keys(expected));
+  for (const rec of limited) {
+    const adapter = adapterByName(rec.name.split("-")[0])!;
+    const report = detectInRecording(adapter, raw(rec.name), {
+      cols: 120,
+      rows: 40,
+      now,
+      timing: timing(rec.name),
+      timeZone: "UTC",
+    });
+    assert(report.detected, rec.name);
+    assertEquals(report.resetsAt, expected[rec.name], rec.name);
+    // The message is the on-screen text with rows re-joined and borders/markers stripped.
+    const shown = normalizeSpace(rec.limitText!.replace(/[│■⎿]/g, " ").replace(/\/\n/g, "/"));
+    const message = report.message!.replace(/\[retrying in \d+s/, "[retrying in 13s");
+    assert(shown.includes(message), `${rec.name}: "${message}" not in "${shown}"`);
+  }
+});
+
+Deno.test("real VT: no adapter fires at any point of a startup, trust or login recording", () => {
+  const now = new Date("2026-03-10T02:00:00Z");
+  for (const rec of recordings().filter((r) => !r.limit)) {
+    const bytes = raw(rec.name);
+    const term = new Terminal({ cols: 120, rows: 40 });
+    let offset = 0;
+    for (const size of chunkSizes(bytes.length, timing(rec.name))) {
+      term.write(bytes.subarray(offset, offset += size));
+      const lines = term.logicalScreenLines();
+      for (const adapter of ADAPTERS) {
+        const hit = adapter.detectLimit(lines, { now, cols: 120 });
+        assertEquals(hit, null, `${adapter.name} fired on ${rec.name} at ${offset}`);
+      }
+    }
+  }
+});
+
+Deno.test("real VT: a screen showing the composed handoff that quotes a limit message is not detected", () => {
+  const handoff = [
+    '<uuldana-handoff trust="untrusted historical evidence">',
+    "Codex stopped with:",
+    "■ You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro) or try again at 3:02 AM.",
+    "Claude stopped with:",
+    "  ⎿  You've hit your session limit · resets 3:01am (UTC)",
+    "Gemini showed: Usage limit reached for all Pro models. Access resets at 3:06 AM UTC.",
+    "OpenCode showed: Rate limit reached for requests [retrying in 13s attempt #3]",
+    "</uuldana-handoff>",
+  ].join("\n");
+  const now = new Date("2026-03-10T02:00:00Z");
+  // How each TUI echoes a submitted prompt: a marker on the first row, then indented rows, wrapped
+  // at 60 columns by the agent.
+  const echoes: Record<string, [string, string]> = {
+    claude: ["❯ ", "  "],
+    codex: ["› ", "  "],
+    gemini: [" > ", "   "],
+    qwen: ["> ", "  "],
+    opencode: ["  ┃  ", "  ┃  "],
+    copilot: ["❯ ", "  "],
+  };
+  const firedWithoutDelivered: string[] = [];
+  for (const [name, [first, rest]] of Object.entries(echoes)) {
+    const rows: string[] = [];
+    for (const line of handoff.split("\n")) {
+      for (let i = 0; i < line.length || i === 0; i += 56) rows.push(line.slice(i, i + 56));
+    }
+    const text = rows.map((r, i) => (i === 0 ? first : rest) + r).join("\r\n") + "\r\n";
+    const term = new Terminal({ cols: 60, rows: 40 });
+    term.write(text);
+    const adapter = adapterByName(name)!;
+    const lines = term.logicalScreenLines();
+    const hit = adapter.detectLimit(lines, { now, cols: 60, delivered: [handoff] });
+    assertEquals(hit, null, `${name}: ${hit?.message}`);
+    if (adapter.detectLimit(lines, { now, cols: 60 })) firedWithoutDelivered.push(name);
+  }
+  // Claude's echo looks like its own `⎿` line: only the delivered text keeps it from firing.
+  assertEquals(firedWithoutDelivered, ["claude"]);
+});
+
+Deno.test("debug detect command: JSON report, explicit --now, unknown agent is a usage error", async () => {
+  const env = { PATH: "/usr/bin:/bin", HOME: "/tmp", TZ: "UTC" };
+  const res = await uuldana([
+    "debug",
+    "detect",
+    `${CORPUS}/codex-limit.raw`,
+    "--agent",
+    "codex",
+    "--cols",
+    "120",
+    "--rows",
+    "40",
+    "--now",
+    "2026-03-10T04:00:00Z",
+    "--json",
+  ], env);
+  assertEquals(res.code, 0, res.stderr);
+  const report = JSON.parse(res.stdout);
+  assertEquals(
+    [report.detected, report.kind, report.resetsAt],
+    [true, "usage", "2026-03-11T03:02:00.000Z"],
+  );
+  assert(report.message.includes("https://chatgpt.com/settings/usage to purchase more credits"));
+  const none = JSON.parse(
+    (await uuldana([
+      "debug",
+      "detect",
+      `${CORPUS}/claude-startup.raw`,
+      "--agent",
+      "claude",
+      "--json",
+    ], env))
+      .stdout,
+  );
+  assertEquals([none.detected, none.kind, none.message, none.resetsAt], [false, null, null, null]);
+  const bad = await uuldana(
+    ["debug", "detect", `${CORPUS}/codex-limit.raw`, "--agent", "nope"],
+    env,
+  );
+  assertEquals(bad.code, 2);
+  assert(bad.stderr.includes("known agents"));
+});

@@ -1,0 +1,34 @@
+/** findAgent / proveAgent against real programs: a hanging `--help`, a missing configured bin. */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { findAgent, proveAgent, runProbe, whichBinary } from "../adapters/find.ts";
+import { adapterByName } from "../adapters/registry.ts";
+import { parseConfig } from "../src/config/config.ts";
+
+Deno.test("a --help that hangs (a grandchild holding the pipe too) is cut off and refused", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "uuldana-find-" });
+  const path = `${dir}/gemini`;
+  await Deno.writeTextFile(path, "#!/bin/sh\nsleep 3 &\nsleep 3\n");
+  await Deno.chmod(path, 0o755);
+  const out = await runProbe(path, ["--help"], { timeoutMs: 300 });
+  assertEquals(out.timedOut, true);
+  assertEquals(out.code, null);
+  const proof = await proveAgent(adapterByName("gemini")!, { path, version: null });
+  assertEquals(proof.accepted, false);
+});
+
+Deno.test("config bin: a path or a name; missing means not found, never another binary", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "uuldana-find-" });
+  const path = `${dir}/my-claude`;
+  await Deno.writeTextFile(path, "#!/bin/sh\necho '2.1.197 (Claude Code)'\n");
+  await Deno.chmod(path, 0o755);
+  const claude = adapterByName("claude")!;
+  const cfg = (bin: string) =>
+    parseConfig({ agents: { claude: { bin } } }, "test.json", () => undefined);
+  assertEquals(await findAgent(claude, cfg(path)), { path, version: "2.1.197" });
+  assertEquals(await findAgent(claude, cfg(`${dir}/absent`)), null);
+  assertEquals(whichBinary("my-claude", `/nonexistent:${dir}`), path);
+  // Not executable: not found.
+  await Deno.chmod(path, 0o644);
+  assertEquals(whichBinary(path), null);
+  assert(whichBinary("sh", "/bin:/usr/bin"));
+});

@@ -1,0 +1,399 @@
+/**
+ * `uuldana exec` end to end: the real program (`mod.ts exec`) runs as a subprocess against fake
+ * headless agents (tests/fixtures/headless_agents: small shell programs that check the real CLIs'
+ * JSON-mode flags and print the recorded Claude/Codex event lines; the other agents' shapes are
+ * from their documentation, not recorded), with a temp UULDANA_HOME whose SQLite journal is then
+ * opened to check runs, entries and handoffs.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import process from "node:process";
+import { Journal } from "../src/journal/journal.ts";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const FAKES = join(ROOT, "tests", "fixtures", "headless_agents");
+const AGENTS = ["claude", "codex", "gemini", "opencode", "qwen", "copilot"];
+
+interface ExecResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  home: string;
+  log: string;
+}
+
+/**
+ * Runs `deno run -A mod.ts exec ARGS` (the pinned Deno running this test). Agents are found
+ * through UULDANA_<AGENT>_BIN for those in `bins` (default all); PATH holds only system tools.
+ */
+async function exec(
+  args: string[],
+  opts: { modes?: Record<string, string>; bins?: string[]; stdin?: string } = {},
+): Promise<ExecResult> {
+  const home = Deno.makeTempDirSync({ prefix: "uuldana-exec-" });
+  const log = join(home, "log");
+  Deno.mkdirSync(log);
+  const env: Record<string, string> = {
+    PATH: "/usr/bin:/bin",
+    HOME: Deno.env.get("HOME") ?? home,
+    UULDANA_HOME: join(home, "data"),
+    UULDANA_CONFIG: join(home, "config.json"),
+    FAKE_AGENT_LOG: log,
+    NO_COLOR: "1",
+  };
+  const denoDir = Deno.env.get("DENO_DIR");
+  if (denoDir) env.DENO_DIR = denoDir;
+  for (const name of opts.bins ?? AGENTS) {
+    env[`UULDANA_${name.toUpperCase()}_BIN`] = join(FAKES, name);
+  }
+  for (const [name, mode] of Object.entries(opts.modes ?? {})) {
+    env[`FAKE_${name.toUpperCase()}_MODE`] = mode;
+  }
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", join(ROOT, "mod.ts"), "exec", ...args],
+    cwd: home,
+    clearEnv: true,
+    env,
+    stdin: opts.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (opts.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(opts.stdin));
+    await w.close();
+  }
+  const out = await child.output();
+  const dec = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: dec.decode(out.stdout),
+    stderr: dec.decode(out.stderr),
+    home,
+    log,
+  };
+}
+
+function argvOf(r: ExecResult, agent: string): string[] | null {
+  const file = join(r.log, `${agent}.argv`);
+  if (!existsSync(file)) return null;
+  return readFileSync(file, "utf8").split("\0").slice(0, -1);
+}
+
+function withJournal<T>(r: ExecResult, fn: (j: Journal) => T): T {
+  const j = Journal.open(join(r.home, "data"));
+  try {
+    return fn(j);
+  } finally {
+    j.close();
+  }
+}
+
+function cleanup(r: ExecResult): void {
+  Deno.removeSync(r.home, { recursive: true });
+}
+
+const TASK = "fix the failing test in tests/foo_test.ts";
+
+Deno.test("exec: a usage limit on claude hands the conversation to codex, whose answer is printed", async () => {
+  const r = await exec([TASK, "--agents", "claude,codex"], { modes: { claude: "limit" } });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stdout, "FAKE CODEX ANSWER\n");
+    assert(/running claude/.test(r.stderr), r.stderr);
+    assert(/handing off from claude to codex/.test(r.stderr), r.stderr);
+
+    // The first agent got the task as its prompt argument.
+    assertEquals(argvOf(r, "claude")!.at(-1), TASK);
+    // The second agent's prompt argument is the framed handoff: the task and claude's words.
+    const codexArgv = argvOf(r, "codex")!;
+    assertEquals(codexArgv.slice(0, 2), ["exec", "--json"]);
+    const handoff = codexArgv.at(-1)!;
+    assert(handoff.includes(TASK), handoff);
+    assert(handoff.includes("the fixture path in the failing test is wrong"), handoff);
+    assert(handoff.includes("You've hit your session limit"), "the limit message is named");
+    assert(handoff !== TASK);
+
+    withJournal(r, (j) => {
+      const runs = j.runs().reverse();
+      assertEquals(runs.map((x) => [x.agent, x.transport, x.endReason]), [
+        ["claude", "headless", "limit"],
+        ["codex", "headless", "exit"],
+      ]);
+      assert(
+        runs[0].limitMessage!.startsWith("You've hit your session limit"),
+        runs[0].limitMessage!,
+      );
+      assertEquals(runs[0].resetsAt, new Date(1796009366 * 1000).toISOString());
+      assertEquals(runs[1].exitCode, 0);
+      assertEquals(
+        j.entries(runs[0].id).map((e) => [e.role, e.text, e.fidelity]),
+        [
+          ["user", TASK, "event"],
+          ["agent", "Progress so far: the fixture path in the failing test is wrong.", "event"],
+        ],
+      );
+      assertEquals(j.entries(runs[1].id).map((e) => [e.role, e.text]), [[
+        "agent",
+        "FAKE CODEX ANSWER",
+      ]]);
+      const [h] = j.handoffsFrom(runs[0].id);
+      assertEquals([h.toAgent, h.toRun, h.status, h.mode, h.road], [
+        "codex",
+        runs[1].id,
+        "delivered",
+        "auto",
+        "prompt",
+      ]);
+      // Saved before the next agent started.
+      assert(h.createdAt <= runs[1].startedAt, `${h.createdAt} > ${runs[1].startedAt}`);
+      const file = readFileSync(h.filePath!, "utf8");
+      assert(file.includes("the fixture path in the failing test is wrong"));
+    });
+  } finally {
+    cleanup(r);
+  }
+});
+
+Deno.test("exec: every agent limited exits 3 with no answer; --json summarises both runs", async () => {
+  const r = await exec([TASK, "--agents", "claude,codex", "--json"], {
+    modes: { claude: "limit", codex: "limit" },
+  });
+  try {
+    assertEquals(r.code, 3, r.stderr);
+    const summary = JSON.parse(r.stdout);
+    assertEquals(summary.status, "limited");
+    assertEquals(summary.exitCode, 3);
+    assertEquals(summary.finalText, "");
+    assertEquals(
+      summary.runs.map((x: { agent: string; endReason: string }) => [x.agent, x.endReason]),
+      [
+        ["claude", "limit"],
+        ["codex", "limit"],
+      ],
+    );
+    assert(summary.runs[1].limitMessage.startsWith("You’ve hit your usage limit."));
+    assertEquals(summary.handoffs.length, 1);
+    assertEquals([summary.handoffs[0].from, summary.handoffs[0].to], ["claude", "codex"]);
+    withJournal(r, (j) => {
+      assertEquals(j.runs().map((x) => x.endReason), ["limit", "limit"]);
+      assertEquals(j.handoffs().length, 1);
+    });
+  } finally {
+    cleanup(r);
+  }
+});
+
+Deno.test("exec: malformed lines are skipped and reported, the answer still comes through", async () => {
+  const r = await exec([TASK, "--agents", "claude", "--json"], { modes: { claude: "malformed" } });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    const summary = JSON.parse(r.stdout);
+    assertEquals(summary.finalText, "MOCK REPLY");
+    // "this is not json", one cut line after each of the 4 recorded events, and "[1,2,3]\r".
+    assertEquals(summary.runs[0].malformed, 6);
+    assert(/skipped a malformed line/.test(r.stderr), r.stderr);
+  } finally {
+    cleanup(r);
+  }
+});
+
+Deno.test("exec: an agent failure (not a limit) exits 1 and hands nothing off", async () => {
+  const r = await exec([TASK, "--agents", "claude,codex"], { modes: { claude: "fail" } });
+  try {
+    assertEquals(r.code, 1, r.stderr);
+    assertEquals(r.stdout, "");
+    assert(/claude failed: claude: something went wrong/.test(r.stderr), r.stderr);
+    assertEquals(argvOf(r, "codex"), null);
+    withJournal(r, (j) => {
+      assertEquals(j.runs().map((x) => [x.agent, x.endReason, x.exitCode]), [[
+        "claude",
+        "exit",
+        1,
+      ]]);
+      assertEquals(j.handoffs().length, 0);
+    });
+  } finally {
+    cleanup(r);
+  }
+});
+
+Deno.test("exec: a stalled agent is stopped (its process group too) and handed off with --handoff-on-stall", async () => {
+  const r = await exec([TASK, "--agents", "claude,gemini", "--stall", "1s", "--handoff-on-stall"], {
+    modes: { claude: "stall" },
+  });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stdout, "FAKE GEMINI ANSWER\n");
+    const pgid = Number(readFileSync(join(r.log, "claude.pid"), "utf8"));
+    assert(!_groupAlive(pgid), "the stalled agent's `sleep` child was reaped with its group");
+    const prompt = argvOf(r, "gemini")!.find((a) => a.startsWith("--prompt="))!;
+    assert(prompt.includes(TASK));
+    withJournal(r, (j) => {
+      assertEquals(j.runs().reverse().map((x) => [x.agent, x.endReason]), [["claude", "stall"], [
+        "gemini",
+        "exit",
+      ]]);
+    });
+  } finally {
+    cleanup(r);
+  }
+});
+
+Deno.test("exec: a stall without --handoff-on-stall fails; --timeout stops the whole task", async () => {
+  const stalled = await exec([TASK, "--agents", "claude,codex", "--stall", "1s"], {
+    modes: { claude: "stall" },
+  });
+  const timed = await exec([TASK, "--agents", "claude,codex", "--timeout", "1s"], {
+    modes: { claude: "stall" },
+  });
+  try {
+    assertEquals(stalled.code, 1, stalled.stderr);
+    assertEquals(argvOf(stalled, "codex"), null);
+    assertEquals(timed.code, 1, timed.stderr);
+    assert(/timed out after 1s/.test(timed.stderr), timed.stderr);
+    assertEquals(argvOf(timed, "codex"), null);
+  } finally {
+    cleanup(stalled);
+    cleanup(timed);
+  }
+});
+
+Deno.test("exec: --max-handoffs 0 stops after the first limit (exit 3); missing agents are skipped", async () => {
+  const bounded = await exec([TASK, "--agents", "claude,codex", "--max-handoffs", "0"], {
+    modes: { claude: "limit" },
+  });
+  const skipping = await exec([TASK, "--agents", "gemini,opencode"], { bins: ["opencode"] });
+  try {
+    assertEquals(bounded.code, 3, bounded.stderr);
+    assertEquals(argvOf(bounded, "codex"), null);
+    assertEquals(skipping.code, 0, skipping.stderr);
+    assert(/skipping gemini: not installed/.test(skipping.stderr), skipping.stderr);
+    assertEquals(skipping.stdout, "FAKE OPENCODE ANSWER\n");
+  } finally {
+    cleanup(bounded);
+    cleanup(skipping);
+  }
+});
+
+Deno.test("exec: the task can come from stdin; bad usage exits 2", async () => {
+  const piped = await exec(["--agents", "qwen"], { stdin: "task from a pipe\n" });
+  const badCount = await exec([TASK, "--max-handoffs", "x"]);
+  const badAgent = await exec([TASK, "--agents", "nosuchagent"]);
+  const badTime = await exec([TASK, "--timeout", "soon"]);
+  try {
+    assertEquals(piped.code, 0, piped.stderr);
+    assertEquals(piped.stdout, "FAKE QWEN ANSWER\n");
+    assertEquals(argvOf(piped, "qwen")!.at(-1), "task from a pipe\n");
+    for (const r of [badCount, badAgent, badTime]) assertEquals(r.code, 2, r.stderr);
+  } finally {
+    for (const r of [piped, badCount, badAgent, badTime]) cleanup(r);
+  }
+});
+
+// Whether any live (non-zombie) process is in the group. Zombies are skipped: in containers
+// whose PID 1 does not reap, a killed orphan stays a zombie forever.
+Deno.test("exec: a limit printed only on stderr with a failing exit code still hands off", async () => {
+  const r = await exec([TASK, "--agents", "gemini,opencode"], {
+    modes: { gemini: "limit-stderr" },
+  });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stdout, "FAKE OPENCODE ANSWER\n");
+    withJournal(r, (j) => {
+      const [first] = j.runs().reverse();
+      assertEquals(first.endReason, "limit");
+      assertEquals(first.limitMessage, "You've hit your weekly limit · resets Dec 3, 1:15am (UTC)");
+      assert(
+        first.resetsAt !== null && first.resetsAt.includes("-12-03T01:15:00"),
+        first.resetsAt!,
+      );
+    });
+  } finally {
+    cleanup(r);
+  }
+});
+
+Deno.test("exec: a task over MAX_ARG_STRLEN reaches codex on stdin (`-`), not as an argument", async () => {
+  const big = "refactor this:\n" + "x".repeat(140_000);
+  const r = await exec(["-", "--agents", "codex"], { stdin: big });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(argvOf(r, "codex")!.at(-1), "-");
+    assertEquals(readFileSync(join(r.log, "codex.stdin"), "utf8"), big);
+  } finally {
+    cleanup(r);
+  }
+});
+
+Deno.test("exec: SIGINT stops the running agent's process group and exits 130", async () => {
+  const home = Deno.makeTempDirSync({ prefix: "uuldana-exec-int-" });
+  const log = join(home, "log");
+  Deno.mkdirSync(log);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", join(ROOT, "mod.ts"), "exec", TASK, "--agents", "claude,codex"],
+    cwd: home,
+    clearEnv: true,
+    env: {
+      PATH: "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? home,
+      UULDANA_HOME: join(home, "data"),
+      UULDANA_CONFIG: join(home, "config.json"),
+      UULDANA_CLAUDE_BIN: join(FAKES, "claude"),
+      UULDANA_CODEX_BIN: join(FAKES, "codex"),
+      FAKE_CLAUDE_MODE: "stall",
+      FAKE_AGENT_LOG: log,
+    },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  try {
+    // Wait until the agent is running (it writes its pid first), however slow the machine is.
+    const pidFile = join(log, "claude.pid");
+    while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    child.kill("SIGINT");
+    const out = await child.output();
+    assertEquals(out.code, 130, new TextDecoder().decode(out.stderr));
+    assert(!_groupAlive(Number(readFileSync(pidFile, "utf8"))));
+    assert(!existsSync(join(log, "codex.argv")), "nothing is handed off after an interrupt");
+    const j = Journal.open(join(home, "data"));
+    try {
+      assertEquals(j.runs().map((x) => [x.agent, x.endReason]), [["claude", "signal"]]);
+    } finally {
+      j.close();
+    }
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+function _groupAlive(pgid: number): boolean {
+  if (Deno.build.os !== "linux") return _signalGroup(pgid);
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    let stat: string;
+    try {
+      stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+    } catch {
+      continue;
+    }
+    // pid (comm) state ppid pgrp …; comm may hold spaces or parentheses.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid && fields[0] !== "Z") return true;
+  }
+  return false;
+}
+
+function _signalGroup(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
