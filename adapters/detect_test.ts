@@ -6,8 +6,9 @@ import { normalizeSpace } from "./screen_text.ts";
 import { shouldHandOff } from "./policy.ts";
 import { busySeconds } from "./stall.ts";
 import type { DetectOptions } from "./adapter.ts";
+import { SHARED_DIR } from "../tests/_paths.ts";
 
-const CORPUS = Deno.env.get("UULDANA_AGENT_CORPUS") ?? "/work/shared/corpus/agents";
+const CORPUS = join(SHARED_DIR, "corpus", "agents");
 
 interface Recording {
   name: string;

@@ -4,16 +4,24 @@
  *
  * @module
  */
-import { dirname, fromFileUrl, join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** The repository root. */
-export const REPO_DIR: string = dirname(dirname(fromFileUrl(import.meta.url)));
+export const REPO_DIR: string = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /**
  * The shared corpus and reference material: `$UULDANA_SHARED_DIR`, else `../shared` beside the
  * repository (as in development and CI).
  */
-export const SHARED_DIR: string = Deno.env.get("UULDANA_SHARED_DIR") ?? join(dirname(REPO_DIR), "shared");
+export const SHARED_DIR: string = Deno.env.get("UULDANA_SHARED_DIR") ??
+  join(dirname(REPO_DIR), "shared");
 
 /** argv that starts uuldana from source with the running Deno. */
-export const UULDANA: readonly string[] = [Deno.execPath(), "run", "-A", "--quiet", join(REPO_DIR, "mod.ts")];
+export const UULDANA: readonly string[] = [
+  Deno.execPath(),
+  "run",
+  "-A",
+  "--quiet",
+  join(REPO_DIR, "mod.ts"),
+];

@@ -9,19 +9,39 @@ export class TmuxTerminal {
   readonly socket = `uuldana-test-${crypto.randomUUID().slice(0, 8)}`;
 
   async #tmux(...args: string[]): Promise<string> {
-    const out = await new Deno.Command("tmux", { args: ["-L", this.socket, ...args], stdin: "null", stdout: "piped", stderr: "piped" })
+    const out = await new Deno.Command("tmux", {
+      args: ["-L", this.socket, ...args],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    })
       .output();
-    if (!out.success) throw new Error(`tmux ${args[0]} failed: ${new TextDecoder().decode(out.stderr)}`);
+    if (!out.success) {
+      throw new Error(`tmux ${args[0]} failed: ${new TextDecoder().decode(out.stderr)}`);
+    }
     return new TextDecoder().decode(out.stdout);
   }
 
   /** Starts `argv` in a detached window of `cols`×`rows` with `env` added. */
-  async start(argv: readonly string[], opts: { cols: number; rows: number; env?: Record<string, string>; cwd?: string }): Promise<void> {
+  async start(
+    argv: readonly string[],
+    opts: { cols: number; rows: number; env?: Record<string, string>; cwd?: string },
+  ): Promise<void> {
     const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${_quote(v)}`).join(" ");
-    const cmd = `${env ? `env ${env} ` : ""}${argv.map(_quote).join(" ")}; echo "[exit $?]"; sleep 600`;
+    const cmd = `${env ? `env ${env} ` : ""}${
+      argv.map(_quote).join(" ")
+    }; echo "[exit $?]"; sleep 600`;
     await this.#tmux(
-      "-f", "/dev/null", "new-session", "-d", "-x", String(opts.cols), "-y", String(opts.rows),
-      ...(opts.cwd ? ["-c", opts.cwd] : []), cmd,
+      "-f",
+      "/dev/null",
+      "new-session",
+      "-d",
+      "-x",
+      String(opts.cols),
+      "-y",
+      String(opts.rows),
+      ...(opts.cwd ? ["-c", opts.cwd] : []),
+      cmd,
     );
     await this.#tmux("set-option", "-g", "status", "off").catch(() => {});
   }
@@ -47,7 +67,9 @@ export class TmuxTerminal {
     let screen = "";
     while (Date.now() < deadline) {
       screen = await this.capture();
-      if (typeof pattern === "string" ? screen.includes(pattern) : pattern.test(screen)) return screen;
+      if (typeof pattern === "string" ? screen.includes(pattern) : pattern.test(screen)) {
+        return screen;
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`timed out waiting for ${pattern}; screen:\n${screen}`);

@@ -13,9 +13,11 @@ import { adapterByName, ADAPTERS } from "../adapters/registry.ts";
 import { chunkSizes, detectInRecording } from "../src/cli/debug_detect.ts";
 import { normalizeSpace } from "../adapters/screen_text.ts";
 import { Terminal } from "../src/vt/mod.ts";
+import { SHARED_DIR } from "./_paths.ts";
+import { join } from "node:path";
 
 const MOD = fileURLToPath(new URL("../mod.ts", import.meta.url));
-const CORPUS = Deno.env.get("UULDANA_AGENT_CORPUS") ?? "/work/shared/corpus/agents";
+const CORPUS = join(SHARED_DIR, "corpus", "agents");
 
 // Keep Deno's own cache (and certificate settings) while the test changes HOME.
 const DENO_DIR = Deno.env.get("DENO_DIR") ??

@@ -1,7 +1,9 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { SHARED_DIR } from "./_paths.ts";
+import { join } from "node:path";
 
 const ROOT = new URL("../", import.meta.url).pathname;
-const CORPUS = "/work/shared/corpus/vt";
+const CORPUS = join(SHARED_DIR, "corpus", "vt");
 
 async function uuldana(...args: string[]) {
   const out = await new Deno.Command(`${ROOT}tools/deno.sh`, {

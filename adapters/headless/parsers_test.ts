@@ -8,8 +8,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HeadlessEvent, HeadlessParser } from "./event.ts";
 import { headlessAdapter } from "./registry.ts";
+import { SHARED_DIR } from "../../tests/_paths.ts";
 
-const CORPUS = join(Deno.env.get("UULDANA_CORPUS") ?? "/work/shared/corpus", "headless");
+const CORPUS = join(join(SHARED_DIR, "corpus"), "headless");
 const haveCorpus = existsSync(CORPUS);
 
 function parseAll(parser: HeadlessParser, text: string): HeadlessEvent[] {

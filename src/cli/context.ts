@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { loadConfig, type Config } from "../config/config.ts";
+import { type Config, loadConfig } from "../config/config.ts";
 import { dataDir, ensurePrivateDir } from "../config/paths.ts";
 import { Journal } from "../journal/journal.ts";
 

@@ -13,7 +13,7 @@ import { parseConfig } from "../config/config.ts";
 import { ensurePrivateDir } from "../config/paths.ts";
 import { Journal } from "../journal/journal.ts";
 import { runChain } from "../session/chain.ts";
-import type { KeySink, Keyboard } from "../session/keyboard.ts";
+import type { Keyboard, KeySink } from "../session/keyboard.ts";
 import { TerminalSession } from "../session/terminal_session.ts";
 import { installSimAgents, selfArgv } from "../sim/install.ts";
 import type { AgentRun } from "../session/agent_run.ts";
@@ -43,8 +43,13 @@ class _DemoKeyboard implements Keyboard {
 /** `uuldana demo`. */
 export function demoCommand() {
   return new Command("demo")
-    .description("watch a switch happen: simulated Claude hits its usage limit, simulated Codex continues")
-    .option("--keep", "keep the demo's data directory (journal, handoff file) and print where it is")
+    .description(
+      "watch a switch happen: simulated Claude hits its usage limit, simulated Codex continues",
+    )
+    .option(
+      "--keep",
+      "keep the demo's data directory (journal, handoff file) and print where it is",
+    )
     .action(async (opts) => {
       const root = Deno.makeTempDirSync({ prefix: "uuldana-demo-" });
       const home = ensurePrivateDir(join(root, "data"));
@@ -67,7 +72,10 @@ export function demoCommand() {
       let runs = 0;
       const drive = async (run: AgentRun) => {
         const n = ++runs;
-        const ready = await run.waitUntil(() => run.isQuiet() && run.vt.modes.bracketedPaste, 20_000);
+        const ready = await run.waitUntil(
+          () => run.isQuiet() && run.vt.modes.bracketedPaste,
+          20_000,
+        );
         if (!ready || run.finished) return;
         if (n === 1) {
           await keyboard.type(`${_REQUEST}\r`);
@@ -77,7 +85,9 @@ export function demoCommand() {
           if (!run.finished) await keyboard.type("/quit\r", 10);
         }
       };
-      term.status("demo: two simulated agents, built in; no real agent, network or credentials involved");
+      term.status(
+        "demo: two simulated agents, built in; no real agent, network or credentials involved",
+      );
       let code = 1;
       try {
         code = await runChain({
@@ -104,11 +114,17 @@ export function demoCommand() {
         console.error("");
         console.error(`demo finished (exit ${code}).`);
         if (opts.keep) {
-          if (handoff?.filePath) console.error(`the handoff codex received (framed as evidence): ${handoff.filePath}`);
-          console.error(`inspect it: UULDANA_HOME=${home} uuldana runs   |   UULDANA_HOME=${home} uuldana show last`);
+          if (handoff?.filePath) {
+            console.error(`the handoff codex received (framed as evidence): ${handoff.filePath}`);
+          }
+          console.error(
+            `inspect it: UULDANA_HOME=${home} uuldana runs   |   UULDANA_HOME=${home} uuldana show last`,
+          );
         } else {
           Deno.removeSync(root, { recursive: true });
-          console.error("(its temporary files are removed; run with --keep to inspect the journal and handoff)");
+          console.error(
+            "(its temporary files are removed; run with --keep to inspect the journal and handoff)",
+          );
         }
       }
       if (code !== 0) throw new ExitWith(code);

@@ -6,7 +6,7 @@
  */
 import { Command } from "@commander-js/extra-typings";
 import { statSync } from "node:fs";
-import { loadConfig, type Config } from "../config/config.ts";
+import { type Config, loadConfig } from "../config/config.ts";
 import { configPath, dataDir, ensurePrivateDir } from "../config/paths.ts";
 import { UuldanaError } from "../errors.ts";
 import { Journal } from "../journal/journal.ts";
@@ -26,7 +26,8 @@ export interface Check {
 
 async function _hasCommand(cmd: string, args: string[]): Promise<boolean> {
   try {
-    const out = await new Deno.Command(cmd, { args, stdin: "null", stdout: "null", stderr: "null" }).output();
+    const out = await new Deno.Command(cmd, { args, stdin: "null", stdout: "null", stderr: "null" })
+      .output();
     return out.success;
   } catch {
     return false;
@@ -44,23 +45,35 @@ export async function runChecks(): Promise<Check[]> {
 
   try {
     const s = await detectScriptFlavour();
-    checks.push({ name: "script", status: "ok", detail: `${s.flavour} ${s.version ?? ""} (${s.path})`.replace("  ", " ") });
+    checks.push({
+      name: "script",
+      status: "ok",
+      detail: `${s.flavour} ${s.version ?? ""} (${s.path})`.replace("  ", " "),
+    });
   } catch (e) {
     checks.push({
       name: "script",
       status: "fail",
       detail: (e as Error).message,
-      fix: "install the system `script` (Debian/Ubuntu: apt-get install bsdutils; Fedora: util-linux-script; macOS has it)",
+      fix:
+        "install the system `script` (Debian/Ubuntu: apt-get install bsdutils; Fedora: util-linux-script; macOS has it)",
     });
   }
-  for (const [cmd, args, why] of [["stty", ["--version"], "raw mode and window size"], ["ps", ["-p", "1"], "finding the agent's terminal on resize"]] as const) {
+  for (
+    const [cmd, args, why] of [["stty", ["--version"], "raw mode and window size"], ["ps", [
+      "-p",
+      "1",
+    ], "finding the agent's terminal on resize"]] as const
+  ) {
     const ok = await _hasCommand(cmd, [...args]) || await _hasCommand(cmd, ["-a"]);
-    checks.push(ok ? { name: cmd, status: "ok", detail: `found (${why})` } : {
-      name: cmd,
-      status: "fail",
-      detail: `not found; needed for ${why}`,
-      fix: `install ${cmd} (coreutils / procps)`,
-    });
+    checks.push(
+      ok ? { name: cmd, status: "ok", detail: `found (${why})` } : {
+        name: cmd,
+        status: "fail",
+        detail: `not found; needed for ${why}`,
+        fix: `install ${cmd} (coreutils / procps)`,
+      },
+    );
   }
 
   let config: Config | null = null;
@@ -69,10 +82,17 @@ export async function runChecks(): Promise<Check[]> {
     checks.push({
       name: "config",
       status: "ok",
-      detail: `${config.path} ${config.exists ? "(valid)" : "(none: defaults)"}; chain ${config.chain.join(" → ")}`,
+      detail: `${config.path} ${config.exists ? "(valid)" : "(none: defaults)"}; chain ${
+        config.chain.join(" → ")
+      }`,
     });
   } catch (e) {
-    checks.push({ name: "config", status: "fail", detail: (e as Error).message, fix: (e as UuldanaError).hint ?? `fix ${configPath()}` });
+    checks.push({
+      name: "config",
+      status: "fail",
+      detail: (e as Error).message,
+      fix: (e as UuldanaError).hint ?? `fix ${configPath()}`,
+    });
   }
 
   let journal: Journal | null = null;
@@ -90,20 +110,36 @@ export async function runChecks(): Promise<Check[]> {
     checks.push({
       name: "journal",
       status: health === "ok" ? "ok" : "fail",
-      detail: `${journal.path} (schema ${journal.schemaVersion}, ${journal.runs(1_000_000).length} runs, integrity ${health})`,
+      detail: `${journal.path} (schema ${journal.schemaVersion}, ${
+        journal.runs(1_000_000).length
+      } runs, integrity ${health})`,
       fix: health === "ok" ? undefined : "move the journal file away; uuldana starts a new one",
     });
   } catch (e) {
-    checks.push({ name: "journal", status: "fail", detail: (e as Error).message, fix: (e as UuldanaError).hint });
+    checks.push({
+      name: "journal",
+      status: "fail",
+      detail: (e as Error).message,
+      fix: (e as UuldanaError).hint,
+    });
   }
 
   if (config) {
-    const statuses = await Promise.all(ADAPTERS.map((a) => describeAgent(a, config!, journal ?? undefined)));
+    const statuses = await Promise.all(
+      ADAPTERS.map((a) => describeAgent(a, config!, journal ?? undefined)),
+    );
     let usable = 0;
     for (const s of statuses) {
       const inChain = config.chain.includes(s.name);
       if (!s.found) {
-        if (inChain) checks.push({ name: `agent ${s.name}`, status: "warn", detail: "not installed (in your chain)", fix: s.installHint });
+        if (inChain) {
+          checks.push({
+            name: `agent ${s.name}`,
+            status: "warn",
+            detail: "not installed (in your chain)",
+            fix: s.installHint,
+          });
+        }
         continue;
       }
       if (inChain && s.acceptsInitialPrompt) usable++;
@@ -111,15 +147,20 @@ export async function runChecks(): Promise<Check[]> {
         name: `agent ${s.name}`,
         status: s.acceptsInitialPrompt ? "ok" : "warn",
         detail: `${s.path} ${s.version ?? "(version unknown)"}; ` +
-          (s.acceptsInitialPrompt ? `takes a handoff by ${s.defaultRoad}` : `handoffs refused: ${s.proof?.reason ?? s.problem ?? "no prompt proof"}`),
+          (s.acceptsInitialPrompt
+            ? `takes a handoff by ${s.defaultRoad}`
+            : `handoffs refused: ${s.proof?.reason ?? s.problem ?? "no prompt proof"}`),
       });
     }
     if (usable === 0) {
       checks.push({
         name: "agents",
         status: "fail",
-        detail: `no agent of your chain (${config.chain.join(", ")}) is installed and proven to take a handoff`,
-        fix: "install one (see the hints above) or set its path: UULDANA_<AGENT>_BIN or agents.<name>.bin in the config",
+        detail: `no agent of your chain (${
+          config.chain.join(", ")
+        }) is installed and proven to take a handoff`,
+        fix:
+          "install one (see the hints above) or set its path: UULDANA_<AGENT>_BIN or agents.<name>.bin in the config",
       });
     }
   }
@@ -130,7 +171,9 @@ export async function runChecks(): Promise<Check[]> {
 /** `uuldana doctor [--json]`. */
 export function doctorCommand() {
   return new Command("doctor")
-    .description("check that this machine can run uuldana: script, config, data dir, journal, agents")
+    .description(
+      "check that this machine can run uuldana: script, config, data dir, journal, agents",
+    )
     .option("--json", "print the checks as JSON")
     .action(async (opts) => {
       const checks = await runChecks();
@@ -138,11 +181,17 @@ export function doctorCommand() {
         console.log(JSON.stringify(checks, null, 2));
       } else {
         for (const c of checks) {
-          const mark = c.status === "ok" ? green("✓") : c.status === "warn" ? yellow("!") : red("✗");
+          const mark = c.status === "ok"
+            ? green("✓")
+            : c.status === "warn"
+            ? yellow("!")
+            : red("✗");
           console.log(`${mark} ${c.name.padEnd(15)} ${c.detail}`);
           if (c.fix) console.log(`  ${" ".repeat(15)} fix: ${c.fix}`);
         }
       }
-      if (checks.some((c) => c.status === "fail")) throw new UuldanaError("something needed is missing (see above)", 1);
+      if (checks.some((c) => c.status === "fail")) {
+        throw new UuldanaError("something needed is missing (see above)", 1);
+      }
     });
 }

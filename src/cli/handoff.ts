@@ -7,7 +7,7 @@
 import { Command } from "@commander-js/extra-typings";
 import { adapterByName } from "../../adapters/registry.ts";
 import { findAgent, proveAgent } from "../../adapters/find.ts";
-import { agentConfig, ROADS, type Road } from "../config/config.ts";
+import { agentConfig, type Road, ROADS } from "../config/config.ts";
 import { ExitWith, NotFoundError, UsageError, UuldanaError } from "../errors.ts";
 import { runChain } from "../session/chain.ts";
 import { prepareHandoff, runConversation } from "../session/handoff_prep.ts";
@@ -17,16 +17,21 @@ import { openContext } from "./context.ts";
 /** `uuldana handoff`. */
 export function handoffCommand() {
   return new Command("handoff")
-    .description("hand a past run's conversation to an agent, framed as evidence (e.g. after a crash)")
+    .description(
+      "hand a past run's conversation to an agent, framed as evidence (e.g. after a crash)",
+    )
     .requiredOption("--from <run>", "run id from `uuldana runs`, or 'last'")
     .requiredOption("--to <agent>", "agent that continues")
     .option("--road <road>", "how to deliver: hook, prompt, store or paste (default: the agent's)")
     .option("--print", "print the composed handoff instead of starting the agent")
     .option("--no-wait", "when every agent is limited later on, exit instead of waiting")
-    .addHelpText("after", `
+    .addHelpText(
+      "after",
+      `
 Examples:
   uuldana handoff --from last --to codex          start Codex on the last run's conversation
-  uuldana handoff --from 12 --to gemini --print   just show what Gemini would receive`)
+  uuldana handoff --from 12 --to gemini --print   just show what Gemini would receive`,
+    )
     .action(async (opts) => {
       const ctx = openContext();
       try {
@@ -34,20 +39,30 @@ Examples:
         if (!adapter) throw new UsageError(`unknown agent "${opts.to}"`, "see `uuldana agents`");
         const runId = opts.from === "last" ? ctx.journal.runs(1)[0]?.id : Number(opts.from);
         const run = runId ? ctx.journal.run(runId) : null;
-        if (!run) throw new UuldanaError(`no run ${opts.from} in the journal`, 1, "see `uuldana runs`");
+        if (!run) {
+          throw new UuldanaError(`no run ${opts.from} in the journal`, 1, "see `uuldana runs`");
+        }
         if (opts.road && !ROADS.includes(opts.road as Road)) {
           throw new UsageError(`--road must be one of ${ROADS.join(", ")}`);
         }
-        const road = (opts.road as Road | undefined) ?? agentConfig(ctx.config, adapter.name).road ?? adapter.defaultRoad;
+        const road = (opts.road as Road | undefined) ??
+          agentConfig(ctx.config, adapter.name).road ?? adapter.defaultRoad;
         if (!adapter.roads.includes(road)) {
-          throw new UsageError(`${adapter.name} cannot take a handoff by ${road}`, `its roads: ${adapter.roads.join(", ")}`);
+          throw new UsageError(
+            `${adapter.name} cannot take a handoff by ${road}`,
+            `its roads: ${adapter.roads.join(", ")}`,
+          );
         }
         const found = await findAgent(adapter, ctx.config);
         let refused: string | undefined;
         if (!opts.print) {
-          if (!found) throw new NotFoundError(`${adapter.displayName} is not installed`, adapter.installHint);
+          if (!found) {
+            throw new NotFoundError(`${adapter.displayName} is not installed`, adapter.installHint);
+          }
           const proof = await proveAgent(adapter, found, ctx.journal);
-          if (!proof.accepted && road !== "paste") refused = `no initial-prompt proof: ${proof.reason ?? "help text did not show it"}`;
+          if (!proof.accepted && road !== "paste") {
+            refused = `no initial-prompt proof: ${proof.reason ?? "help text did not show it"}`;
+          }
         }
         const conversation = runConversation(ctx.journal, run.id);
         const handoff = await prepareHandoff({
@@ -66,7 +81,9 @@ Examples:
           cap: adapter.roadCap(road) ?? undefined,
           refused: opts.print ? "printed only (--print)" : refused,
         });
-        if (!handoff) throw new UuldanaError(`nobody spoke in run ${run.id}: there is nothing to hand off`);
+        if (!handoff) {
+          throw new UuldanaError(`nobody spoke in run ${run.id}: there is nothing to hand off`);
+        }
         if (opts.print) {
           ctx.journal.updateHandoff(handoff.id, { status: "saved" });
           console.log(handoff.composed.text);
@@ -83,7 +100,9 @@ Examples:
         const term = new TerminalSession({});
         let code: number;
         try {
-          term.status(`starting ${adapter.name} on run ${run.id}'s conversation via ${road}; full handoff: ${handoff.file}`);
+          term.status(
+            `starting ${adapter.name} on run ${run.id}'s conversation via ${road}; full handoff: ${handoff.file}`,
+          );
           code = await runChain({
             ctx,
             first: adapter.name,

@@ -13,8 +13,12 @@ import { exportAsciicast } from "../session/asciicast.ts";
 
 function _runId(value: string, journal: Journal): RunRow {
   const id = value === "last" ? journal.runs(1)[0]?.id : Number(value);
-  if (id === undefined) throw new UuldanaError("the journal has no runs yet", 1, "start one with `uuldana run`");
-  if (!Number.isInteger(id) || id <= 0) throw new UsageError(`"${value}" is not a run id`, "see `uuldana runs`");
+  if (id === undefined) {
+    throw new UuldanaError("the journal has no runs yet", 1, "start one with `uuldana run`");
+  }
+  if (!Number.isInteger(id) || id <= 0) {
+    throw new UsageError(`"${value}" is not a run id`, "see `uuldana runs`");
+  }
   const run = journal.run(id);
   if (!run) throw new UuldanaError(`no run ${id} in the journal`, 1, "see `uuldana runs`");
   return run;
@@ -23,7 +27,11 @@ function _runId(value: string, journal: Journal): RunRow {
 function _duration(run: RunRow): string {
   if (!run.endedAt) return "running";
   const s = Math.round((Date.parse(run.endedAt) - Date.parse(run.startedAt)) / 1000);
-  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${s % 60}s` : `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
+  return s < 60
+    ? `${s}s`
+    : s < 3600
+    ? `${Math.floor(s / 60)}m${s % 60}s`
+    : `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
 }
 
 /** `uuldana runs [--json] [--limit N]`. */
@@ -34,23 +42,43 @@ export function runsCommand() {
     .option("-n, --limit <n>", "how many runs", "20")
     .action((opts) => {
       const limit = Number(opts.limit);
-      if (!Number.isInteger(limit) || limit <= 0) throw new UsageError(`--limit must be a positive whole number`);
+      if (!Number.isInteger(limit) || limit <= 0) {
+        throw new UsageError(`--limit must be a positive whole number`);
+      }
       const { journal } = openContext();
       try {
         const runs = journal.runs(limit);
         if (opts.json) {
-          console.log(JSON.stringify(runs.map((r) => ({ ...r, handoffs: journal.handoffsFrom(r.id) })), null, 2));
+          console.log(
+            JSON.stringify(
+              runs.map((r) => ({ ...r, handoffs: journal.handoffsFrom(r.id) })),
+              null,
+              2,
+            ),
+          );
           return;
         }
         if (runs.length === 0) {
           console.log("No runs yet. Start one with `uuldana run`, or try `uuldana demo`.");
           return;
         }
-        console.log(bold(["RUN", "AGENT", "STARTED", "TOOK", "ENDED", "EXIT", "HANDOFF"].join("\t")));
+        console.log(
+          bold(["RUN", "AGENT", "STARTED", "TOOK", "ENDED", "EXIT", "HANDOFF"].join("\t")),
+        );
         for (const r of runs) {
-          const h = journal.handoffsFrom(r.id).map((x) => `→ ${x.toAgent} (${x.status})`).join(", ");
+          const h = journal.handoffsFrom(r.id).map((x) => `→ ${x.toAgent} (${x.status})`).join(
+            ", ",
+          );
           console.log(
-            [r.id, r.agent, r.startedAt.replace("T", " ").slice(0, 19), _duration(r), r.endReason ?? "—", r.exitCode ?? "—", h || dim("—")]
+            [
+              r.id,
+              r.agent,
+              r.startedAt.replace("T", " ").slice(0, 19),
+              _duration(r),
+              r.endReason ?? "—",
+              r.exitCode ?? "—",
+              h || dim("—"),
+            ]
               .join("\t"),
           );
         }
@@ -63,7 +91,9 @@ export function runsCommand() {
 /** `uuldana show RUN [--screen|--handoff|--json]`. */
 export function showCommand() {
   return new Command("show")
-    .description("show one run: what was said, its last screen lines and its handoffs ('last' for the newest)")
+    .description(
+      "show one run: what was said, its last screen lines and its handoffs ('last' for the newest)",
+    )
     .argument("<run>", "run id from `uuldana runs`, or 'last'")
     .option("--screen", "print only the last 120 screen lines")
     .option("--handoff", "print only the full text of the handoff made from this run")
@@ -89,26 +119,44 @@ export function showCommand() {
           try {
             Deno.stdout.writeSync(new TextEncoder().encode(readFileSync(h.filePath, "utf8")));
           } catch (e) {
-            throw new UuldanaError(`cannot read handoff file ${h.filePath}: ${(e as Error).message}`);
+            throw new UuldanaError(
+              `cannot read handoff file ${h.filePath}: ${(e as Error).message}`,
+            );
           }
           return;
         }
         console.log(bold(`run ${run.id}: ${run.agent}`) + dim(` (${run.transport})`));
         console.log(`  workspace  ${run.workspace}`);
         console.log(`  started    ${run.startedAt}`);
-        console.log(`  ended      ${run.endedAt ?? "—"} ${run.endReason ? `(${run.endReason})` : ""}`);
+        console.log(
+          `  ended      ${run.endedAt ?? "—"} ${run.endReason ? `(${run.endReason})` : ""}`,
+        );
         if (run.exitCode !== null) console.log(`  exit code  ${run.exitCode}`);
-        if (run.limitMessage) console.log(`  limit      ${run.limitMessage}${run.resetsAt ? ` (resets ${run.resetsAt})` : ""}`);
+        if (run.limitMessage) {
+          console.log(
+            `  limit      ${run.limitMessage}${run.resetsAt ? ` (resets ${run.resetsAt})` : ""}`,
+          );
+        }
         console.log(bold(`\ntranscript (${entries.length})`));
-        for (const e of entries) console.log(`  ${e.role === "user" ? "User" : "Agent"} ${dim(`[${e.fidelity}]`)}: ${e.text.split("\n").join("\n    ")}`);
+        for (const e of entries) {
+          console.log(
+            `  ${e.role === "user" ? "User" : "Agent"} ${dim(`[${e.fidelity}]`)}: ${
+              e.text.split("\n").join("\n    ")
+            }`,
+          );
+        }
         console.log(bold(`\nhandoffs (${handoffs.length})`));
         for (const h of handoffs) {
-          console.log(`  ${h.id} → ${h.toAgent} ${h.mode}/${h.road} ${h.status}, ${h.characters} chars, ${h.omitted} omitted, ${h.redactions} redacted`);
+          console.log(
+            `  ${h.id} → ${h.toAgent} ${h.mode}/${h.road} ${h.status}, ${h.characters} chars, ${h.omitted} omitted, ${h.redactions} redacted`,
+          );
           if (h.filePath) console.log(`    file: ${h.filePath}`);
           if (h.receipt) console.log(`    receipt: ${h.receipt}`);
           if (h.error) console.log(`    error: ${h.error}`);
         }
-        console.log(bold(`\nlast screen lines (${screen.length})`) + dim("  — `--screen` prints them all"));
+        console.log(
+          bold(`\nlast screen lines (${screen.length})`) + dim("  — `--screen` prints them all"),
+        );
         for (const line of screen.slice(-10)) console.log(`  ${line}`);
       } finally {
         journal.close();
@@ -127,7 +175,11 @@ export function exportCommand() {
       try {
         const run = _runId(value, journal);
         const out = journal.output(run.id);
-        if (!out) throw new UuldanaError(`run ${run.id} has no recorded output (only terminal runs record it)`);
+        if (!out) {
+          throw new UuldanaError(
+            `run ${run.id} has no recorded output (only terminal runs record it)`,
+          );
+        }
         const cast = exportAsciicast(run, out);
         if (opts.asciicast === "-") Deno.stdout.writeSync(new TextEncoder().encode(cast));
         else Deno.writeTextFileSync(opts.asciicast, cast, { mode: 0o600 });

@@ -11,18 +11,28 @@ import { openContext } from "./context.ts";
 
 function _size(value: string, name: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 10 || n > 1000) throw new UsageError(`${name} must be a whole number from 10 to 1000`);
+  if (!Number.isInteger(n) || n < 10 || n > 1000) {
+    throw new UsageError(`${name} must be a whole number from 10 to 1000`);
+  }
   return n;
 }
 
 /** `uuldana run`. */
 export function runCommand() {
   return new Command("run")
-    .description("run an agent in a pseudo-terminal, untouched; on a usage limit hand the work to the next agent")
+    .description(
+      "run an agent in a pseudo-terminal, untouched; on a usage limit hand the work to the next agent",
+    )
     .argument("[agent]", "agent to start with (default: the first installed agent of your chain)")
     .argument("[args...]", "extra arguments for the agent, after --")
-    .option("--then <agents>", "agents to hand off to, in order, comma-separated (default: the rest of your chain)")
-    .option("--no-wait", "when every agent is limited, exit (code 3) instead of waiting for a reset")
+    .option(
+      "--then <agents>",
+      "agents to hand off to, in order, comma-separated (default: the rest of your chain)",
+    )
+    .option(
+      "--no-wait",
+      "when every agent is limited, exit (code 3) instead of waiting for a reset",
+    )
     .option("--cols <n>", "terminal width when there is no terminal (CI)", "120")
     .option("--rows <n>", "terminal height when there is no terminal (CI)", "40")
     .addHelpText(
@@ -43,7 +53,10 @@ Exit code: the agent's own; 3 when every agent is limited; 127 when the agent is
     .action(async (agent, args, opts) => {
       const ctx = openContext();
       const then = opts.then ? opts.then.split(",").map((s) => s.trim()).filter(Boolean) : null;
-      const term = new TerminalSession({ cols: _size(opts.cols, "--cols"), rows: _size(opts.rows, "--rows") });
+      const term = new TerminalSession({
+        cols: _size(opts.cols, "--cols"),
+        rows: _size(opts.rows, "--rows"),
+      });
       let code: number;
       try {
         code = await runChain({

@@ -40,6 +40,8 @@ export interface Config {
   agents: Record<string, AgentConfig>;
   /** Seconds of silence after which an agent counts as quiet. */
   quietSeconds: number;
+  /** Seconds a manual switch waits for a pasteable prompt before saving handoff.md instead. */
+  pasteTimeoutSeconds: number;
 }
 
 /** The chain used when the config does not name one. */
@@ -53,7 +55,7 @@ export const DEFAULT_CHAIN: readonly string[] = [
 ];
 
 const _AGENT_KEYS = new Set(["bin", "args", "env", "disabled", "road"]);
-const _TOP_KEYS = new Set(["chain", "agents", "quietSeconds"]);
+const _TOP_KEYS = new Set(["chain", "agents", "quietSeconds", "pasteTimeoutSeconds"]);
 
 function _typeOf(v: unknown): string {
   if (v === null) return "null";
@@ -86,12 +88,14 @@ export function parseConfig(raw: unknown, file: string, env: Env = processEnv): 
     }
     chain = c as string[];
   }
-  let quietSeconds = 1.5;
-  if ("quietSeconds" in obj) {
-    const q = obj.quietSeconds;
-    if (typeof q !== "number" || !(q > 0)) throw bad("quietSeconds", "a positive number", q);
-    quietSeconds = q;
-  }
+  const positive = (key: "quietSeconds" | "pasteTimeoutSeconds", fallback: number): number => {
+    if (!(key in obj)) return fallback;
+    const q = obj[key];
+    if (typeof q !== "number" || !(q > 0)) throw bad(key, "a positive number", q);
+    return q;
+  };
+  const quietSeconds = positive("quietSeconds", 1.5);
+  const pasteTimeoutSeconds = positive("pasteTimeoutSeconds", 40);
   const agents: Record<string, AgentConfig> = {};
   if ("agents" in obj) {
     const a = obj.agents;
@@ -107,7 +111,7 @@ export function parseConfig(raw: unknown, file: string, env: Env = processEnv): 
       agents[name] = { ...(agents[name] ?? { args: [], env: {}, disabled: false }), bin: fromEnv };
     }
   }
-  return { path: file, exists: true, chain, agents, quietSeconds };
+  return { path: file, exists: true, chain, agents, quietSeconds, pasteTimeoutSeconds };
 }
 
 function _parseAgent(

@@ -18,9 +18,16 @@ function usageErrorOf(fn: () => unknown): UsageError {
 
 Deno.test("a missing config file gives the defaults", () => {
   const dir = Deno.makeTempDirSync();
-  const env = (n: string) => ({ UULDANA_CONFIG: join(dir, "none.json") } as Record<string, string>)[n];
+  const env = (n: string) =>
+    ({ UULDANA_CONFIG: join(dir, "none.json") } as Record<string, string>)[n];
   const c = loadConfig(env);
-  assertEquals([c.exists, c.chain, c.agents, c.quietSeconds], [false, [...DEFAULT_CHAIN], {}, 1.5]);
+  assertEquals([c.exists, c.chain, c.agents, c.quietSeconds, c.pasteTimeoutSeconds], [
+    false,
+    [...DEFAULT_CHAIN],
+    {},
+    1.5,
+    40,
+  ]);
 });
 
 Deno.test("a full config is read with its overrides", () => {
@@ -28,19 +35,40 @@ Deno.test("a full config is read with its overrides", () => {
     {
       chain: ["codex", "gemini"],
       quietSeconds: 2,
-      agents: { codex: { bin: "/opt/bin/codex", args: ["-m", "o4"], env: { A: "1" }, disabled: false, road: "prompt" } },
+      agents: {
+        codex: {
+          bin: "/opt/bin/codex",
+          args: ["-m", "o4"],
+          env: { A: "1" },
+          disabled: false,
+          road: "prompt",
+        },
+      },
     },
     "/c.json",
     noEnv,
   );
   assertEquals(c.chain, ["codex", "gemini"]);
-  assertEquals(c.agents.codex, { bin: "/opt/bin/codex", args: ["-m", "o4"], env: { A: "1" }, disabled: false, road: "prompt" });
+  assertEquals(c.agents.codex, {
+    bin: "/opt/bin/codex",
+    args: ["-m", "o4"],
+    env: { A: "1" },
+    disabled: false,
+    road: "prompt",
+  });
   assertEquals(c.quietSeconds, 2);
 });
 
 Deno.test("UULDANA_<AGENT>_BIN overrides bin", () => {
-  const env = (n: string) => ({ UULDANA_CODEX_BIN: "/env/codex", UULDANA_KILO_BIN: "/env/kilo" } as Record<string, string>)[n];
-  const c = parseConfig({ chain: ["kilo"], agents: { codex: { bin: "/opt/bin/codex" } } }, "/c.json", env);
+  const env = (n: string) =>
+    ({ UULDANA_CODEX_BIN: "/env/codex", UULDANA_KILO_BIN: "/env/kilo" } as Record<string, string>)[
+      n
+    ];
+  const c = parseConfig(
+    { chain: ["kilo"], agents: { codex: { bin: "/opt/bin/codex" } } },
+    "/c.json",
+    env,
+  );
   assertEquals(c.agents.codex.bin, "/env/codex");
   assertEquals(c.agents.kilo.bin, "/env/kilo");
 });
@@ -51,9 +79,18 @@ Deno.test("validation names the file, the key and the expected type", () => {
     [{ chain: "claude" }, `"chain" must be an array of agent names (strings), got string`],
     [{ chain: [1] }, `"chain" must be an array of agent names`],
     [{ agents: [] }, `"agents" must be an object keyed by agent name, got array`],
-    [{ agents: { codex: { args: "x" } } }, `"agents.codex.args" must be an array of strings, got string`],
-    [{ agents: { codex: { env: { A: 1 } } } }, `"agents.codex.env" must be an object of string values`],
-    [{ agents: { codex: { disabled: "no" } } }, `"agents.codex.disabled" must be true or false, got string`],
+    [
+      { agents: { codex: { args: "x" } } },
+      `"agents.codex.args" must be an array of strings, got string`,
+    ],
+    [
+      { agents: { codex: { env: { A: 1 } } } },
+      `"agents.codex.env" must be an object of string values`,
+    ],
+    [
+      { agents: { codex: { disabled: "no" } } },
+      `"agents.codex.disabled" must be true or false, got string`,
+    ],
     [{ agents: { codex: { road: "teleport" } } }, `"agents.codex.road" must be one of`],
     [{ agents: { codex: { bin: "" } } }, `"agents.codex.bin" must be a non-empty string`],
     [{ agents: { codex: { colour: "red" } } }, `unknown key "agents.codex.colour"`],
@@ -62,7 +99,10 @@ Deno.test("validation names the file, the key and the expected type", () => {
   ];
   for (const [raw, expected] of cases) {
     const err = usageErrorOf(() => parseConfig(raw, "/home/u/.config/uuldana/config.json", noEnv));
-    assert(err.message.startsWith("invalid config /home/u/.config/uuldana/config.json: "), err.message);
+    assert(
+      err.message.startsWith("invalid config /home/u/.config/uuldana/config.json: "),
+      err.message,
+    );
     assert(err.message.includes(expected), `${err.message}\n  should include ${expected}`);
     assertEquals(err.code, 2);
   }

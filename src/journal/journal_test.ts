@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { JOURNAL_FILE, Journal, JournalError } from "./journal.ts";
+import { Journal, JOURNAL_FILE, JournalError } from "./journal.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 
 function assertThrows<E extends Error>(fn: () => unknown, type: new (...a: never[]) => E): E {
@@ -29,7 +29,10 @@ Deno.test("a new journal is created 0600, in WAL mode, at the current schema", (
     j.close();
   }
   const raw = new DatabaseSync(join(dir, JOURNAL_FILE));
-  assertEquals((raw.prepare("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode, "wal");
+  assertEquals(
+    (raw.prepare("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode,
+    "wal",
+  );
   raw.close();
 });
 
@@ -37,11 +40,21 @@ Deno.test("runs, entries, screens and handoffs round-trip", () => {
   const dir = tempDir();
   const j = Journal.open(dir);
   try {
-    const run = j.startRun({ agent: "claude", bin: "/bin/claude", workspace: "/w", transport: "pty" });
+    const run = j.startRun({
+      agent: "claude",
+      bin: "/bin/claude",
+      workspace: "/w",
+      transport: "pty",
+    });
     assertEquals(j.addEntry(run, { role: "user", text: "fix the bug", fidelity: "keystrokes" }), 1);
     assertEquals(j.addEntry(run, { role: "agent", text: "done", fidelity: "screen" }), 2);
     j.saveScreen(run, ["line 1", "line 2"], { cols: 80, rows: 24 });
-    j.endRun(run, { reason: "limit", exitCode: 0, limitMessage: "You've hit your limit", resetsAt: "2026-11-30T03:01:00Z" });
+    j.endRun(run, {
+      reason: "limit",
+      exitCode: 0,
+      limitMessage: "You've hit your limit",
+      resetsAt: "2026-11-30T03:01:00Z",
+    });
     j.addHandoff({
       id: "h1",
       fromRun: run,
@@ -70,7 +83,13 @@ Deno.test("runs, entries, screens and handoffs round-trip", () => {
     ]);
     assertEquals(j.screen(run), ["line 1", "line 2"]);
     const h = j.handoff("h1")!;
-    assertEquals([h.status, h.toRun, h.receipt, h.omitted, h.redactions], ["delivered", next, "seen on screen", 2, 1]);
+    assertEquals([h.status, h.toRun, h.receipt, h.omitted, h.redactions], [
+      "delivered",
+      next,
+      "seen on screen",
+      2,
+      1,
+    ]);
     assertEquals(j.handoffsFrom(run).map((x) => x.id), ["h1"]);
     assertEquals(j.runs().map((x) => x.id), [next, run]);
   } finally {
@@ -140,9 +159,17 @@ Deno.test("a version 1 journal migrates forward and keeps its data", () => {
   try {
     assertEquals(j.schemaVersion, SCHEMA_VERSION);
     const [run] = j.runs();
-    assertEquals([run.agent, run.workspace, run.endReason, run.limitMessage], ["gemini", "/old", "exit", null]);
+    assertEquals([run.agent, run.workspace, run.endReason, run.limitMessage], [
+      "gemini",
+      "/old",
+      "exit",
+      null,
+    ]);
     j.saveProof("/bin/gemini", "0.61.0", { accepted: true, line: "-i, --prompt-interactive" });
-    assertEquals(j.cachedProof("/bin/gemini", "0.61.0"), { accepted: true, line: "-i, --prompt-interactive" });
+    assertEquals(j.cachedProof("/bin/gemini", "0.61.0"), {
+      accepted: true,
+      line: "-i, --prompt-interactive",
+    });
   } finally {
     j.close();
   }

@@ -7,10 +7,10 @@
  */
 import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
 import type { Journal } from "../journal/journal.ts";
-import { spawnPty, type PtyProcess } from "../pty/pty_process.ts";
+import { type PtyProcess, spawnPty } from "../pty/pty_process.ts";
 import { Terminal } from "../vt/mod.ts";
 import { restoreSequence } from "../vt/restore.ts";
-import { InputTracker, eraseBytes } from "./input.ts";
+import { eraseBytes, InputTracker } from "./input.ts";
 import { QuietDetector } from "./quiet.ts";
 import type { Keyboard } from "./keyboard.ts";
 import { OutputRecording } from "./recording.ts";
@@ -107,7 +107,13 @@ export class AgentRun {
     });
     let pty: PtyProcess;
     try {
-      pty = await spawnPty({ argv: opts.argv, env: opts.env, cwd: opts.workspace, cols: opts.cols, rows: opts.rows });
+      pty = await spawnPty({
+        argv: opts.argv,
+        env: opts.env,
+        cwd: opts.workspace,
+        cols: opts.cols,
+        rows: opts.rows,
+      });
     } catch (e) {
       opts.journal.endRun(runId, { reason: "error", exitCode: null });
       throw e;
@@ -175,7 +181,9 @@ export class AgentRun {
     this.#decidedLines = this.#screenLines();
     for (const w of [...this.#waiters]) w();
     // Stop the agent: its own quit keys first, then signals to its process group.
-    this.#pty.stop({ quitKeys: this.#opts.adapter.quitKeys, graceMs: 1500, termMs: 2000 }).catch(() => {});
+    this.#pty.stop({ quitKeys: this.#opts.adapter.quitKeys, graceMs: 1500, termMs: 2000 }).catch(
+      () => {},
+    );
   }
 
   async #supervise(): Promise<RunOutcome> {
@@ -184,7 +192,9 @@ export class AgentRun {
     let stallTimer: ReturnType<typeof setInterval> | undefined;
     if (this.#opts.stallMs) {
       stallTimer = setInterval(() => {
-        if (performance.now() - this.#lastOutput > this.#opts.stallMs!) this.#decide({ reason: "stall", exitCode: null });
+        if (performance.now() - this.#lastOutput > this.#opts.stallMs!) {
+          this.#decide({ reason: "stall", exitCode: null });
+        }
       }, 1000);
     }
     try {
@@ -222,13 +232,18 @@ export class AgentRun {
 
   #noteAltScreen(): void {
     if (this.vt.activeBuffer !== "alternate") return;
-    const lines = this.vt.logicalScreenLines().map((l) => l.trimEnd()).filter((l) => l.trim() !== "");
+    const lines = this.vt.logicalScreenLines().map((l) => l.trimEnd()).filter((l) =>
+      l.trim() !== ""
+    );
     if (lines.length) this.#altLines = lines;
   }
 
   #record(outcome: RunOutcome): void {
     const { journal } = this.#opts;
-    journal.saveScreen(this.runId, this.#decidedLines ?? this.#screenLines(), { cols: this.vt.cols, rows: this.vt.rows });
+    journal.saveScreen(this.runId, this.#decidedLines ?? this.#screenLines(), {
+      cols: this.vt.cols,
+      rows: this.vt.rows,
+    });
     journal.saveOutput(this.runId, this.#recording.finish());
     const limit = outcome.reason === "limit" ? outcome.limit : null;
     journal.endRun(this.runId, {
@@ -245,7 +260,11 @@ export class AgentRun {
     if (forward.length) this.#pty.write(forward).catch(() => {});
     for (const event of events) {
       if (event.type === "submit") {
-        this.#opts.journal.addEntry(this.runId, { role: "user", text: event.text, fidelity: "keystrokes" });
+        this.#opts.journal.addEntry(this.runId, {
+          role: "user",
+          text: event.text,
+          fidelity: "keystrokes",
+        });
       } else if (event.type === "command" && event.name === "agent") {
         this.#onSwitchCommand(event.arg, event.typed);
       }

@@ -10,9 +10,15 @@ Deno.test("a recording keeps bytes and timing, and exports asciicast v2 with spl
   const stored = rec.finish();
   assertEquals(new TextDecoder().decode(recordingBytes(stored)), "A€\n");
   assertEquals(stored.timing, "0.500000 2\n1.000000 3");
-  const lines = exportAsciicast({ agent: "claude", startedAt: "2026-11-30T01:00:00Z" }, stored).trim().split("\n");
+  const lines = exportAsciicast({ agent: "claude", startedAt: "2026-11-30T01:00:00Z" }, stored)
+    .trim().split("\n");
   const header = JSON.parse(lines[0]);
-  assertEquals([header.version, header.width, header.height, header.timestamp], [2, 80, 24, Date.UTC(2026, 10, 30, 1) / 1000]);
+  assertEquals([header.version, header.width, header.height, header.timestamp], [
+    2,
+    80,
+    24,
+    Date.UTC(2026, 10, 30, 1) / 1000,
+  ]);
   assertEquals(lines.slice(1).map((l) => JSON.parse(l)), [[0.5, "o", "A"], [1.5, "o", "€\n"]]);
 });
 

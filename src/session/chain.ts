@@ -90,12 +90,26 @@ export async function runChain(opts: ChainOptions): Promise<number> {
     } catch (e) {
       if (!(e instanceof RoadError) || !start.handoff) throw e;
       // The road cannot carry this handoff (too long for argv, a failed import…): never guess.
-      ctx.journal.updateHandoff(start.handoff.id, { status: "refused", error: `${e.message}${e.hint ? ` (${e.hint})` : ""}` });
-      opts.status(`${member.adapter.name} cannot take this handoff: ${e.message}. Saved: ${start.handoff.file}`);
+      ctx.journal.updateHandoff(start.handoff.id, {
+        status: "refused",
+        error: `${e.message}${e.hint ? ` (${e.hint})` : ""}`,
+      });
+      opts.status(
+        `${member.adapter.name} cannot take this handoff: ${e.message}. Saved: ${start.handoff.file}`,
+      );
       refused.add(member.adapter.name);
       const origin = start.origin;
       if (!origin) throw e;
-      start = await _autoHandoff(opts, members, origin.from, origin.fromRun, origin.limit, conversation, limited, refused);
+      start = await _autoHandoff(
+        opts,
+        members,
+        origin.from,
+        origin.fromRun,
+        origin.limit,
+        conversation,
+        limited,
+        refused,
+      );
       if (!start) return ExitCode.allLimited;
       continue;
     }
@@ -106,7 +120,9 @@ export async function runChain(opts: ChainOptions): Promise<number> {
     conversation = [...conversation, ...runConversation(ctx.journal, run.runId)];
 
     if (outcome.reason === "exit") return outcome.exitCode;
-    if (outcome.reason === "stopped") return 128 + (outcome.signal === "SIGHUP" ? 1 : outcome.signal === "SIGINT" ? 2 : 15);
+    if (outcome.reason === "stopped") {
+      return 128 + (outcome.signal === "SIGHUP" ? 1 : outcome.signal === "SIGINT" ? 2 : 15);
+    }
 
     if (outcome.reason === "switch") {
       start = await _manualSwitch(opts, members, member, run.runId, outcome.to, conversation);
@@ -118,7 +134,16 @@ export async function runChain(opts: ChainOptions): Promise<number> {
       ? outcome.limit
       : { kind: "usage", message: "the agent stalled (no output)", resetsAt: null };
     limited.set(member.adapter.name, limit.resetsAt);
-    start = await _autoHandoff(opts, members, member, run.runId, limit, conversation, limited, refused);
+    start = await _autoHandoff(
+      opts,
+      members,
+      member,
+      run.runId,
+      limit,
+      conversation,
+      limited,
+      refused,
+    );
     if (!start) return ExitCode.allLimited;
   }
   return ExitCode.ok;
@@ -136,7 +161,10 @@ async function _resolveMembers(opts: ChainOptions): Promise<_Member[]> {
     seen.add(name);
     const adapter = adapterByName(name);
     if (!adapter) {
-      throw new UsageError(`unknown agent "${name}"`, "see `uuldana agents` for the agents uuldana knows");
+      throw new UsageError(
+        `unknown agent "${name}"`,
+        "see `uuldana agents` for the agents uuldana knows",
+      );
     }
     const found = await findAgent(adapter, config);
     members.push({ adapter, found, disabled: agentConfig(config, name).disabled });
@@ -147,13 +175,21 @@ async function _resolveMembers(opts: ChainOptions): Promise<_Member[]> {
 function _firstMember(members: _Member[], wanted: string | null): _Member {
   if (wanted) {
     const m = members[0];
-    if (!m.found) throw new NotFoundError(`${m.adapter.displayName} (${m.adapter.name}) is not installed`, m.adapter.installHint);
+    if (!m.found) {
+      throw new NotFoundError(
+        `${m.adapter.displayName} (${m.adapter.name}) is not installed`,
+        m.adapter.installHint,
+      );
+    }
     return m;
   }
   const m = members.find((x) => x.found && !x.disabled);
   if (!m) {
     const hints = members.map((x) => `  ${x.adapter.name}: ${x.adapter.installHint}`).join("\n");
-    throw new NotFoundError(`no agent of your chain is installed (${members.map((x) => x.adapter.name).join(", ")})`, `install one:\n${hints}`);
+    throw new NotFoundError(
+      `no agent of your chain is installed (${members.map((x) => x.adapter.name).join(", ")})`,
+      `install one:\n${hints}`,
+    );
   }
   return m;
 }
@@ -211,23 +247,37 @@ async function _launch(opts: ChainOptions, start: _Start, members: _Member[]): P
 }
 
 // Roads whose argv cannot start the turn (OpenCode's store road) get a one-line kickoff typed in.
-function _submitKickoff(opts: ChainOptions, run: AgentRun, kickoff: string, submitKey: string): void {
-  pasteHandoff(run, kickoff, { timeoutMs: opts.pasteTimeoutMs ?? 40_000 }).then(async (result) => {
+function _submitKickoff(
+  opts: ChainOptions,
+  run: AgentRun,
+  kickoff: string,
+  submitKey: string,
+): void {
+  pasteHandoff(run, kickoff, {
+    timeoutMs: opts.pasteTimeoutMs ?? opts.ctx.config.pasteTimeoutSeconds * 1000,
+  }).then(async (result) => {
     if (result.pasted) await run.write(submitKey);
-    else opts.status(`could not start ${run.adapterName}'s turn (${result.reason}); type "continue" to start it`);
+    else {opts.status(
+        `could not start ${run.adapterName}'s turn (${result.reason}); type "continue" to start it`,
+      );}
   });
 }
 
 function _pasteWhenReady(opts: ChainOptions, run: AgentRun, handoff: PreparedHandoff): void {
   const { journal, dataDir } = opts.ctx;
   journal.updateHandoff(handoff.id, { toRun: run.runId });
-  pasteHandoff(run, handoff.composed.text, { timeoutMs: opts.pasteTimeoutMs ?? 40_000 }).then((result) => {
+  pasteHandoff(run, handoff.composed.text, {
+    timeoutMs: opts.pasteTimeoutMs ?? opts.ctx.config.pasteTimeoutSeconds * 1000,
+  }).then((result) => {
     if (result.pasted) {
       journal.updateHandoff(handoff.id, { status: "pasted", receipt: result.receipt });
       return;
     }
     if (run.finished) {
-      journal.updateHandoff(handoff.id, { status: "saved", error: "the agent ended before it showed a prompt" });
+      journal.updateHandoff(handoff.id, {
+        status: "saved",
+        error: "the agent ended before it showed a prompt",
+      });
       return;
     }
     const saved = join(dataDir, "handoff.md");
@@ -239,7 +289,9 @@ function _pasteWhenReady(opts: ChainOptions, run: AgentRun, handoff: PreparedHan
 
 function _settleDelivery(ctx: Context, start: _Start, run: AgentRun): void {
   const h = ctx.journal.handoff(start.handoff!.id);
-  if (h && h.status === "pending") ctx.journal.updateHandoff(h.id, { status: "delivered", toRun: run.runId });
+  if (h && h.status === "pending") {
+    ctx.journal.updateHandoff(h.id, { status: "delivered", toRun: run.runId });
+  }
 }
 
 function _switchProblem(members: _Member[], current: string, name: string): string | null {
@@ -247,17 +299,27 @@ function _switchProblem(members: _Member[], current: string, name: string): stri
   const adapter = m?.adapter ?? adapterByName(name);
   if (!adapter) return `uuldana: no agent named "${name}"; type /agent to list them`;
   if (name === current) return `uuldana: ${name} is already running`;
-  if (m && !m.found) return `uuldana: ${adapter.displayName} is not installed (${adapter.installHint})`;
+  if (m && !m.found) {
+    return `uuldana: ${adapter.displayName} is not installed (${adapter.installHint})`;
+  }
   if (m?.disabled) return `uuldana: ${name} is disabled in your config`;
   return null;
 }
 
 function _agentList(members: _Member[], current: string): string {
   const lines = members.map((m) => {
-    const state = m.adapter.name === current ? "running" : m.disabled ? "disabled" : m.found ? "ready" : "not installed";
+    const state = m.adapter.name === current
+      ? "running"
+      : m.disabled
+      ? "disabled"
+      : m.found
+      ? "ready"
+      : "not installed";
     return `  ${m.adapter.name.padEnd(9)} ${state.padEnd(13)} roads: ${m.adapter.roads.join(", ")}`;
   });
-  return `uuldana agents (switch with /agent NAME; the handoff is pasted, you press Enter):\n${lines.join("\n")}`;
+  return `uuldana agents (switch with /agent NAME; the handoff is pasted, you press Enter):\n${
+    lines.join("\n")
+  }`;
 }
 
 async function _manualSwitch(
@@ -312,45 +374,108 @@ async function _autoHandoff(
     if (member.disabled || !member.found || limited.has(name) || refused.has(name)) continue;
     const road = agentConfig(ctx.config, name).road ?? member.adapter.defaultRoad;
     const proof = await proveAgent(member.adapter, member.found, ctx.journal);
-    const common = { journal: ctx.journal, dataDir: ctx.dataDir, fromRun, from: from.adapter.name, to: name, mode: "auto" as const, reason, workspace: opts.workspace, entries: conversation };
+    const common = {
+      journal: ctx.journal,
+      dataDir: ctx.dataDir,
+      fromRun,
+      from: from.adapter.name,
+      to: name,
+      mode: "auto" as const,
+      reason,
+      workspace: opts.workspace,
+      entries: conversation,
+    };
     if (!proof.accepted) {
-      const saved = await prepareHandoff({ ...common, road, refused: `no initial-prompt proof: ${proof.reason ?? "help text did not show it"}` });
-      opts.status(`${name} cannot be shown to take an opening prompt (${proof.reason ?? "unknown"}); not guessing.` +
-        (saved ? ` Handoff saved: ${saved.file}` : ""));
+      const saved = await prepareHandoff({
+        ...common,
+        road,
+        refused: `no initial-prompt proof: ${proof.reason ?? "help text did not show it"}`,
+      });
+      opts.status(
+        `${name} cannot be shown to take an opening prompt (${
+          proof.reason ?? "unknown"
+        }); not guessing.` +
+          (saved ? ` Handoff saved: ${saved.file}` : ""),
+      );
       refused.add(name);
       continue;
     }
-    const handoff = await prepareHandoff({ ...common, road, cap: member.adapter.roadCap(road) ?? undefined });
+    const handoff = await prepareHandoff({
+      ...common,
+      road,
+      cap: member.adapter.roadCap(road) ?? undefined,
+    });
     opts.status(
-      `${from.adapter.name} → ${name}: usage limit (${limit.message}${limit.resetsAt ? `, resets ${limit.resetsAt}` : ""}). ` +
-        (handoff ? `Handoff via ${road}: ${handoff.file}` : `Nobody spoke to ${from.adapter.name}; ${name} starts clean.`),
+      `${from.adapter.name} → ${name}: usage limit (${limit.message}${
+        limit.resetsAt ? `, resets ${limit.resetsAt}` : ""
+      }). ` +
+        (handoff
+          ? `Handoff via ${road}: ${handoff.file}`
+          : `Nobody spoke to ${from.adapter.name}; ${name} starts clean.`),
     );
-    return { member, handoff, road: handoff ? road : null, extraArgs: [], origin: { from, fromRun, limit } };
+    return {
+      member,
+      handoff,
+      road: handoff ? road : null,
+      extraArgs: [],
+      origin: { from, fromRun, limit },
+    };
   }
 
   // Nothing left to hand to: save the handoff so nothing is lost, then wait or stop.
   const saved = await prepareHandoff({
-    journal: ctx.journal, dataDir: ctx.dataDir, fromRun, from: from.adapter.name, to: "(none)", road: "paste",
-    mode: "auto", reason, workspace: opts.workspace, entries: conversation,
+    journal: ctx.journal,
+    dataDir: ctx.dataDir,
+    fromRun,
+    from: from.adapter.name,
+    to: "(none)",
+    road: "paste",
+    mode: "auto",
+    reason,
+    workspace: opts.workspace,
+    entries: conversation,
     refused: "every agent of the chain is limited, missing or refused",
   });
   const where = saved ? ` The handoff is saved in ${saved.file}` : "";
-  const resets = [...limited.entries()].filter(([, at]) => at).map(([n, at]) => [n, Date.parse(at!)] as const)
+  const resets = [...limited.entries()].filter(([, at]) => at).map(([n, at]) =>
+    [n, Date.parse(at!)] as const
+  )
     .sort((a, b) => a[1] - b[1]);
   if (opts.noWait || resets.length === 0) {
-    opts.status(`every agent of the chain is limited or unavailable${resets.length ? "" : " and no reset time is known"}.${where}`);
+    opts.status(
+      `every agent of the chain is limited or unavailable${
+        resets.length ? "" : " and no reset time is known"
+      }.${where}`,
+    );
     return null;
   }
   const [name, at] = resets[0];
-  opts.status(`every agent is limited; waiting for ${name} to reset at ${new Date(at).toISOString()} (Ctrl-C to stop).${where}`);
-  const waited = await waitForReset(new Date(at), { keyboard: opts.keyboard, status: opts.status, abort: opts.abort });
+  opts.status(
+    `every agent is limited; waiting for ${name} to reset at ${
+      new Date(at).toISOString()
+    } (Ctrl-C to stop).${where}`,
+  );
+  const waited = await waitForReset(new Date(at), {
+    keyboard: opts.keyboard,
+    status: opts.status,
+    abort: opts.abort,
+  });
   if (!waited) return null;
   limited.delete(name);
   const member = members.find((m) => m.adapter.name === name)!;
   const road = agentConfig(ctx.config, name).road ?? member.adapter.defaultRoad;
   const handoff = await prepareHandoff({
-    journal: ctx.journal, dataDir: ctx.dataDir, fromRun, from: from.adapter.name, to: name, road, mode: "auto",
-    reason, workspace: opts.workspace, entries: conversation, cap: member.adapter.roadCap(road) ?? undefined,
+    journal: ctx.journal,
+    dataDir: ctx.dataDir,
+    fromRun,
+    from: from.adapter.name,
+    to: name,
+    road,
+    mode: "auto",
+    reason,
+    workspace: opts.workspace,
+    entries: conversation,
+    cap: member.adapter.roadCap(road) ?? undefined,
   });
   return { member, handoff, road: handoff ? road : null, extraArgs: [] };
 }

@@ -32,7 +32,9 @@ export function runConversation(journal: Journal, runId: number): TranscriptEntr
     fidelity: e.fidelity,
   }));
   const screen = journal.screen(runId);
-  if (screen && screen.length) entries.push({ role: "agent", text: screen.join("\n"), fidelity: "screen" });
+  if (screen && screen.length) {
+    entries.push({ role: "agent", text: screen.join("\n"), fidelity: "screen" });
+  }
   return entries;
 }
 
@@ -68,7 +70,12 @@ export async function prepareHandoff(args: {
   const id = newHandoffId();
   const pointer = join(args.dataDir, "handoffs", `${id}.md`);
   const full = composeFull(pkg, { pointer, nonce: newNonce() });
-  const composed = composeHandoff(pkg, { road: args.road, pointer, nonce: full.nonce, cap: args.cap })!;
+  const composed = composeHandoff(pkg, {
+    road: args.road,
+    pointer,
+    nonce: full.nonce,
+    cap: args.cap,
+  })!;
   const file = writeHandoffFile(args.dataDir, id, full.text);
   args.journal.addHandoff({
     id,

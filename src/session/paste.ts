@@ -20,8 +20,15 @@ const _CHUNK_PAUSE_MS = 8;
  * in chunks the agent can take, and checks whether the pasted text became visible (the receipt).
  * Pastes nothing if that does not happen within `timeoutMs`.
  */
-export async function pasteHandoff(run: AgentRun, text: string, opts: { timeoutMs: number }): Promise<PasteResult> {
-  const ready = await run.waitUntil(() => run.vt.modes.bracketedPaste && run.isQuiet(), opts.timeoutMs);
+export async function pasteHandoff(
+  run: AgentRun,
+  text: string,
+  opts: { timeoutMs: number },
+): Promise<PasteResult> {
+  const ready = await run.waitUntil(
+    () => run.vt.modes.bracketedPaste && run.isQuiet(),
+    opts.timeoutMs,
+  );
   if (!ready) {
     const why = run.vt.modes.bracketedPaste
       ? "the agent never went quiet"
@@ -41,7 +48,9 @@ export async function pasteHandoff(run: AgentRun, text: string, opts: { timeoutM
 // Lines of the handoff distinctive enough to find on the screen: its first lines and its last
 // ones (agents that show a long paste scrolled keep the end visible; the END boundary is there).
 function _probeLines(text: string): string[] {
-  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l.length >= 12).map((l) => l.slice(0, 40));
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l.length >= 12).map((l) =>
+    l.slice(0, 40)
+  );
   return [...new Set([...lines.slice(0, 2), ...lines.slice(-6)])];
 }
 

@@ -30,7 +30,12 @@ export class OutputRecording {
   #last: number;
   #truncated = false;
 
-  constructor(readonly cols: number, readonly rows: number, maxBytes = DEFAULT_RECORDING_BYTES, now = performance.now()) {
+  constructor(
+    readonly cols: number,
+    readonly rows: number,
+    maxBytes = DEFAULT_RECORDING_BYTES,
+    now = performance.now(),
+  ) {
     this.#maxBytes = maxBytes;
     this.#last = now;
   }

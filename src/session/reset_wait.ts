@@ -10,13 +10,20 @@ function _format(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
-  return `${h ? `${h}h` : ""}${String(m).padStart(h ? 2 : 1, "0")}m${String(s % 60).padStart(2, "0")}s`;
+  return `${h ? `${h}h` : ""}${String(m).padStart(h ? 2 : 1, "0")}m${
+    String(s % 60).padStart(2, "0")
+  }s`;
 }
 
 /** Waits until `at`; returns false when the user stopped the wait. */
 export function waitForReset(
   at: Date,
-  opts: { keyboard: Keyboard; status: (line: string) => void; abort?: AbortSignal; tickMs?: number },
+  opts: {
+    keyboard: Keyboard;
+    status: (line: string) => void;
+    abort?: AbortSignal;
+    tickMs?: number;
+  },
 ): Promise<boolean> {
   return new Promise((resolve) => {
     const encoder = new TextEncoder();
@@ -41,7 +48,9 @@ export function waitForReset(
       const left = at.getTime() - Date.now();
       if (left <= 0) return done(true);
       if (tty) {
-        Deno.stderr.writeSync(encoder.encode(`\r\x1b[Kuuldana: resuming in ${_format(left)} (Ctrl-C to stop)`));
+        Deno.stderr.writeSync(
+          encoder.encode(`\r\x1b[Kuuldana: resuming in ${_format(left)} (Ctrl-C to stop)`),
+        );
       } else if (Math.floor(left / 60_000) !== lastMinute) {
         lastMinute = Math.floor(left / 60_000);
         opts.status(`resuming in ${_format(left)}`);

@@ -6,7 +6,7 @@
  */
 import { enterRawMode, type RawMode, terminalSize } from "../pty/raw_mode.ts";
 import type { AgentRun, UserTerminal } from "./agent_run.ts";
-import { NoKeyboard, StdinKeyboard, type Keyboard } from "./keyboard.ts";
+import { type Keyboard, NoKeyboard, StdinKeyboard } from "./keyboard.ts";
 
 const _encoder = new TextEncoder();
 

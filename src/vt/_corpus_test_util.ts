@@ -5,6 +5,8 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { TerminalSnapshot } from "./terminal.ts";
+import { SHARED_DIR } from "../../tests/_paths.ts";
+import { join } from "node:path";
 
 /** One corpus recording: its raw bytes and its side-file (`oracle`, `checkpoints`, …). */
 export interface Recording {
@@ -16,7 +18,7 @@ export interface Recording {
   checkpoints: ({ offset: number } & Record<string, unknown>)[];
 }
 
-const _DIRS = ["/work/shared/corpus/vt", "/work/shared/corpus/agents"];
+const _DIRS = [join(SHARED_DIR, "corpus", "vt"), join(SHARED_DIR, "corpus", "agents")];
 
 /** Every recording of the shared corpus (vt + agents), sorted by name. */
 export function loadRecordings(): Recording[] {

@@ -2,7 +2,7 @@
  * Unicode 11 cell widths exactly as xterm.js uses them (`@xterm/addon-unicode11` 0.9.0 with
  * `@xterm/headless` 6.0.0).
  *
- * GENERATED from `/work/shared/tools/xterm-oracle/xterm-wcwidth-v11.json` (the per-codepoint
+ * GENERATED from `shared/tools/xterm-oracle/xterm-wcwidth-v11.json` (the per-codepoint
  * width table dumped from xterm.js by `dump-wcwidth.mjs`): every range of width 0 (combining /
  * zero-width, joins the preceding cell) and width 2 (wide) at or above U+00A0, as flat
  * `[first, last, first, last, …]` pairs sorted by code point. Everything else is width 1
