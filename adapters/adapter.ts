@@ -13,6 +13,8 @@ export interface Found {
   path: string;
   /** Version string the binary reported (e.g. "2.1.197"), or null when it did not say. */
   version: string | null;
+  /** The configured environment the agent runs with (also used for its `--help` probe). */
+  env?: Record<string, string>;
 }
 
 /** Whether an agent's `--help` proves it accepts an initial prompt, and the line that shows it. */

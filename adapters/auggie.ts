@@ -5,7 +5,7 @@
  * @module
  */
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
-import { refuseResume, requireArgFits, requireNotOptionLike, requireRoad } from "./launch_rules.ts";
+import { optionWithValue, refuseResume, requireRoad } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { parseResetTime } from "./reset_time.ts";
 import { hideDelivered, normalizeSpace } from "./screen_text.ts";
@@ -18,9 +18,9 @@ function _launch(req: LaunchRequest): Launch {
   requireRoad("auggie", req.road, _ROADS);
   refuseResume("auggie", req.extraArgs, _RESUME);
   if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
-  requireArgFits("auggie", req.handoff);
-  requireNotOptionLike("auggie", req.handoff);
-  return { argv: [req.bin, ...req.extraArgs, "--instruction", req.handoff] };
+  return {
+    argv: [req.bin, ...req.extraArgs, optionWithValue("auggie", "--instruction", req.handoff)],
+  };
 }
 
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {

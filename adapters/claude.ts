@@ -7,13 +7,7 @@
  */
 import { join } from "node:path";
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
-import {
-  refuseResume,
-  requireArgFits,
-  requireNotOptionLike,
-  requireRoad,
-  RoadError,
-} from "./launch_rules.ts";
+import { refuseResume, requireArgFits, requireRoad, RoadError } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { parseResetTime } from "./reset_time.ts";
 import { hideDelivered, type LimitRule, matchRule, normalizeSpace } from "./screen_text.ts";
@@ -84,7 +78,6 @@ function _launch(req: LaunchRequest): Launch {
     hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: req.handoff },
   });
   const kickoff = claudeKickoff(req.handoffFile);
-  requireNotOptionLike("claude", kickoff);
   return {
     argv: [req.bin, ...req.extraArgs, "--settings", claudeHookSettings(hookFile), "--", kickoff],
     files: [{ path: hookFile, content: output, mode: 0o600 }],

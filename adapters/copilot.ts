@@ -5,7 +5,7 @@
  * @module
  */
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
-import { refuseResume, requireArgFits, requireNotOptionLike, requireRoad } from "./launch_rules.ts";
+import { optionWithValue, refuseResume, requireRoad } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { parseResetTime } from "./reset_time.ts";
 import { hideDelivered, type LimitRule, matchRule, normalizeSpace } from "./screen_text.ts";
@@ -27,9 +27,9 @@ function _launch(req: LaunchRequest): Launch {
   requireRoad("copilot", req.road, _ROADS);
   refuseResume("copilot", req.extraArgs, _RESUME);
   if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
-  requireArgFits("copilot", req.handoff);
-  requireNotOptionLike("copilot", req.handoff);
-  return { argv: [req.bin, ...req.extraArgs, "-i", req.handoff] };
+  return {
+    argv: [req.bin, ...req.extraArgs, optionWithValue("copilot", "--interactive", req.handoff)],
+  };
 }
 
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {

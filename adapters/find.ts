@@ -159,7 +159,7 @@ export function parseVersion(output: string): string | null {
  * A configured `bin` that is missing gives null (never a silent fallback to another binary).
  */
 export async function findAgent(adapter: Adapter, config: Config): Promise<Found | null> {
-  const bin = agentConfig(config, adapter.name).bin;
+  const { bin, env } = agentConfig(config, adapter.name);
   let path: string | null = null;
   if (bin) path = whichBinary(bin);
   else {
@@ -171,26 +171,29 @@ export async function findAgent(adapter: Adapter, config: Config): Promise<Found
   if (!path) return null;
   let version: string | null = null;
   try {
-    const out = await runProbe(path, ["--version"]);
+    const out = await runProbe(path, ["--version"], { env });
     if (!out.timedOut) version = parseVersion(out.stdout) ?? parseVersion(out.stderr);
   } catch {
     version = null;
   }
-  return { path, version };
+  return { path, version, env };
 }
 
 /**
  * Proves from `BIN --help` (no terminal, stdin null, ~3 s) that the agent accepts an initial
- * prompt. With a journal, a result for the same binary path and version is reused and a new one
- * stored; a binary without a version is probed every time.
+ * prompt, run with the agent's configured environment (it can change what the agent does). With a
+ * journal, a result for the same binary path and version is reused and a new one stored; a binary
+ * without a version, or with a configured environment, is probed every time.
  */
 export async function proveAgent(
   adapter: Adapter,
   found: Found,
   journal?: Journal,
 ): Promise<Proof> {
-  if (journal && found.version) {
-    const cached = journal.cachedProof(found.path, found.version);
+  const cacheable = journal !== undefined && found.version !== null &&
+    Object.keys(found.env ?? {}).length === 0;
+  if (cacheable) {
+    const cached = journal!.cachedProof(found.path, found.version!);
     if (cached) {
       if (cached.accepted) return { accepted: true, line: cached.line, cached: true };
       // Same refusal reason as a fresh probe would give.
@@ -199,7 +202,7 @@ export async function proveAgent(
   }
   let proof: Proof;
   try {
-    const out = await runProbe(found.path, ["--help"]);
+    const out = await runProbe(found.path, ["--help"], { env: found.env });
     proof = adapter.proveInitialPrompt(`${out.stdout}\n${out.stderr}`);
     if (out.timedOut && !proof.accepted) {
       proof = { ...proof, reason: `'${found.path} --help' did not finish in time` };
@@ -211,8 +214,8 @@ export async function proveAgent(
       reason: `cannot run '${found.path} --help': ${(e as Error).message}`,
     };
   }
-  if (journal && found.version) {
-    journal.saveProof(found.path, found.version, { accepted: proof.accepted, line: proof.line });
+  if (cacheable) {
+    journal!.saveProof(found.path, found.version!, { accepted: proof.accepted, line: proof.line });
   }
   return proof;
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
-import { refuseResume, requireArgFits, requireNotOptionLike, requireRoad } from "./launch_rules.ts";
+import { optionWithValue, refuseResume, requireRoad } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { parseResetTime } from "./reset_time.ts";
 import {
@@ -122,9 +122,13 @@ function _launch(req: LaunchRequest): Launch {
   requireRoad("gemini", req.road, _ROADS);
   refuseResume("gemini", req.extraArgs, _RESUME);
   if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
-  requireArgFits("gemini", req.handoff);
-  requireNotOptionLike("gemini", req.handoff);
-  return { argv: [req.bin, ...req.extraArgs, "-i", req.handoff] };
+  return {
+    argv: [
+      req.bin,
+      ...req.extraArgs,
+      optionWithValue("gemini", "--prompt-interactive", req.handoff),
+    ],
+  };
 }
 
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {

@@ -45,16 +45,14 @@ export function requireArgFits(agent: string, text: string): void {
 }
 
 /**
- * Throws when a text passed as a flag's value starts with "-": yargs and clap would read it as an
- * option. The composer's frame never starts that way; this guards against a silent misparse.
+ * `--name=value` as one argument, checked against the argv size limit. Option parsers (yargs,
+ * commander) take everything after the first `=` as the value, so a text that starts with `-`
+ * or holds newlines is never read as a flag. The agent's `--help` proves the long option exists.
  */
-export function requireNotOptionLike(agent: string, text: string): void {
-  if (text.startsWith("-")) {
-    throw new RoadError(
-      `the handoff for ${agent} starts with "-", which its option parser would take as a flag`,
-      "frame the handoff so it starts with another character",
-    );
-  }
+export function optionWithValue(agent: string, name: string, value: string): string {
+  const arg = `${name}=${value}`;
+  requireArgFits(agent, arg);
+  return arg;
 }
 
 /** Throws when `extraArgs` hold a flag that would resume or continue an old session. */

@@ -8,13 +8,7 @@
  */
 import { join } from "node:path";
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
-import {
-  refuseResume,
-  requireArgFits,
-  requireNotOptionLike,
-  requireRoad,
-  RoadError,
-} from "./launch_rules.ts";
+import { optionWithValue, refuseResume, requireRoad, RoadError } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { parseDuration, parseResetTime } from "./reset_time.ts";
 import { hideDelivered, type LimitRule, matchRule, normalizeSpace } from "./screen_text.ts";
@@ -155,9 +149,7 @@ export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
     refuseResume(name, req.extraArgs, _RESUME);
     if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
     if (req.road === "prompt") {
-      requireArgFits(name, req.handoff);
-      requireNotOptionLike(name, req.handoff);
-      return { argv: [req.bin, ...req.extraArgs, "--prompt", req.handoff] };
+      return { argv: [req.bin, ...req.extraArgs, optionWithValue(name, "--prompt", req.handoff)] };
     }
     const file = join(req.scratchDir, OPENCODE_IMPORT_FILE);
     const { json } = openCodeImportDocument(req.handoff, {

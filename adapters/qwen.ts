@@ -7,7 +7,7 @@
  */
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
 import { detectApiErrorLine } from "./gemini.ts";
-import { refuseResume, requireArgFits, requireNotOptionLike, requireRoad } from "./launch_rules.ts";
+import { optionWithValue, refuseResume, requireRoad } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { parseResetTime } from "./reset_time.ts";
 import { hideDelivered, type LimitRule, matchRule, normalizeSpace } from "./screen_text.ts";
@@ -30,9 +30,9 @@ function _launch(req: LaunchRequest): Launch {
   requireRoad("qwen", req.road, _ROADS);
   refuseResume("qwen", req.extraArgs, _RESUME);
   if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
-  requireArgFits("qwen", req.handoff);
-  requireNotOptionLike("qwen", req.handoff);
-  return { argv: [req.bin, ...req.extraArgs, "-i", req.handoff] };
+  return {
+    argv: [req.bin, ...req.extraArgs, optionWithValue("qwen", "--prompt-interactive", req.handoff)],
+  };
 }
 
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {

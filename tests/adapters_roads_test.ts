@@ -149,7 +149,14 @@ Deno.test("refusals: unsupported road, resume flags, oversize argv, hook cap", (
   refuses(() =>
     adapterByName("codex")!.launch({ ...base, road: "prompt", handoff: "x".repeat(131_072) })
   );
-  refuses(() => adapterByName("gemini")!.launch({ ...base, road: "prompt", handoff: "--yolo" }));
+  // A text that looks like a flag still arrives as the option's value, never as a flag.
+  assertEquals(
+    adapterByName("gemini")!.launch({ ...base, road: "prompt", handoff: "--yolo" }).argv,
+    ["/bin/true", "--prompt-interactive=--yolo"],
+  );
+  refuses(() =>
+    adapterByName("gemini")!.launch({ ...base, road: "prompt", handoff: "x".repeat(131_060) })
+  );
   refuses(() =>
     adapterByName("claude")!.launch({ ...base, road: "hook", handoff: "é".repeat(10_001) })
   );

@@ -87,7 +87,9 @@ const _STDERR_TAIL = 4096;
 /** Starts `argv` in a new pty of the given size through the system `script`. */
 export async function spawnPty(opts: SpawnPtyOptions): Promise<PtyProcess> {
   const info = await detectScriptFlavour();
-  const sc = scriptArgv(info.flavour, opts.argv, { cols: opts.cols, rows: opts.rows });
+  const sc = scriptArgv(info.flavour, opts.argv, { cols: opts.cols, rows: opts.rows }, {
+    watchPid: Deno.pid,
+  });
   const base = { ...Deno.env.toObject(), ...(opts.env ?? {}) };
   const env = { ...base, ...sc.env, [OUTER_SHELL_VAR]: base.SHELL ?? "" };
   let child: Deno.ChildProcess;

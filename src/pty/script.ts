@@ -47,12 +47,26 @@ const _MAX_ARG_BYTES = 131_071;
  * Runs inside the pty before the agent. `iutf8` makes the line discipline erase whole UTF-8
  * characters, as on a normal terminal; older BSD stty lacks it, hence the fallback.
  */
-function _prelude(cols: number, rows: number): string {
+function _prelude(cols: number, rows: number, watchPid: number | undefined): string {
   const size = `cols ${cols} rows ${rows}`;
   return `stty ${size} iutf8 2>/dev/null || stty ${size} 2>/dev/null; ` +
     `if [ -n "\${${OUTER_SHELL_VAR}+x}" ]; then ` +
     `if [ -n "$${OUTER_SHELL_VAR}" ]; then SHELL=$${OUTER_SHELL_VAR}; export SHELL; ` +
-    `else unset SHELL; fi; unset ${OUTER_SHELL_VAR}; fi; `;
+    `else unset SHELL; fi; unset ${OUTER_SHELL_VAR}; fi; ` +
+    (watchPid === undefined ? "" : _watchdog(watchPid));
+}
+
+/**
+ * A background guard started before the agent: if uuldana (`watchPid`) dies without stopping the
+ * agent (SIGKILL), `script` would keep an idle agent alive; the guard hangs up the agent's process
+ * group (the prelude's pid, which the agent keeps through `exec`), then kills it. It ends by
+ * itself as soon as the agent is gone, so it never signals a recycled group.
+ */
+function _watchdog(watchPid: number): string {
+  if (!Number.isInteger(watchPid) || watchPid <= 0) throw new UsageError(`invalid pid ${watchPid}`);
+  return `( trap '' HUP; a=$$; while kill -0 ${watchPid} 2>/dev/null && kill -0 $a 2>/dev/null; ` +
+    `do sleep 1; done; kill -0 $a 2>/dev/null || exit 0; kill -HUP -$a 2>/dev/null; sleep 3; ` +
+    `kill -KILL -$a 2>/dev/null ) </dev/null >/dev/null 2>&1 & `;
 }
 
 /**
@@ -75,13 +89,14 @@ function _checkSize(size: { cols: number; rows: number }): void {
 
 /**
  * Builds the argv that runs `argv` (argv[0] is the program) in a new pty of `size` through
- * `script`. Pure. Throws `UsageError` for an empty argv, a NUL in an argument, or (util-linux) a
+ * `script`; with `watchPid`, the agent is stopped if that process dies first. Pure. Throws `UsageError` for an empty argv, a NUL in an argument, or (util-linux) a
  * command string longer than one argv string may be on Linux.
  */
 export function scriptArgv(
   flavour: ScriptFlavour,
   argv: string[],
   size: { cols: number; rows: number },
+  opts: { watchPid?: number } = {},
 ): ScriptCommand {
   if (argv.length === 0) throw new UsageError("no command to run");
   _checkSize(size);
@@ -90,7 +105,7 @@ export function scriptArgv(
   }
   // `exec -x` would be read as an option of exec; a program path never starts with "-".
   if (argv[0].startsWith("-")) throw new UsageError(`invalid program name: ${argv[0]}`);
-  const prelude = _prelude(size.cols, size.rows);
+  const prelude = _prelude(size.cols, size.rows, opts.watchPid);
   if (flavour === "util-linux") {
     const command = `${prelude}exec ${argv.map(shellQuote).join(" ")}`;
     const bytes = new TextEncoder().encode(command).length + 1;

@@ -1,0 +1,138 @@
+/**
+ * A private world for end-to-end switching tests: simulated agents installed under their CLI names,
+ * a config naming them, a data dir and a workspace, and uuldana started in a real outer terminal.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { installSimAgents } from "../src/sim/install.ts";
+import { readSimLog, type SimEvent } from "../src/sim/log.ts";
+import { Journal } from "../src/journal/journal.ts";
+import { REPO_DIR, UULDANA } from "./_paths.ts";
+import { TmuxTerminal } from "./_tmux.ts";
+
+/** One test's agents, config, data dir and terminal. */
+export class SwitchWorld {
+  readonly root = Deno.makeTempDirSync({ prefix: "uuldana-switch-" });
+  readonly home = join(this.root, "home");
+  readonly workspace = join(this.root, "ws");
+  readonly config = join(this.root, "config.json");
+  readonly term = new TmuxTerminal();
+  readonly bins: Record<string, string>;
+
+  constructor(
+    chain: string[],
+    agentEnv: Record<string, Record<string, string>> = {},
+    extra: { bins?: Record<string, string>; config?: Record<string, unknown> } = {},
+  ) {
+    Deno.mkdirSync(this.workspace);
+    const self = [
+      Deno.execPath(),
+      "run",
+      "-A",
+      "--quiet",
+      "--config",
+      join(REPO_DIR, "deno.json"),
+      join(REPO_DIR, "mod.ts"),
+    ];
+    this.bins = {
+      ...installSimAgents(join(this.root, "bin"), ["claude", "codex", "gemini", "opencode"], self),
+      ...extra.bins,
+    };
+    const agents: Record<string, unknown> = {};
+    for (const name of chain) {
+      agents[name] = {
+        bin: this.bins[name],
+        env: {
+          SIM_AGENT_LOG: this.log(name),
+          SIM_STATE_DIR: this.root,
+          SIM_REPLY_MS: "50",
+          ...agentEnv[name],
+        },
+      };
+    }
+    Deno.writeTextFileSync(this.config, JSON.stringify({ chain, agents, ...extra.config }));
+  }
+
+  /** Path of an agent's own log of what it received. */
+  log(agent: string): string {
+    return join(this.root, `${agent}.log`);
+  }
+
+  /**
+   * What an agent received so far. `start` counts interactive sessions only (uuldana's own
+   * `--help`/`--version` probes of the agent are logged too, with another mode).
+   */
+  events(agent: string, kind?: string): SimEvent[] {
+    const all = readSimLog(this.log(agent));
+    const firstTui = all.findIndex((e) => e.event === "start" && e.mode === "tui");
+    const sessions = firstTui < 0
+      ? []
+      : all.slice(firstTui).filter((e) => e.event !== "start" || e.mode === "tui");
+    return kind ? sessions.filter((e) => e.event === kind) : sessions;
+  }
+
+  /** Waits until `agent` logged an event of `kind` (and `count` of them). */
+  async waitForEvent(
+    agent: string,
+    kind: string,
+    count = 1,
+    timeoutMs = 30_000,
+  ): Promise<SimEvent[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const found = this.events(agent, kind);
+      if (found.length >= count) return found;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(
+      `${agent} logged no ${kind} event; it logged:\n${
+        JSON.stringify(this.events(agent), null, 1).slice(0, 3000)
+      }\nscreen:\n${await this.term.capture()}`,
+    );
+  }
+
+  /** Starts `uuldana ARGS…` in a 120x40 tmux window. */
+  start(args: string[]): Promise<void> {
+    return this.term.start([...UULDANA, ...args], {
+      cols: 120,
+      rows: 40,
+      cwd: this.workspace,
+      env: {
+        UULDANA_CONFIG: this.config,
+        UULDANA_HOME: this.home,
+        TERM: "xterm-256color",
+        LANG: "C.UTF-8",
+      },
+    });
+  }
+
+  /** Types text and presses Enter, like a user. */
+  async type(text: string, enter = true): Promise<void> {
+    await this.term.send(text, true);
+    if (enter) await this.term.send("Enter");
+  }
+
+  /** Waits for uuldana to exit and returns its exit code. */
+  async exitCode(timeoutMs = 30_000): Promise<number> {
+    const screen = await this.term.waitFor(/\[exit \d+\]/, timeoutMs);
+    return Number(/\[exit (\d+)\]/.exec(screen)![1]);
+  }
+
+  /** Opens the journal uuldana wrote (close it after use). */
+  journal(): Journal {
+    return Journal.open(this.home);
+  }
+
+  async close(): Promise<void> {
+    await this.term.close();
+  }
+}
+
+/** The framed handoff inside `text`: what is between its BEGIN and END boundaries, or null. */
+export function framedBody(text: string): { nonce: string; body: string } | null {
+  const m =
+    /----- BEGIN UULDANA HANDOFF ([0-9a-f]+) -----\n([\s\S]*)\n----- END UULDANA HANDOFF \1 -----/
+      .exec(text);
+  return m ? { nonce: m[1], body: m[2] } : null;
+}

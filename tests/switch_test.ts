@@ -1,0 +1,377 @@
+/**
+ * End-to-end switching flows through the real `script` shim, simulated agents that behave like the
+ * real CLIs (same flags, screens and limit messages), tmux as the user's terminal and the real
+ * SQLite journal.
+ */
+import {
+  deepStrictEqual as assertEquals,
+  match as assertMatch,
+  ok as assert,
+} from "node:assert/strict";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { framedBody, SwitchWorld } from "./_switch_env.ts";
+
+const REQUEST = "Add a --dry-run flag to deploy.sh and a test for it";
+const opts = { sanitizeOps: false, sanitizeResources: false };
+
+/** Waits until the agent shows its prompt and has been quiet, then types the request. */
+async function ask(w: SwitchWorld, agent: string, text: string): Promise<void> {
+  await w.waitForEvent(agent, "start");
+  await w.term.waitFor("? for shortcuts");
+  await new Promise((r) => setTimeout(r, 300));
+  await w.type(text);
+}
+
+Deno.test(
+  "automatic: a usage limit hands the framed conversation to the next agent's prompt",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", REQUEST);
+      const [start] = await w.waitForEvent("codex", "start");
+      // Codex got a new session with the framed handoff as its opening prompt, nobody pressed Enter.
+      const prompt = String(start.prompt);
+      const framed = framedBody(prompt);
+      assert(framed, `codex's prompt is not framed:\n${prompt.slice(0, 500)}`);
+      assert(prompt.startsWith("----- BEGIN UULDANA HANDOFF"), "the frame comes first");
+      assert(
+        /Original request[^\n]*\n\s*Add a --dry-run flag/.test(framed.body),
+        framed.body.slice(0, 1500),
+      );
+      assert(framed.body.includes("You've hit your session limit"), "the limit is named");
+      assert([...prompt].length <= 20_000);
+      assertEquals((start.argv as string[]).includes("--no-daemon"), true);
+      await w.waitForEvent("codex", "submit");
+
+      await w.term.send("C-c");
+      await w.term.send("C-c");
+      assertEquals(await w.exitCode(), 0);
+      const j = w.journal();
+      try {
+        const [codexRun, claudeRun] = j.runs();
+        assertEquals([claudeRun.agent, claudeRun.endReason, codexRun.agent, codexRun.endReason], [
+          "claude",
+          "limit",
+          "codex",
+          "exit",
+        ]);
+        assertEquals(claudeRun.limitMessage, "You've hit your session limit · resets 3:01am (UTC)");
+        assertMatch(claudeRun.resetsAt ?? "", /T03:01:00/);
+        assertEquals(
+          j.entries(claudeRun.id).filter((e) => e.role === "user").map((e) => [e.text, e.fidelity]),
+          [[REQUEST, "keystrokes"]],
+        );
+        assert(j.screen(claudeRun.id)!.some((l) => l.includes("You've hit your session limit")));
+        const [h] = j.handoffsFrom(claudeRun.id);
+        assertEquals([h.toAgent, h.mode, h.road, h.status, h.toRun], [
+          "codex",
+          "auto",
+          "prompt",
+          "delivered",
+          codexRun.id,
+        ]);
+        assertEquals(statSync(h.filePath!).mode & 0o777, 0o600);
+        assertEquals(framedBody(readFileSync(h.filePath!, "utf8"))!.nonce, framed.nonce);
+      } finally {
+        j.close();
+      }
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "automatic to Claude: the handoff arrives through the SessionStart hook, a kickoff starts the turn",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["codex", "claude"], { codex: { SIM_LIMIT_AFTER: "1" } });
+    try {
+      await w.start(["run"]);
+      await w.waitForEvent("codex", "start");
+      await w.term.waitFor("? for shortcuts");
+      await new Promise((r) => setTimeout(r, 300));
+      await w.type(REQUEST);
+      const [hook] = await w.waitForEvent("claude", "hook");
+      const context = String(hook.additionalContext);
+      assert(framedBody(context), context.slice(0, 300));
+      assert(context.includes(REQUEST));
+      assert(context.length <= 10_000, `hook context is ${context.length} characters`);
+      const [submit] = await w.waitForEvent("claude", "submit");
+      assertMatch(String(submit.text), /Continue the work described in the uuldana handoff/);
+      // Claude quoting codex's limit message in its context must not count as Claude's own limit.
+      await new Promise((r) => setTimeout(r, 1500));
+      assertEquals(w.events("claude", "exit").length, 0, "claude was not stopped");
+      await w.term.send("C-c");
+      await w.term.send("C-c");
+      assertEquals(await w.exitCode(), 0);
+      const j = w.journal();
+      try {
+        const [h] = j.handoffs(1);
+        assertEquals([h.toAgent, h.road, h.status], ["claude", "hook", "delivered"]);
+      } finally {
+        j.close();
+      }
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "manual: /agent NAME pastes the handoff into the new agent and does not send it",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "codex"]);
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", "refactor the parser");
+      await w.waitForEvent("claude", "reply");
+
+      // An unknown agent: no switch, the typed command is erased from Claude's input box.
+      await w.type("/agent nosuch");
+      await w.term.waitFor(`no agent named "nosuch"`);
+      const inputs = w.events("claude", "input").map((e) => String(e.bytes)).join("");
+      assert(
+        inputs.endsWith("/agent nosuch" + "\x7f".repeat(13)),
+        JSON.stringify(inputs.slice(-40)),
+      );
+      assertEquals(
+        w.events("claude", "submit").length,
+        1,
+        "the command never reached Claude as a turn",
+      );
+
+      await w.type("/agent codex");
+      const [paste] = await w.waitForEvent("codex", "paste");
+      const [start] = w.events("codex", "start");
+      assertEquals(start.prompt, null, "the new agent starts without a prompt");
+      const framed = framedBody(String(paste.text));
+      assert(framed, String(paste.text).slice(0, 300));
+      assert(framed.body.includes("refactor the parser"));
+      const input = w.events("codex", "input").map((e) => String(e.bytes)).join("");
+      assert(
+        input.startsWith("\x1b[200~") && input.endsWith("\x1b[201~"),
+        "one bracketed paste, nothing after it",
+      );
+      await new Promise((r) => setTimeout(r, 1000));
+      assertEquals(w.events("codex", "submit").length, 0, "the paste was not sent");
+
+      await w.term.send("C-c");
+      await w.term.send("C-c");
+      assertEquals(await w.exitCode(), 0);
+      const j = w.journal();
+      try {
+        const [h] = j.handoffs(1);
+        assertEquals([h.toAgent, h.mode, h.road, h.status], ["codex", "manual", "paste", "pasted"]);
+        assertMatch(h.receipt ?? "", /visible on screen|not visible/);
+        assertEquals(j.runs()[1].endReason, "switch");
+      } finally {
+        j.close();
+      }
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "manual: an agent that never enables bracketed paste gets nothing; handoff.md is saved",
+  opts,
+  async () => {
+    // `cat` stands in for an agent that never shows a pasteable prompt.
+    const w = new SwitchWorld(["claude", "gemini"], {}, {
+      bins: { gemini: "/bin/cat" },
+      config: { pasteTimeoutSeconds: 2 },
+    });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", "write the changelog");
+      await w.waitForEvent("claude", "reply");
+      await w.type("/agent gemini");
+      await w.term.waitFor("nothing was pasted", 20_000);
+      const saved = join(w.home, "handoff.md");
+      assert(existsSync(saved));
+      assert(framedBody(readFileSync(saved, "utf8"))!.body.includes("write the changelog"));
+      const j = w.journal();
+      try {
+        const [h] = j.handoffs(1);
+        assertEquals([h.toAgent, h.status], ["gemini", "saved"]);
+        assertMatch(h.error ?? "", /bracketed paste/);
+      } finally {
+        j.close();
+      }
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "nobody spoke: the next agent starts clean, with no prompt and no handoff",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
+    try {
+      // The prompt goes in as the agent's own argument: uuldana saw no typed turn.
+      await w.start(["run", "claude", "--", "hello"]);
+      const [start] = await w.waitForEvent("codex", "start");
+      assertEquals(start.prompt, null);
+      await w.term.send("C-c");
+      await w.term.send("C-c");
+      assertEquals(await w.exitCode(), 0);
+      // The status line is on the normal screen, visible once Codex left its alternate screen.
+      assertMatch(
+        (await w.term.capture()).replaceAll("\n", ""),
+        /Nobody spoke to claude; codex starts clean/,
+      );
+      const j = w.journal();
+      try {
+        assertEquals(j.handoffs().length, 0);
+      } finally {
+        j.close();
+      }
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "refused: an agent whose --help does not prove an opening prompt is skipped; the file is saved",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "codex", "gemini"], {
+      claude: { SIM_LIMIT_AFTER: "1" },
+      codex: { SIM_HELP_WITHOUT_PROMPT: "1" },
+    });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", REQUEST);
+      const [start] = await w.waitForEvent("gemini", "start");
+      assert(framedBody(String(start.prompt)), "gemini got the framed handoff via -i");
+      assertEquals(w.events("codex", "start").length, 0, "codex was never started");
+      await w.term.send("C-c");
+      await w.term.send("C-c");
+      await w.exitCode();
+      const j = w.journal();
+      try {
+        const hs = j.handoffs();
+        const refused = hs.find((h) => h.toAgent === "codex")!;
+        assertEquals(refused.status, "refused");
+        assert(existsSync(refused.filePath!));
+        assertEquals(hs.find((h) => h.toAgent === "gemini")!.status, "delivered");
+      } finally {
+        j.close();
+      }
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "every agent limited or refused with --no-wait: exit 3, the handoff saved",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "codex"], {
+      claude: { SIM_LIMIT_AFTER: "1" },
+      codex: { SIM_HELP_WITHOUT_PROMPT: "1" },
+    });
+    try {
+      await w.start(["run", "--no-wait"]);
+      await ask(w, "claude", REQUEST);
+      assertEquals(await w.exitCode(), 3);
+      const screen = await w.term.capture();
+      assertMatch(screen.replaceAll("\n", ""), /every agent of the chain is limited/);
+      const j = w.journal();
+      try {
+        const last = j.handoffs(1)[0];
+        assertEquals(last.status, "refused");
+        assert(existsSync(last.filePath!));
+      } finally {
+        j.close();
+      }
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "every agent limited: uuldana waits for the reset, then resumes on a new session with the handoff",
+  opts,
+  async () => {
+    // A reset time one or two minutes ahead, shown the way Claude shows it.
+    const at = new Date(Date.now() + 60_000);
+    const h = at.getUTCHours();
+    const shown = `${h % 12 || 12}:${String(at.getUTCMinutes()).padStart(2, "0")}${
+      h < 12 ? "am" : "pm"
+    }`;
+    const w = new SwitchWorld(["claude"], {
+      claude: { SIM_LIMIT_AFTER: "1", SIM_RESET_AT: shown, TZ: "UTC" },
+    });
+    try {
+      await w.start(["run", "claude", "--then", ""]);
+      await ask(w, "claude", REQUEST);
+      await w.term.waitFor(/waiting for claude to reset/, 20_000);
+      const [, second] = await w.waitForEvent("claude", "start", 2, 150_000);
+      assertEquals(second.prompt !== undefined, true);
+      const [hook] = await w.waitForEvent("claude", "hook");
+      assert(String(hook.additionalContext).includes(REQUEST));
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "SIGKILL of uuldana mid-run: the agent does not outlive it, the next start repairs the journal",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude"]);
+    try {
+      const tag = `tag-${crypto.randomUUID()}`;
+      await w.start(["run", "claude", "--", "--name", tag]);
+      await w.waitForEvent("claude", "start");
+      // The agent itself, and the `script` holding its pty (not tmux's shell, whose command line
+      // also names the tag).
+      const agentAlive = async () => {
+        for (const pattern of [`sim-agent claude --name ${tag}`, `^script .*--name ${tag}`]) {
+          const out = await new Deno.Command("pgrep", { args: ["-f", pattern], stdout: "piped" })
+            .output();
+          if (out.stdout.length > 0) return true;
+        }
+        return false;
+      };
+      assert(await agentAlive());
+      const j = w.journal();
+      const [run] = j.runs();
+      j.close();
+      const { DatabaseSync } = await import("node:sqlite");
+      const db = new DatabaseSync(join(w.home, "journal.db"));
+      const owner = Number(
+        (db.prepare("SELECT owner_pid FROM runs WHERE id = ?").get(run.id) as { owner_pid: number })
+          .owner_pid,
+      );
+      db.close();
+      Deno.kill(owner, "SIGKILL");
+      const deadline = Date.now() + 15_000;
+      while (await agentAlive() && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assertEquals(await agentAlive(), false, "the agent was left running");
+      const again = w.journal();
+      try {
+        assertEquals(again.run(run.id)!.endReason, "interrupted");
+      } finally {
+        again.close();
+      }
+    } finally {
+      await w.close();
+    }
+  },
+);
