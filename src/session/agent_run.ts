@@ -68,8 +68,14 @@ export class AgentRun {
   readonly runId: number;
   /** The VT interpreter fed with everything the agent printed. */
   readonly vt: Terminal;
-  /** Resolves once with how the run ended (after the process is gone and the journal is written). */
+  /**
+   * Resolves once with how the run ended: at exit, or as soon as uuldana decided to end it (a
+   * limit, a switch, a signal). From that moment the agent is detached from the user's terminal,
+   * which is restored, and its screen is in the journal; it is stopped in the background.
+   */
   readonly outcome: Promise<RunOutcome>;
+  /** Resolves when the agent's process is gone and the journal has the run's end. */
+  readonly ended: Promise<void>;
 
   readonly #opts: AgentRunOptions;
   readonly #pty: PtyProcess;
@@ -78,6 +84,9 @@ export class AgentRun {
   readonly #recording: OutputRecording;
   readonly #waiters = new Set<() => void>();
   #decided: RunOutcome | null = null;
+  #resolveOutcome!: (outcome: RunOutcome) => void;
+  /** Once detached, the agent's output no longer reaches the user's terminal. */
+  #detached = false;
   #detectTimer: ReturnType<typeof setTimeout> | undefined;
   #lastDetect = 0;
   #lastOutput = performance.now();
@@ -94,7 +103,8 @@ export class AgentRun {
     this.vt = new Terminal({ cols: opts.cols, rows: opts.rows });
     this.#quiet = new QuietDetector(performance.now(), { quietMs: opts.quietMs ?? 1500 });
     this.#recording = new OutputRecording(opts.cols, opts.rows);
-    this.outcome = this.#supervise();
+    this.outcome = new Promise((resolve) => this.#resolveOutcome = resolve);
+    this.ended = this.#supervise();
   }
 
   /** Records the run in the journal and starts the agent. */
@@ -180,13 +190,28 @@ export class AgentRun {
     this.#decided = outcome;
     this.#decidedLines = this.#screenLines();
     for (const w of [...this.#waiters]) w();
-    // Stop the agent: its own quit keys first, then signals to its process group.
+    // The next agent must not wait for this one to finish quitting: detach it from the user's
+    // terminal now (restored from the modes it set), keep what it showed, and stop it meanwhile.
+    this.#detach();
+    this.#opts.journal.saveScreen(this.runId, this.#decidedLines, {
+      cols: this.vt.cols,
+      rows: this.vt.rows,
+    });
+    this.#resolveOutcome(outcome);
     this.#pty.stop({ quitKeys: this.#opts.adapter.quitKeys, graceMs: 1500, termMs: 2000 }).catch(
       () => {},
     );
   }
 
-  async #supervise(): Promise<RunOutcome> {
+  #detach(): void {
+    if (this.#detached) return;
+    this.#detached = true;
+    this.#opts.keyboard.setSink(null);
+    // Whatever the agent left set (alternate screen, mouse, kitty keys…) is undone for the user.
+    this.#opts.user.write(_encoder.encode(restoreSequence(this.vt.modes)));
+  }
+
+  async #supervise(): Promise<void> {
     const { keyboard, user } = this.#opts;
     keyboard.setSink((bytes) => this.#onKeys(bytes));
     let stallTimer: ReturnType<typeof setInterval> | undefined;
@@ -201,7 +226,7 @@ export class AgentRun {
       for await (const chunk of this.#pty.output) {
         const now = performance.now();
         this.#lastOutput = now;
-        user.write(chunk);
+        if (!this.#detached) user.write(chunk);
         this.vt.write(chunk);
         this.#recording.add(chunk, now);
         this.#quiet.output(now, this.vt.modes.synchronizedOutput);
@@ -209,18 +234,16 @@ export class AgentRun {
         for (const w of [...this.#waiters]) w();
       }
     } finally {
-      keyboard.setSink(null);
       clearTimeout(this.#detectTimer);
       clearInterval(stallTimer);
     }
     const exit = await this.#pty.exited;
-    // Whatever the agent left set (alternate screen, mouse, kitty keys…) is undone for the user.
-    user.write(_encoder.encode(restoreSequence(this.vt.modes)));
+    this.#detach();
     const outcome: RunOutcome = this.#decided
       ? { ...this.#decided, exitCode: exit.code } as RunOutcome
       : { reason: "exit", exitCode: exit.code, signal: exit.signal };
     this.#record(outcome);
-    return outcome;
+    this.#resolveOutcome(outcome);
   }
 
   /** The last 120 lines with text, including what a full-screen agent last showed. */

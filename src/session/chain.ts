@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { copyFileSync, rmSync } from "node:fs";
-import type { Adapter, Found, Launch, LimitHit } from "../../adapters/adapter.ts";
+import type { Adapter, Found, Launch, LimitHit, Proof } from "../../adapters/adapter.ts";
 import { materializeLaunch } from "../../adapters/launch_io.ts";
 import { RoadError } from "../../adapters/launch_rules.ts";
 import { adapterByName } from "../../adapters/registry.ts";
@@ -55,6 +55,13 @@ interface _Member {
   adapter: Adapter;
   found: Found | null;
   disabled: boolean;
+  /** The `--help` proof, started in the background so a switch does not wait for it. */
+  proof?: Promise<Proof>;
+}
+
+function _proof(member: _Member, journal: Context["journal"]): Promise<Proof> {
+  member.proof ??= proveAgent(member.adapter, member.found!, journal);
+  return member.proof;
 }
 
 /** What the next run starts with. */
@@ -68,8 +75,20 @@ interface _Start {
   origin?: { from: _Member; fromRun: number; limit: LimitHit };
 }
 
-/** Runs the chain until an agent exits by itself or nothing can continue; returns the exit code. */
+/**
+ * Runs the chain until an agent exits by itself or nothing can continue; returns the exit code.
+ * Returns only when every agent it started is gone and journaled.
+ */
 export async function runChain(opts: ChainOptions): Promise<number> {
+  const stopping: Promise<void>[] = [];
+  try {
+    return await _runChain(opts, stopping);
+  } finally {
+    await Promise.all(stopping);
+  }
+}
+
+async function _runChain(opts: ChainOptions, stopping: Promise<void>[]): Promise<number> {
   const { ctx } = opts;
   const members = await _resolveMembers(opts);
   const limited = new Map<string, string | null>(); // agent → resetsAt
@@ -114,6 +133,11 @@ export async function runChain(opts: ChainOptions): Promise<number> {
       continue;
     }
     opts.onRun?.(run);
+    stopping.push(run.ended);
+    // While the agent works, prove the others take an opening prompt: a switch then waits for none.
+    for (const m of members) {
+      if (m.found && !m.disabled && m !== member) _proof(m, ctx.journal).catch(() => {});
+    }
     const outcome = await run.outcome;
     opts.onRun?.(null);
     if (start.handoff) _settleDelivery(ctx, start, run);
@@ -373,7 +397,7 @@ async function _autoHandoff(
     const name = member.adapter.name;
     if (member.disabled || !member.found || limited.has(name) || refused.has(name)) continue;
     const road = agentConfig(ctx.config, name).road ?? member.adapter.defaultRoad;
-    const proof = await proveAgent(member.adapter, member.found, ctx.journal);
+    const proof = await _proof(member, ctx.journal);
     const common = {
       journal: ctx.journal,
       dataDir: ctx.dataDir,

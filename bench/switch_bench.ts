@@ -1,0 +1,92 @@
+/**
+ * Switch latency: from the moment an agent prints its usage-limit message to the moment the next
+ * agent's process is running with its opening prompt, through the real `uuldana run` (script shim,
+ * VT interpreter, limit detector, composer, journal). Target: p95 ≤ 250 ms.
+ *
+ *   tools/deno.sh run -A bench/switch_bench.ts [RUNS]
+ *
+ * The agents are tiny shell programs answering `--version`/`--help` like Claude Code and Codex,
+ * so their own start-up time is not what is measured. Each writes a nanosecond timestamp: the
+ * first just before printing Claude's limit line, the second as its first act.
+ */
+import { join } from "node:path";
+import { UULDANA } from "../tests/_paths.ts";
+
+const runs = Number(Deno.args[0] ?? 20);
+
+function _agent(path: string, body: string, version: string, usage: string): void {
+  Deno.writeTextFileSync(
+    path,
+    `#!/bin/sh
+case "$1" in --version) echo "${version}"; exit 0;; --help) echo "${usage}"; exit 0;; esac
+${body}
+`,
+  );
+  Deno.chmodSync(path, 0o755);
+}
+
+async function once(i: number): Promise<number> {
+  const dir = Deno.makeTempDirSync({ prefix: `uuldana-switch-bench-${i}-` });
+  const t0 = join(dir, "t0");
+  const t1 = join(dir, "t1");
+  _agent(
+    join(dir, "claude"),
+    `printf '> '; read line
+printf '\\n❯ %s\\n' "$line"
+date +%s%N > '${t0}'
+printf '  ⎿  You'"'"'ve hit your session limit · resets 3:01am (UTC)\\n'
+sleep 30`,
+    "2.1.197 (Claude Code)",
+    "Usage: claude [options] [command] [prompt]",
+  );
+  const prompt = join(dir, "prompt");
+  _agent(
+    join(dir, "codex"),
+    `date +%s%N > '${t1}'\nprintf '%s' "$*" > '${prompt}'`,
+    "codex-cli 0.171.0",
+    "Usage: codex [OPTIONS] [PROMPT]",
+  );
+  Deno.writeTextFileSync(
+    join(dir, "config.json"),
+    JSON.stringify({
+      chain: ["claude", "codex"],
+      agents: { claude: { bin: join(dir, "claude") }, codex: { bin: join(dir, "codex") } },
+    }),
+  );
+  const child = new Deno.Command(UULDANA[0], {
+    args: [...UULDANA.slice(1), "run", "claude", "--then", "codex"],
+    cwd: dir,
+    env: { UULDANA_HOME: join(dir, "home"), UULDANA_CONFIG: join(dir, "config.json") },
+    stdin: "piped",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await new Promise((r) => setTimeout(r, 800)); // the agent is at its prompt
+  await w.write(new TextEncoder().encode("refactor the parser\r"));
+  await child.status;
+  await w.close().catch(() => {});
+  const ns = (p: string) => BigInt(Deno.readTextFileSync(p).trim());
+  const ms = Number(ns(t1) - ns(t0)) / 1e6;
+  if (!Deno.readTextFileSync(prompt).includes("BEGIN UULDANA HANDOFF")) {
+    throw new Error("the second agent started without the framed handoff");
+  }
+  Deno.removeSync(dir, { recursive: true });
+  return ms;
+}
+
+const samples: number[] = [];
+for (let i = 0; i < runs; i++) samples.push(await once(i));
+samples.sort((a, b) => a - b);
+const pct = (p: number) =>
+  samples[Math.min(samples.length - 1, Math.ceil((p / 100) * samples.length) - 1)];
+console.log(
+  `switch latency over ${runs} runs (limit line printed → next agent running with its prompt)`,
+);
+console.log(`| p50 | p95 | max | target p95 |`);
+console.log(`| ---: | ---: | ---: | ---: |`);
+console.log(
+  `| ${pct(50).toFixed(1)} ms | ${pct(95).toFixed(1)} ms | ${
+    samples.at(-1)!.toFixed(1)
+  } ms | ≤ 250 ms ${pct(95) <= 250 ? "✓" : "✗"} |`,
+);

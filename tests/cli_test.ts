@@ -1,0 +1,226 @@
+/**
+ * The command line as a user meets it, run as real subprocesses: errors, exit codes, `run` without
+ * a terminal, terminal restore, and the journal commands.
+ */
+import {
+  deepStrictEqual as assertEquals,
+  match as assertMatch,
+  ok as assert,
+} from "node:assert/strict";
+import { join } from "node:path";
+import { REPO_DIR, UULDANA } from "./_paths.ts";
+
+const FIXTURES = join(REPO_DIR, "tests", "fixtures", "pty_agents");
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs uuldana with a private data dir and config; `stdin` is written then closed. */
+async function uuldana(
+  args: string[],
+  opts: { env?: Record<string, string>; stdin?: string; home?: string } = {},
+): Promise<Result> {
+  const home = opts.home ?? Deno.makeTempDirSync({ prefix: "uuldana-cli-" });
+  const child = new Deno.Command(UULDANA[0], {
+    args: [...UULDANA.slice(1), ...args],
+    env: {
+      UULDANA_HOME: home,
+      UULDANA_CONFIG: join(home, "config.json"),
+      NO_COLOR: "1",
+      ...opts.env,
+    },
+    stdin: opts.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (opts.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(opts.stdin));
+    await w.close();
+  }
+  const out = await child.output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+function noStackTrace(r: Result): void {
+  assert(!/^\s+at /m.test(r.stderr), `stack trace printed:\n${r.stderr}`);
+}
+
+Deno.test("--help teaches, --version prints the version", async () => {
+  const help = await uuldana(["--help"]);
+  assertEquals(help.code, 0);
+  for (
+    const cmd of ["run", "exec", "agents", "runs", "show", "doctor", "debug", "demo", "/agent NAME"]
+  ) {
+    assert(help.stdout.includes(cmd), `--help does not mention ${cmd}`);
+  }
+  assert(!help.stdout.includes("sim-agent"), "the simulated-agent command stays hidden");
+  const version = await uuldana(["--version"]);
+  assertEquals(version.code, 0);
+  assertEquals(
+    version.stdout.trim(),
+    JSON.parse(Deno.readTextFileSync(join(REPO_DIR, "deno.json"))).version,
+  );
+});
+
+Deno.test("unknown commands and options: one line, a hint, exit 2", async () => {
+  for (const args of [["runn"], ["run", "--zap"], ["runs", "--limit", "x"]]) {
+    const r = await uuldana(args);
+    assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert(r.stderr.trim().split("\n").length <= 3, r.stderr);
+    noStackTrace(r);
+  }
+  const typo = await uuldana(["runn"]);
+  assertMatch(typo.stderr, /unknown command 'runn'/);
+  assertMatch(typo.stderr, /Did you mean run\?|--help/);
+});
+
+Deno.test("an invalid config is an error naming the file and key, exit 2", async () => {
+  const home = Deno.makeTempDirSync();
+  Deno.writeTextFileSync(join(home, "config.json"), JSON.stringify({ chain: "claude" }));
+  const r = await uuldana(["runs"], { home });
+  assertEquals(r.code, 2);
+  assert(r.stderr.includes(join(home, "config.json")) && r.stderr.includes(`"chain"`), r.stderr);
+  noStackTrace(r);
+});
+
+Deno.test("run: a missing agent gives its install hint and exit 127", async () => {
+  const r = await uuldana(["run", "codex"], { env: { UULDANA_CODEX_BIN: "/nonexistent/codex" } });
+  assertEquals(r.code, 127, r.stderr);
+  assertMatch(r.stderr, /not installed/);
+  assertMatch(r.stderr, /npm|install/i);
+  noStackTrace(r);
+});
+
+Deno.test("run without a terminal: output passes through, the exit code is the agent's, modes are undone", async () => {
+  const home = Deno.makeTempDirSync();
+  const r = await uuldana(["run", "gemini", "--cols", "90", "--rows", "30"], {
+    home,
+    env: { UULDANA_GEMINI_BIN: join(FIXTURES, "leave_modes.sh") },
+  });
+  assertEquals(r.code, 7, r.stderr);
+  const at = r.stdout.indexOf("hello from the agent");
+  assert(at > 0, JSON.stringify(r.stdout));
+  const after = r.stdout.slice(at);
+  for (
+    const undo of [
+      "\x1b[?1049l",
+      "\x1b[?1000l",
+      "\x1b[?1006l",
+      "\x1b[?2004l",
+      "\x1b[?1004l",
+      "\x1b[>4m",
+      "\x1b[?25h",
+      "\x1b[0m",
+    ]
+  ) {
+    assert(
+      after.includes(undo),
+      `restore misses ${JSON.stringify(undo)}: ${JSON.stringify(after)}`,
+    );
+  }
+  assertMatch(after, /\x1b\[<\d*u/, "kitty keyboard flags are popped");
+
+  // What the journal recorded, through the commands that read it.
+  const runs = JSON.parse((await uuldana(["runs", "--json"], { home })).stdout);
+  assertEquals([runs[0].agent, runs[0].endReason, runs[0].exitCode], ["gemini", "exit", 7]);
+  const screen = await uuldana(["show", "last", "--screen"], { home });
+  assertEquals(screen.code, 0);
+  assert(screen.stdout.includes("hello from the agent"), screen.stdout);
+  const cast = await uuldana(["export", "last", "--asciicast", "-"], { home });
+  const [header, ...events] = cast.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  assertEquals([header.version, header.width, header.height], [2, 90, 30]);
+  assert(
+    events.map((e: [number, string, string]) => e[2]).join("").includes("hello from the agent"),
+  );
+});
+
+Deno.test("typed turns are recorded from keys, and `handoff --print` composes them framed", async () => {
+  const home = Deno.makeTempDirSync();
+  const agent = join(home, "chat-agent");
+  Deno.writeTextFileSync(
+    agent,
+    `#!/bin/sh\nexec '${Deno.execPath()}' run -A '${join(FIXTURES, "quit_keys.ts")}' "$@"\n`,
+  );
+  Deno.chmodSync(agent, 0o755);
+  const typed = await _runTyping(home, agent, ["fix the flaky test\r", "/quit\r"]);
+  assertEquals(typed.code, 7, typed.stderr);
+  const shown = JSON.parse((await uuldana(["show", "last", "--json"], { home })).stdout);
+  assertEquals(shown.entries.map((e: { text: string; fidelity: string }) => [e.text, e.fidelity]), [
+    ["fix the flaky test", "keystrokes"],
+    ["/quit", "keystrokes"],
+  ]);
+  const printed = await uuldana(["handoff", "--from", "last", "--to", "codex", "--print"], {
+    home,
+  });
+  assertEquals(printed.code, 0, printed.stderr);
+  assert(printed.stdout.startsWith("----- BEGIN UULDANA HANDOFF "), printed.stdout.slice(0, 200));
+  assertMatch(printed.stdout, /Original request[^\n]*\n\s*fix the flaky test/);
+  assertMatch(printed.stderr, /full handoff saved: .*\.md/);
+});
+
+/** Runs `uuldana run qwen` with keys typed one line at a time once the agent said "ready". */
+async function _runTyping(home: string, agent: string, lines: string[]): Promise<Result> {
+  const child = new Deno.Command(UULDANA[0], {
+    args: [...UULDANA.slice(1), "run", "qwen"],
+    env: { UULDANA_HOME: home, UULDANA_CONFIG: join(home, "config.json"), UULDANA_QWEN_BIN: agent },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  let seen = "";
+  while (!seen.includes("ready")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += new TextDecoder().decode(value);
+  }
+  const w = child.stdin.getWriter();
+  for (const line of lines) {
+    await w.write(new TextEncoder().encode(line));
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const rest = (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })();
+  const status = await child.status;
+  await rest;
+  await w.close().catch(() => {});
+  return {
+    code: status.code,
+    stdout: seen,
+    stderr: new TextDecoder().decode(await new Response(child.stderr).arrayBuffer()),
+  };
+}
+
+Deno.test("doctor: says what is missing and how to fix it, exit 1; exit 0 when ready", async () => {
+  const home = Deno.makeTempDirSync();
+  Deno.writeTextFileSync(
+    join(home, "config.json"),
+    JSON.stringify({ chain: ["codex"], agents: { codex: { bin: "/nonexistent/codex" } } }),
+  );
+  const missing = await uuldana(["doctor"], { home });
+  assertEquals(missing.code, 1, missing.stdout + missing.stderr);
+  assertMatch(missing.stdout, /script\s+util-linux|script\s+bsd/);
+  assertMatch(missing.stdout, /journal\s+.*integrity ok/);
+  assertMatch(missing.stdout, /fix: /);
+
+  const ready = join(home, "codex");
+  Deno.writeTextFileSync(
+    ready,
+    `#!/bin/sh\ncase "$1" in --version) echo "codex-cli 0.171.0";; *) echo "Usage: codex [OPTIONS] [PROMPT]";; esac\n`,
+  );
+  Deno.chmodSync(ready, 0o755);
+  Deno.writeTextFileSync(
+    join(home, "config.json"),
+    JSON.stringify({ chain: ["codex"], agents: { codex: { bin: ready } } }),
+  );
+  const ok = await uuldana(["doctor", "--json"], { home });
+  assertEquals(ok.code, 0, ok.stdout + ok.stderr);
+  const checks = JSON.parse(ok.stdout) as { name: string; status: string }[];
+  assertEquals(checks.find((c) => c.name === "agent codex")?.status, "ok");
+});
