@@ -123,7 +123,7 @@ Deno.test("run without a terminal: output passes through, the exit code is the a
       `restore misses ${JSON.stringify(undo)}: ${JSON.stringify(after)}`,
     );
   }
-  assertMatch(after, /\x1b\[<\d*u/, "kitty keyboard flags are popped");
+  assertMatch(after, new RegExp(String.raw`\x1b\[<\d*u`), "kitty keyboard flags are popped");
 
   // What the journal recorded, through the commands that read it.
   const runs = JSON.parse((await uuldana(["runs", "--json"], { home })).stdout);
