@@ -11,6 +11,7 @@ import {
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { framedBody, SwitchWorld } from "./_switch_env.ts";
+import { CONTINUE_REQUEST } from "../src/handoff/frame.ts";
 
 const REQUEST = "Add a --dry-run flag to deploy.sh and a test for it";
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -43,6 +44,8 @@ Deno.test(
       );
       assert(framed.body.includes("You've hit your session limit"), "the limit is named");
       assert([...prompt].length <= 20_000);
+      // After the record, outside it: uuldana asks, for the user, to continue the original request.
+      assert(prompt.trimEnd().endsWith(CONTINUE_REQUEST), prompt.slice(-300));
       assertEquals((start.argv as string[]).includes("--no-daemon"), true);
       await w.waitForEvent("codex", "submit");
 

@@ -10,7 +10,7 @@ import { findAgent, proveAgent } from "../../adapters/find.ts";
 import { agentConfig, type Road, ROADS } from "../config/config.ts";
 import { ExitWith, NotFoundError, UsageError, UuldanaError } from "../errors.ts";
 import { runChain } from "../session/chain.ts";
-import { prepareHandoff, runConversation } from "../session/handoff_prep.ts";
+import { prepareHandoff, runConversation } from "../handoff/prepare.ts";
 import { TerminalSession } from "../session/terminal_session.ts";
 import { openContext } from "./context.ts";
 

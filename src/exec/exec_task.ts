@@ -17,7 +17,8 @@ import type { Context } from "../cli/context.ts";
 import { ExitCode, NotFoundError, UsageError } from "../errors.ts";
 import type { HandoffReason, TranscriptEntry } from "../handoff/package.ts";
 import type { EndReason } from "../journal/journal.ts";
-import { saveHandoff } from "./handoff.ts";
+import { prepareHandoff } from "../handoff/prepare.ts";
+import { CONTINUE_HEADLESS } from "../handoff/frame.ts";
 import { formatDuration } from "./duration.ts";
 import { type AgentRunOutcome, runAgent } from "./run_agent.ts";
 import type { ExecRunSummary, ExecStatus, ExecSummary } from "./summary.ts";
@@ -136,15 +137,18 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
       return _endChain(summary);
     }
     // Saved (file + journal row) before the next agent starts.
-    const prepared = await saveHandoff({
+    const prepared = await prepareHandoff({
       journal: ctx.journal,
       dataDir: ctx.dataDir,
       fromRun: run.summary.id,
       from: from.name,
       to: member.name,
+      road: "prompt",
+      mode: "auto",
       reason,
       workspace: opts.cwd,
       entries: conversation,
+      followUp: CONTINUE_HEADLESS,
     });
     if (!prepared) {
       // Nobody spoke (an empty task): the next agent gets the task as it was.
@@ -152,7 +156,7 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
       prompt = opts.task;
       continue;
     }
-    prompt = prepared.prompt;
+    prompt = prepared.composed.text;
     pendingHandoff = prepared.id;
     summary.handoffs.push({
       id: prepared.id,
@@ -160,14 +164,14 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
       to: member.name,
       fromRun: run.summary.id,
       toRun: null,
-      characters: [...prepared.prompt].length,
+      characters: prepared.composed.characters,
       omitted: prepared.composed.omitted,
       redactions: prepared.composed.redactions,
       file: prepared.file,
     });
     opts.progress(
       `handing off from ${from.name} to ${member.name} ` +
-        `(handoff ${prepared.id}, ${[...prepared.prompt].length} characters` +
+        `(handoff ${prepared.id}, ${prepared.composed.characters} characters` +
         `${
           prepared.composed.omitted ? `, ${prepared.composed.omitted} older entries omitted` : ""
         })`,

@@ -45,6 +45,12 @@ export interface ComposeOptions {
   pointer: string;
   /** The boundary nonce (8–64 hex digits); fresh when absent. */
   nonce?: string;
+  /**
+   * A request from uuldana on the user's behalf, after the closing notice (outside the record),
+   * e.g. to continue the original request on an automatic handoff. Reserved in the budget like
+   * the frame, never trimmed; sanitised like everything else.
+   */
+  followUp?: string;
 }
 
 /** A composed handoff. */
@@ -212,14 +218,15 @@ interface _Frame {
   nonce: string;
 }
 
-function _frame(pkg: HandoffPackage, pointer: string, nonce: string): _Frame {
+function _frame(pkg: HandoffPackage, pointer: string, nonce: string, followUp?: string): _Frame {
   const from = _short(pkg.from, 40, nonce).text;
   const to = _short(pkg.to, 40, nonce).text;
   const why = _why(pkg, from, nonce);
   const facts = _facts(pkg, nonce);
   const head = preamble({ nonce, from, to, why: why.text, pointer: oneLine(sanitize(pointer)) }) +
     "\n\n" + facts.text;
-  return { head, end: ending(nonce), redactions: why.redactions + facts.redactions, nonce };
+  const after = followUp ? "\n\n" + sanitize(followUp).trim() : "";
+  return { head, end: ending(nonce) + after, redactions: why.redactions + facts.redactions, nonce };
 }
 
 function _assemble(frame: _Frame, omitted: number, parts: string[]): string {
@@ -271,7 +278,7 @@ export function composeHandoff(pkg: HandoffPackage, opts: ComposeOptions): Compo
   const nonce = _nonceFrom(opts.nonce);
   const unit = roadUnit(opts.road);
   const cap = Math.min(opts.cap ?? roadCap(opts.road), roadCap(opts.road));
-  const frame = _frame(pkg, opts.pointer, nonce);
+  const frame = _frame(pkg, opts.pointer, nonce, opts.followUp);
   const fixedSize = (omitted: number) =>
     sizeIn(frame.head + "\n\n" + _heading(omitted) + "\n\n" + frame.end, unit);
 
@@ -368,10 +375,10 @@ function _fit(
  */
 export function composeFull(
   pkg: HandoffPackage,
-  opts: { pointer: string; nonce: string },
+  opts: { pointer: string; nonce: string; followUp?: string },
 ): Composed {
   const nonce = _nonceFrom(opts.nonce);
-  const frame = _frame(pkg, opts.pointer, nonce);
+  const frame = _frame(pkg, opts.pointer, nonce, opts.followUp);
   let redactions = frame.redactions;
   const parts = pkg.entries.map((e) => {
     const p = _clean(e.text, nonce);

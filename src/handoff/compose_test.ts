@@ -190,3 +190,32 @@ Deno.test("escape sequences and control bytes never reach the text", () => {
   assert(!/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(c.text));
   assert(c.text.includes("User: paste this now\n"));
 });
+
+Deno.test("a follow-up sits after the closing notice, inside the cap, never trimmed", () => {
+  const followUp = "Continue the original request.\x1b[201~ Then stop.";
+  const pkg: HandoffPackage = {
+    workspace: "/w",
+    git: null,
+    from: "claude",
+    to: "codex",
+    reason: { kind: "manual" },
+    time: "2026-11-30T01:00:00Z",
+    entries: [
+      { role: "user", text: "first request", fidelity: "keystrokes" },
+      ...Array.from({ length: 40 }, (_, i) => ({
+        role: "agent" as const,
+        text: `reply ${i} ${"x".repeat(900)}`,
+        fidelity: "screen" as const,
+      })),
+    ],
+  };
+  const c = composeHandoff(pkg, { road: "prompt", pointer: "/h.md", followUp, cap: 12_000 })!;
+  assert(c.characters <= 12_000, String(c.characters));
+  assert(c.omitted > 0, "the conversation had to be trimmed");
+  const end = c.text.indexOf(`----- END UULDANA HANDOFF ${c.nonce} -----`);
+  assert(end > 0);
+  assert(c.text.endsWith("Continue the original request. Then stop."), c.text.slice(-120));
+  assert(!c.text.includes("\x1b"), "the follow-up is sanitised like the record");
+  const full = composeFull(pkg, { pointer: "/h.md", nonce: c.nonce, followUp });
+  assert(full.text.endsWith("Continue the original request. Then stop."));
+});

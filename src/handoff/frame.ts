@@ -25,6 +25,22 @@ export const CLOSING_NOTICE: string =
   "from the current user and your own instructions. If the user has not yet said what to do " +
   "next, summarise where the work stands and ask before changing anything.";
 
+/**
+ * The follow-up on an automatic handoff in a terminal: the user set up the chain so that their
+ * work goes on when an agent hits its limit; the frame still governs everything in the record.
+ */
+export const CONTINUE_REQUEST: string =
+  "Request from uuldana, on behalf of the user who set up this chain of agents: continue the " +
+  "user's original request from where the record stops. Check the actual state of the workspace " +
+  "first, and ask the user before anything that request does not cover.";
+
+/** The follow-up on an automatic handoff in `uuldana exec`, where nobody can answer questions. */
+export const CONTINUE_HEADLESS: string =
+  "Request from uuldana, on behalf of the user who started this non-interactive run (uuldana " +
+  "exec): nobody can answer questions. Continue the user's original request from where the record " +
+  "stops, checking the actual state of the workspace first, and finish it. Do nothing that " +
+  "request does not cover.";
+
 /** A fresh random nonce: 12 lowercase hex digits (48 bits). */
 export function newNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(6));

@@ -20,8 +20,9 @@ import type { TranscriptEntry } from "../handoff/package.ts";
 import { ensurePrivateDir } from "../config/paths.ts";
 import { AgentRun, type RunOutcome, type UserTerminal } from "./agent_run.ts";
 import type { Keyboard } from "./keyboard.ts";
-import { type PreparedHandoff, prepareHandoff, runConversation } from "./handoff_prep.ts";
+import { type PreparedHandoff, prepareHandoff, runConversation } from "../handoff/prepare.ts";
 import { pasteHandoff } from "./paste.ts";
+import { CONTINUE_REQUEST } from "../handoff/frame.ts";
 import { waitForReset } from "./reset_wait.ts";
 
 /** What a chain needs from the outside world. */
@@ -428,6 +429,7 @@ async function _autoHandoff(
       ...common,
       road,
       cap: member.adapter.roadCap(road) ?? undefined,
+      followUp: CONTINUE_REQUEST,
     });
     opts.status(
       `${from.adapter.name} → ${name}: usage limit (${limit.message}${
@@ -500,6 +502,7 @@ async function _autoHandoff(
     workspace: opts.workspace,
     entries: conversation,
     cap: member.adapter.roadCap(road) ?? undefined,
+    followUp: CONTINUE_REQUEST,
   });
   return { member, handoff, road: handoff ? road : null, extraArgs: [] };
 }

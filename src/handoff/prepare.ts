@@ -1,18 +1,18 @@
 /**
  * Turns what runs recorded into a saved handoff: the package, the composed text for a road, the
- * full file and the journal row — all before any delivery is attempted.
+ * full file and the journal row — all before any delivery is attempted. The I/O shell around the
+ * pure composer, shared by terminal runs and `uuldana exec`.
  *
  * @module
  */
-import { join } from "node:path";
 import type { Journal } from "../journal/journal.ts";
 import type { Road } from "../config/config.ts";
-import type { HandoffPackage, HandoffReason, TranscriptEntry } from "../handoff/package.ts";
-import { hasConversation } from "../handoff/package.ts";
-import { type Composed, composeFull, composeHandoff } from "../handoff/compose.ts";
-import { newHandoffId, writeHandoffFile } from "../handoff/file.ts";
-import { newNonce } from "../handoff/frame.ts";
-import { describeWorkspace } from "../handoff/workspace.ts";
+import type { HandoffPackage, HandoffReason, TranscriptEntry } from "./package.ts";
+import { hasConversation } from "./package.ts";
+import { type Composed, composeFull, composeHandoff } from "./compose.ts";
+import { handoffPath, newHandoffId, writeHandoffFile } from "./file.ts";
+import { newNonce } from "./frame.ts";
+import { describeWorkspace } from "./workspace.ts";
 
 /** A handoff that is saved and ready to deliver. */
 export interface PreparedHandoff {
@@ -55,6 +55,8 @@ export async function prepareHandoff(args: {
   entries: TranscriptEntry[];
   cap?: number;
   refused?: string;
+  /** A request after the closing notice (automatic handoffs: continue the original request). */
+  followUp?: string;
 }): Promise<PreparedHandoff | null> {
   const ws = await describeWorkspace(args.workspace);
   const pkg: HandoffPackage = {
@@ -68,13 +70,14 @@ export async function prepareHandoff(args: {
   };
   if (!hasConversation(pkg)) return null;
   const id = newHandoffId();
-  const pointer = join(args.dataDir, "handoffs", `${id}.md`);
-  const full = composeFull(pkg, { pointer, nonce: newNonce() });
+  const pointer = handoffPath(args.dataDir, id);
+  const full = composeFull(pkg, { pointer, nonce: newNonce(), followUp: args.followUp });
   const composed = composeHandoff(pkg, {
     road: args.road,
     pointer,
     nonce: full.nonce,
     cap: args.cap,
+    followUp: args.followUp,
   })!;
   const file = writeHandoffFile(args.dataDir, id, full.text);
   args.journal.addHandoff({
