@@ -8,8 +8,7 @@
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
 import { refuseResume, requireRoad } from "./launch_rules.ts";
 import { noInitialPrompt } from "./proof.ts";
-import { parseResetTime } from "./reset_time.ts";
-import { hideDelivered, normalizeSpace } from "./screen_text.ts";
+import { hideDelivered, limitHit, normalizeSpace } from "./screen_text.ts";
 
 const _ROADS: readonly Road[] = ["paste"];
 
@@ -34,12 +33,9 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
     const retry = /Retrying in (\d+(?:\.\d+)?) seconds/.exec(after);
     const usage = /quota|insufficient_quota|billing|credits/i.test(message) &&
       !/check your quotas/i.test(message);
-    return {
-      kind: usage ? "usage" : "rate",
-      message,
-      resetsAt: parseResetTime(message, opts.now, opts.timeZone),
+    return limitHit(usage ? "usage" : "rate", message, opts, {
       ...(retry ? { waitSeconds: Math.round(Number(retry[1])) } : { final: true }),
-    };
+    });
   }
   return null;
 }

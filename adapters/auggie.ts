@@ -7,8 +7,7 @@
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
 import { optionWithValue, refuseResume, requireRoad } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
-import { parseResetTime } from "./reset_time.ts";
-import { hideDelivered, normalizeSpace } from "./screen_text.ts";
+import { hideDelivered, limitHit, normalizeSpace } from "./screen_text.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
 const _RESUME = ["-c", "--continue", "-r", "--resume"];
@@ -30,12 +29,9 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
     const final = /^❌\s*(Rate limit exceeded: .*)$/.exec(text);
     if (final) {
       const message = final[1];
-      return {
-        kind: /quota|credits|plan/i.test(message) ? "usage" : "rate",
-        message,
-        resetsAt: parseResetTime(message, opts.now, opts.timeZone),
+      return limitHit(/quota|credits|plan/i.test(message) ? "usage" : "rate", message, opts, {
         final: true,
-      };
+      });
     }
     const retry = /^(?:\W+\s*)?(Rate limit reached\. Retrying in (\d+)s…?)/.exec(text);
     if (retry) {

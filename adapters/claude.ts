@@ -9,8 +9,13 @@ import { join } from "node:path";
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
 import { refuseResume, requireArgFits, requireRoad, RoadError } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
-import { parseResetTime } from "./reset_time.ts";
-import { hideDelivered, type LimitRule, matchRule, normalizeSpace } from "./screen_text.ts";
+import {
+  hideDelivered,
+  limitHit,
+  type LimitRule,
+  matchRule,
+  normalizeSpace,
+} from "./screen_text.ts";
 
 /** Claude's SessionStart `additionalContext` ceiling, in characters. */
 export const CLAUDE_HOOK_CAP = 10_000;
@@ -98,12 +103,7 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
     const message = normalizeSpace(parts.join(" "));
     const rule = matchRule(message, _RULES, _NOT_A_LIMIT);
     if (!rule) continue;
-    return {
-      kind: rule.kind,
-      message,
-      resetsAt: parseResetTime(message, opts.now, opts.timeZone),
-      ...(rule.final ? { final: true } : {}),
-    };
+    return limitHit(rule.kind, message, opts, rule.final ? { final: true } : {});
   }
   return null;
 }

@@ -7,10 +7,10 @@
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
 import { refuseResume, requireArgFits, requireRoad } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
-import { parseResetTime } from "./reset_time.ts";
 import {
   hideDelivered,
   joinRows,
+  limitHit,
   type LimitRule,
   matchRule,
   paragraphFrom,
@@ -46,12 +46,7 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
     const message = joinRows(para, opts.cols).replace(/^■\s*/, "");
     const rule = matchRule(message, _RULES);
     if (!rule) continue;
-    return {
-      kind: rule.kind,
-      message,
-      resetsAt: parseResetTime(message, opts.now, opts.timeZone),
-      ...(rule.final ? { final: true } : {}),
-    };
+    return limitHit(rule.kind, message, opts, rule.final ? { final: true } : {});
   }
   return null;
 }

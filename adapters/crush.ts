@@ -7,8 +7,7 @@
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
 import { refuseResume, requireRoad } from "./launch_rules.ts";
 import { noInitialPrompt } from "./proof.ts";
-import { parseResetTime } from "./reset_time.ts";
-import { hideDelivered, normalizeSpace } from "./screen_text.ts";
+import { hideDelivered, limitHit, normalizeSpace } from "./screen_text.ts";
 
 const _ROADS: readonly Road[] = ["paste"];
 
@@ -27,12 +26,9 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
     if (!m) continue;
     const next = rows[i + 1] ? normalizeSpace(rows[i + 1]) : "";
     const message = next && !/\bERROR\b/.test(next) ? `${m[1]} ${next}` : m[1];
-    return {
-      kind: /quota|billing|credits/i.test(message) ? "usage" : "rate",
-      message,
-      resetsAt: parseResetTime(message, opts.now, opts.timeZone),
+    return limitHit(/quota|billing|credits/i.test(message) ? "usage" : "rate", message, opts, {
       final: true,
-    };
+    });
   }
   return null;
 }

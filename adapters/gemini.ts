@@ -8,11 +8,11 @@
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
 import { optionWithValue, refuseResume, requireRoad } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
-import { parseResetTime } from "./reset_time.ts";
 import {
   hideDelivered,
   isBoxEdge,
   joinRows,
+  limitHit,
   type LimitRule,
   matchRule,
   normalizeSpace,
@@ -74,12 +74,7 @@ export function detectInDialogs(
       const rule = matchRule(joined, rules);
       if (!rule) continue;
       const message = cutLimitSentences(joined, joined.search(rule.re));
-      return {
-        kind: rule.kind,
-        message,
-        resetsAt: parseResetTime(message, opts.now, opts.timeZone),
-        ...(rule.final ? { final: true } : {}),
-      };
+      return limitHit(rule.kind, message, opts, rule.final ? { final: true } : {});
     }
     end = top;
   }
@@ -105,14 +100,11 @@ export function detectApiErrorLine(
     if (!rule) continue;
     const attempt = /\(attempt (\d+)\/\d+\)/.exec(message);
     const wait = /Retrying in (\d+)s/.exec(message);
-    return {
-      kind: rule.kind,
-      message,
-      resetsAt: parseResetTime(message, opts.now, opts.timeZone),
+    return limitHit(rule.kind, message, opts, {
       ...(attempt ? { attempt: Number(attempt[1]) } : {}),
       ...(wait ? { waitSeconds: Number(wait[1]) } : {}),
       ...(rule.final && !attempt ? { final: true } : {}),
-    };
+    });
   }
   return null;
 }

@@ -11,7 +11,13 @@ import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } fr
 import { optionWithValue, refuseResume, requireRoad, RoadError } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { parseDuration, parseResetTime } from "./reset_time.ts";
-import { hideDelivered, type LimitRule, matchRule, normalizeSpace } from "./screen_text.ts";
+import {
+  hideDelivered,
+  limitHit,
+  type LimitRule,
+  matchRule,
+  normalizeSpace,
+} from "./screen_text.ts";
 
 /** What differs between OpenCode and a fork. */
 export interface OpenCodeFlavor {
@@ -206,11 +212,7 @@ export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
       const rule = matchRule(text, dialogRules);
       if (rule) {
         const message = text.slice(text.search(rule.re));
-        return {
-          kind: rule.kind,
-          message,
-          resetsAt: parseResetTime(message, opts.now, opts.timeZone),
-        };
+        return limitHit(rule.kind, message, opts);
       }
     }
     return null;

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { LimitHit } from "./adapter.ts";
+import type { DetectOptions, LimitHit } from "./adapter.ts";
+import { parseResetTime } from "./reset_time.ts";
 
 const _BORDER = "│┃║╎╏┆┇┊┋";
 const _LEAD_BORDER = new RegExp(`^\\s*[${_BORDER}]`);
@@ -140,4 +141,17 @@ export function paragraphFrom(
     rows.push(l);
   }
   return rows;
+}
+
+/**
+ * A detected limit: the kind, the message as shown, and its reset time resolved against the
+ * detection clock (`opts.now`, `opts.timeZone`), plus anything the agent's screen adds.
+ */
+export function limitHit(
+  kind: LimitHit["kind"],
+  message: string,
+  opts: DetectOptions,
+  extra: Partial<Omit<LimitHit, "kind" | "message" | "resetsAt">> = {},
+): LimitHit {
+  return { kind, message, resetsAt: parseResetTime(message, opts.now, opts.timeZone), ...extra };
 }

@@ -10,7 +10,7 @@
  * @module
  */
 import { fitsInArgument, type HeadlessAdapter, type HeadlessEvent } from "./event.ts";
-import { arr, brief, type JsonObject, obj, parseJsonLine, str } from "./json_line.ts";
+import { arr, brief, type JsonObject, obj, perLineParser, str } from "./json_line.ts";
 import { limitFromText } from "./limit_text.ts";
 
 /** Codex CLI's structured mode. */
@@ -23,17 +23,7 @@ export const codexHeadless: HeadlessAdapter = {
       ? { argv: [...base, "--", prompt], stdin: null }
       : { argv: [...base, "-"], stdin: prompt };
   },
-  newParser() {
-    return {
-      parse(line: string): HeadlessEvent[] {
-        const parsed = parseJsonLine(line);
-        if (parsed.kind === "blank") return [];
-        if (parsed.kind === "malformed") return [parsed];
-        return _event(parsed.value);
-      },
-      finish: () => [],
-    };
-  },
+  newParser: () => perLineParser(_event),
 };
 
 function _errorOrLimit(message: string): HeadlessEvent {

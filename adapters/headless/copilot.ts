@@ -10,7 +10,7 @@
  * @module
  */
 import type { HeadlessAdapter, HeadlessEvent } from "./event.ts";
-import { arr, brief, type JsonObject, obj, parseJsonLine, str } from "./json_line.ts";
+import { arr, brief, type JsonObject, obj, perLineParser, str } from "./json_line.ts";
 import { limitFromText } from "./limit_text.ts";
 
 /** Copilot CLI's structured mode. */
@@ -23,17 +23,7 @@ export const copilotHeadless: HeadlessAdapter = {
       stdin: null,
     };
   },
-  newParser() {
-    return {
-      parse(line: string): HeadlessEvent[] {
-        const parsed = parseJsonLine(line);
-        if (parsed.kind === "blank") return [];
-        if (parsed.kind === "malformed") return [parsed];
-        return _event(parsed.value);
-      },
-      finish: () => [],
-    };
-  },
+  newParser: () => perLineParser(_event),
 };
 
 function _event(ev: JsonObject): HeadlessEvent[] {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { MalformedEvent } from "./event.ts";
+import type { HeadlessEvent, HeadlessParser, MalformedEvent } from "./event.ts";
 
 /** A parsed JSON object. */
 export type JsonObject = Record<string, unknown>;
@@ -64,4 +64,20 @@ export function brief(v: unknown, max = 120): string {
   }
   s = s.replace(/\s+/g, " ").trim();
   return s.length > max ? s.slice(0, max - 1) + "…" : s;
+}
+
+/**
+ * A parser for streams whose every line stands alone: blank lines are skipped, malformed ones
+ * reported, objects turned into events by `toEvents`.
+ */
+export function perLineParser(toEvents: (value: JsonObject) => HeadlessEvent[]): HeadlessParser {
+  return {
+    parse(line: string): HeadlessEvent[] {
+      const parsed = parseJsonLine(line);
+      if (parsed.kind === "blank") return [];
+      if (parsed.kind === "malformed") return [parsed];
+      return toEvents(parsed.value);
+    },
+    finish: () => [],
+  };
 }

@@ -14,7 +14,7 @@ import {
   type HeadlessEvent,
   STDIN_FOLLOW_UP,
 } from "./event.ts";
-import { brief, type JsonObject, obj, parseJsonLine, str } from "./json_line.ts";
+import { brief, type JsonObject, obj, perLineParser, str } from "./json_line.ts";
 import { limitFromText } from "./limit_text.ts";
 
 /** OpenCode's structured mode. */
@@ -27,17 +27,7 @@ export const opencodeHeadless: HeadlessAdapter = {
       ? { argv: [...base, prompt], stdin: null }
       : { argv: [...base, STDIN_FOLLOW_UP], stdin: prompt };
   },
-  newParser() {
-    return {
-      parse(line: string): HeadlessEvent[] {
-        const parsed = parseJsonLine(line);
-        if (parsed.kind === "blank") return [];
-        if (parsed.kind === "malformed") return [parsed];
-        return _event(parsed.value);
-      },
-      finish: () => [],
-    };
-  },
+  newParser: () => perLineParser(_event),
 };
 
 function _event(ev: JsonObject): HeadlessEvent[] {
