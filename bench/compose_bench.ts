@@ -2,8 +2,8 @@
  * Composing is on the switch path: the delivered text must take < 5 ms for a 1 MB transcript.
  * Run: `tools/deno.sh bench src/handoff/compose_bench.ts`.
  */
-import { composeFull, composeHandoff } from "./compose.ts";
-import type { HandoffPackage, TranscriptEntry } from "./package.ts";
+import { composeFull, composeHandoff } from "../src/handoff/compose.ts";
+import type { HandoffPackage, TranscriptEntry } from "../src/handoff/package.ts";
 
 // ~1 MB of realistic screen text: words, multibyte and astral characters, some escapes and
 // secret-like shapes, many lines.
