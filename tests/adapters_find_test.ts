@@ -24,11 +24,26 @@ Deno.test("config bin: a path or a name; missing means not found, never another 
   const claude = adapterByName("claude")!;
   const cfg = (bin: string) =>
     parseConfig({ agents: { claude: { bin } } }, "test.json", () => undefined);
-  assertEquals(await findAgent(claude, cfg(path)), { path, version: "2.1.197" });
+  assertEquals(await findAgent(claude, cfg(path)), { path, version: "2.1.197", env: {} });
   assertEquals(await findAgent(claude, cfg(`${dir}/absent`)), null);
   assertEquals(whichBinary("my-claude", `/nonexistent:${dir}`), path);
   // Not executable: not found.
   await Deno.chmod(path, 0o644);
   assertEquals(whichBinary(path), null);
   assert(whichBinary("sh", "/bin:/usr/bin"));
+});
+
+Deno.test("the --help proof runs with the agent's configured environment", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "uuldana-find-env-" });
+  const path = `${dir}/codex`;
+  // A wrapper whose help depends on its environment, as a configured agent's may.
+  await Deno.writeTextFile(
+    path,
+    '#!/bin/sh\n[ -n "$HIDE_PROMPT" ] && { echo "Usage: codex [OPTIONS]"; exit 0; }\necho "Usage: codex [OPTIONS] [PROMPT]"\n',
+  );
+  await Deno.chmod(path, 0o755);
+  const codex = adapterByName("codex")!;
+  assertEquals((await proveAgent(codex, { path, version: "1.0.0", env: {} })).accepted, true);
+  const hidden = await proveAgent(codex, { path, version: "1.0.0", env: { HIDE_PROMPT: "1" } });
+  assertEquals(hidden.accepted, false);
 });

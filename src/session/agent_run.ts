@@ -141,6 +141,11 @@ export class AgentRun {
     return this.#quiet.isQuiet(performance.now());
   }
 
+  /** Tells the input tracker that uuldana typed into the agent's input box (a paste). */
+  noteTypedByUuldana(): void {
+    this.#input.markUncertain();
+  }
+
   /** The agent's name. */
   get adapterName(): string {
     return this.#opts.adapter.name;

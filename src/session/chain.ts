@@ -11,7 +11,7 @@ import type { Adapter, Found, Launch, LimitHit, Proof } from "../../adapters/ada
 import { materializeLaunch } from "../../adapters/launch_io.ts";
 import { RoadError } from "../../adapters/launch_rules.ts";
 import { adapterByName } from "../../adapters/registry.ts";
-import { findAgent, proveAgent } from "../../adapters/find.ts";
+import { findAgent, proveAgent, whichBinary } from "../../adapters/find.ts";
 import { shouldHandOff } from "../../adapters/policy.ts";
 import { agentConfig, type Road } from "../config/config.ts";
 import type { Context } from "../cli/context.ts";
@@ -95,14 +95,14 @@ async function _runChain(opts: ChainOptions, stopping: Promise<void>[]): Promise
   const limited = new Map<string, string | null>(); // agent → resetsAt
   const refused = new Set<string>(); // agents whose road could not carry the handoff
   let conversation: TranscriptEntry[] = opts.initial?.conversation ?? [];
-  let start: _Start | null = {
+  let start: _Start = {
     member: _firstMember(members, opts.first),
     handoff: opts.initial?.handoff ?? null,
     road: opts.initial?.road ?? null,
     extraArgs: opts.extraArgs,
   };
 
-  while (start) {
+  for (;;) {
     const { member } = start;
     let run: AgentRun;
     try {
@@ -120,7 +120,7 @@ async function _runChain(opts: ChainOptions, stopping: Promise<void>[]): Promise
       refused.add(member.adapter.name);
       const origin = start.origin;
       if (!origin) throw e;
-      start = await _autoHandoff(
+      const next = await _autoHandoff(
         opts,
         members,
         origin.from,
@@ -130,7 +130,8 @@ async function _runChain(opts: ChainOptions, stopping: Promise<void>[]): Promise
         limited,
         refused,
       );
-      if (!start) return ExitCode.allLimited;
+      if (typeof next === "number") return next;
+      start = next;
       continue;
     }
     opts.onRun?.(run);
@@ -145,9 +146,7 @@ async function _runChain(opts: ChainOptions, stopping: Promise<void>[]): Promise
     conversation = [...conversation, ...runConversation(ctx.journal, run.runId)];
 
     if (outcome.reason === "exit") return outcome.exitCode;
-    if (outcome.reason === "stopped") {
-      return 128 + (outcome.signal === "SIGHUP" ? 1 : outcome.signal === "SIGINT" ? 2 : 15);
-    }
+    if (outcome.reason === "stopped") return _signalCode(outcome.signal);
 
     if (outcome.reason === "switch") {
       start = await _manualSwitch(opts, members, member, run.runId, outcome.to, conversation);
@@ -159,7 +158,7 @@ async function _runChain(opts: ChainOptions, stopping: Promise<void>[]): Promise
       ? outcome.limit
       : { kind: "usage", message: "the agent stalled (no output)", resetsAt: null };
     limited.set(member.adapter.name, limit.resetsAt);
-    start = await _autoHandoff(
+    const next = await _autoHandoff(
       opts,
       members,
       member,
@@ -169,9 +168,14 @@ async function _runChain(opts: ChainOptions, stopping: Promise<void>[]): Promise
       limited,
       refused,
     );
-    if (!start) return ExitCode.allLimited;
+    if (typeof next === "number") return next;
+    start = next;
   }
-  return ExitCode.ok;
+}
+
+/** 128 + the signal number, as a shell reports a process ended by that signal. */
+function _signalCode(signal: string): number {
+  return 128 + (signal === "SIGHUP" ? 1 : signal === "SIGINT" ? 2 : 15);
 }
 
 async function _resolveMembers(opts: ChainOptions): Promise<_Member[]> {
@@ -258,7 +262,7 @@ async function _launch(opts: ChainOptions, start: _Start, members: _Member[]): P
     delivered: [start.handoff?.composed.text, launch.kickoff].filter((x): x is string => !!x),
     quietMs: ctx.config.quietSeconds * 1000,
     shouldHandOff: (hit) => shouldHandOff(hit),
-    checkSwitch: (name) => _switchProblem(members, adapter.name, name),
+    checkSwitch: (name) => _switchProblem(ctx, members, adapter.name, name),
     listAgents: () => _agentList(members, adapter.name),
   });
   run.outcome.finally(() => rmSync(scratch, { recursive: true, force: true }));
@@ -319,15 +323,25 @@ function _settleDelivery(ctx: Context, start: _Start, run: AgentRun): void {
   }
 }
 
-function _switchProblem(members: _Member[], current: string, name: string): string | null {
+function _switchProblem(
+  ctx: Context,
+  members: _Member[],
+  current: string,
+  name: string,
+): string | null {
   const m = members.find((x) => x.adapter.name === name);
   const adapter = m?.adapter ?? adapterByName(name);
   if (!adapter) return `uuldana: no agent named "${name}"; type /agent to list them`;
   if (name === current) return `uuldana: ${name} is already running`;
-  if (m && !m.found) {
+  const cfg = agentConfig(ctx.config, name);
+  // Outside the chain nothing was looked up yet: a quick PATH check, like findAgent's.
+  const installed = m
+    ? m.found !== null
+    : (cfg.bin ? [cfg.bin] : adapter.binNames).some((b) => whichBinary(b) !== null);
+  if (!installed) {
     return `uuldana: ${adapter.displayName} is not installed (${adapter.installHint})`;
   }
-  if (m?.disabled) return `uuldana: ${name} is disabled in your config`;
+  if (m?.disabled ?? cfg.disabled) return `uuldana: ${name} is disabled in your config`;
   return null;
 }
 
@@ -359,6 +373,12 @@ async function _manualSwitch(
   if (!target) {
     const adapter = adapterByName(to)!;
     target = { adapter, found: await findAgent(adapter, opts.ctx.config), disabled: false };
+    if (!target.found) {
+      throw new NotFoundError(
+        `${adapter.displayName} (${adapter.name}) is not installed`,
+        adapter.installHint,
+      );
+    }
     members.push(target);
   }
   const handoff = await prepareHandoff({
@@ -390,7 +410,7 @@ async function _autoHandoff(
   conversation: TranscriptEntry[],
   limited: Map<string, string | null>,
   refused: Set<string>,
-): Promise<_Start | null> {
+): Promise<_Start | number> {
   const { ctx } = opts;
   const reason = { kind: "limit" as const, message: limit.message, resetsAt: limit.resetsAt };
   const order = _rotation(members, from);
@@ -473,7 +493,7 @@ async function _autoHandoff(
         resets.length ? "" : " and no reset time is known"
       }.${where}`,
     );
-    return null;
+    return ExitCode.allLimited;
   }
   const [name, at] = resets[0];
   opts.status(
@@ -486,7 +506,9 @@ async function _autoHandoff(
     status: opts.status,
     abort: opts.abort,
   });
-  if (!waited) return null;
+  if (waited === "stopped") {
+    return _signalCode(opts.abort?.aborted ? String(opts.abort.reason) : "SIGINT");
+  }
   limited.delete(name);
   const member = members.find((m) => m.adapter.name === name)!;
   const road = agentConfig(ctx.config, name).road ?? member.adapter.defaultRoad;

@@ -42,6 +42,8 @@ export async function pasteHandoff(
     await run.write(bytes.subarray(at, at + _CHUNK_BYTES));
     await new Promise((r) => setTimeout(r, _CHUNK_PAUSE_MS));
   }
+  // The input box now holds text the user did not type: `/agent` there is not a command.
+  run.noteTypedByUuldana();
   return { pasted: true, receipt: await _receipt(run, text) };
 }
 

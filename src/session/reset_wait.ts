@@ -15,7 +15,10 @@ function _format(ms: number): string {
   }s`;
 }
 
-/** Waits until `at`; returns false when the user stopped the wait. */
+/** How a wait ended: the reset time came, or the user stopped it (Ctrl-C key or a signal). */
+export type WaitResult = "reset" | "stopped";
+
+/** Waits until `at`. */
 export function waitForReset(
   at: Date,
   opts: {
@@ -24,29 +27,29 @@ export function waitForReset(
     abort?: AbortSignal;
     tickMs?: number;
   },
-): Promise<boolean> {
+): Promise<WaitResult> {
   return new Promise((resolve) => {
     const encoder = new TextEncoder();
     const tty = Deno.stderr.isTerminal();
-    const done = (ok: boolean) => {
+    const done = (result: WaitResult) => {
       clearInterval(timer);
       opts.keyboard.setSink(null);
       opts.abort?.removeEventListener("abort", onAbort);
       if (tty) Deno.stderr.writeSync(encoder.encode("\r\x1b[K"));
-      resolve(ok);
+      resolve(result);
     };
-    const onAbort = () => done(false);
+    const onAbort = () => done("stopped");
     opts.abort?.addEventListener("abort", onAbort);
     opts.keyboard.setSink((bytes) => {
       if (bytes.includes(0x03)) {
         opts.status("stopped waiting (Ctrl-C)");
-        done(false);
+        done("stopped");
       }
     });
     let lastMinute = -1;
     const tick = () => {
       const left = at.getTime() - Date.now();
-      if (left <= 0) return done(true);
+      if (left <= 0) return done("reset");
       if (tty) {
         Deno.stderr.writeSync(
           encoder.encode(`\r\x1b[Kuuldana: resuming in ${_format(left)} (Ctrl-C to stop)`),
