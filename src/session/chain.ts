@@ -452,9 +452,7 @@ async function _autoHandoff(
       followUp: CONTINUE_REQUEST,
     });
     opts.status(
-      `${from.adapter.name} → ${name}: usage limit (${limit.message}${
-        limit.resetsAt ? `, resets ${limit.resetsAt}` : ""
-      }). ` +
+      `${from.adapter.name} → ${name}: "${limit.message}". ` +
         (handoff
           ? `Handoff via ${road}: ${handoff.file}`
           : `Nobody spoke to ${from.adapter.name}; ${name} starts clean.`),
