@@ -1,0 +1,35 @@
+/**
+ * A local stand-in for the Anthropic API on 127.0.0.1 that answers every message with the 5-hour
+ * usage-limit 429 (the headers Claude Code reads to show "You've hit your session limit · resets
+ * …"). No real account or credentials are involved.
+ *
+ * @module
+ */
+const port = Number(Deno.args[0] ?? 18080);
+const reset = Math.floor(Date.now() / 1000) + 3 * 3600;
+Deno.serve(
+  { hostname: "127.0.0.1", port, onListen: () => console.error(`mock on ${port}`) },
+  async (req) => {
+    const url = new URL(req.url);
+    console.error(req.method, url.pathname);
+    if (req.method === "POST" && url.pathname.startsWith("/v1/messages")) {
+      await req.body?.cancel();
+      return new Response(
+        JSON.stringify({
+          type: "error",
+          error: { type: "rate_limit_error", message: "rate limited" },
+        }),
+        {
+          status: 429,
+          headers: {
+            "content-type": "application/json",
+            "anthropic-ratelimit-unified-status": "rejected",
+            "anthropic-ratelimit-unified-reset": String(reset),
+            "anthropic-ratelimit-unified-representative-claim": "five_hour",
+          },
+        },
+      );
+    }
+    return new Response("{}", { status: 404, headers: { "content-type": "application/json" } });
+  },
+);
