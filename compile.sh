@@ -23,25 +23,36 @@ permissions=(--allow-read --allow-write --allow-run --allow-env --allow-sys=host
 
 host="$("$deno" eval -q 'console.log(Deno.build.target)')"
 version="$("$deno" eval -q 'console.log(JSON.parse(Deno.readTextFileSync("deno.json")).version)')"
-mkdir -p dist
-failed=()
+# Every target is checked before anything is built.
 for target in "${targets[@]}"; do
   case " ${all_targets[*]} " in *" $target "*) ;; *)
     echo "compile.sh: unknown target '$target' (known: ${all_targets[*]})" >&2; exit 2 ;;
   esac
+done
+
+mkdir -p dist
+failed=()
+for target in "${targets[@]}"; do
   out="dist/uuldana-$version-$target"
-  env_for_target=()
+  # A binary left by an earlier build must not be checksummed as this one when this one fails.
+  rm -f "$out"
+  # Never empty: bash 3.2 (macOS) treats "${empty[@]}" as unbound under `set -u`. env's options
+  # come before its assignments.
+  runner=(env)
   if [[ -n "${DENORT_BIN:-}" && "$target" != "$host" ]]; then
     # DENORT_BIN is a runtime for the host only; never build another target with it.
-    env_for_target=(-u DENORT_BIN)
+    runner+=(-u DENORT_BIN)
   fi
+  runner+=(NO_COLOR=1)
   echo "compile.sh: building $out" >&2
-  if ! log="$(env NO_COLOR=1 "${env_for_target[@]}" "$deno" compile --quiet "${permissions[@]}" \
+  if ! log="$("${runner[@]}" "$deno" compile --quiet "${permissions[@]}" \
       --target "$target" --output "$out" mod.ts 2>&1)"; then
     echo "compile.sh: could not build $target." >&2
-    printf '%s\n' "$log" | sed 's/\x1b\[[0-9;]*m//g' | grep -E '^(error|Download|Caused by)|^\s+[A-Za-z].*(error|failed|resolve)' \
-      | head -n 4 | sed 's/^/  /' >&2
-    if [[ "$target" == "$host" ]]; then
+    # The error and its causes, without the backtrace (awk limits itself: no SIGPIPE under pipefail).
+    printf '%s\n' "$log" | awk '/^Stack backtrace/ { exit } NF && n++ < 6 { print "  " $0 }' >&2
+    if [[ "$target" == "$host" && -n "${DENORT_BIN:-}" ]]; then
+      echo "  check DENORT_BIN=$DENORT_BIN: it must be the denort of this Deno for $target." >&2
+    elif [[ "$target" == "$host" ]]; then
       echo "  deno compile needs the denort runtime for $target; offline, set DENORT_BIN=/path/to/denort." >&2
     else
       echo "  deno compile downloads the denort runtime for $target; this needs network access to Deno's servers." >&2
@@ -53,7 +64,9 @@ done
 
 built=(dist/uuldana-"$version"-*)
 if [[ -e "${built[0]}" ]]; then
-  (cd dist && sha256sum uuldana-"$version"-* | grep -v SHA256SUMS > SHA256SUMS)
+  sha256=(sha256sum)
+  command -v sha256sum >/dev/null 2>&1 || sha256=(shasum -a 256) # macOS
+  (cd dist && "${sha256[@]}" uuldana-"$version"-* > SHA256SUMS)
   echo "compile.sh: wrote dist/SHA256SUMS" >&2
 fi
 if ((${#failed[@]})); then

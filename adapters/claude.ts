@@ -26,15 +26,16 @@ export const CLAUDE_HOOK_FILE = "claude-session-start.json";
 const _ROADS: readonly Road[] = ["hook", "prompt", "paste"];
 const _RESUME = ["-r", "--resume", "-c", "--continue", "--fork-session", "--session-id"];
 
+// Anchored at the start of the `⎿` text: tool results sit on `⎿` rows too, and may quote these.
 const _RULES: readonly LimitRule[] = [
-  { re: /You['’]ve hit your (?:[\w'’ .-]+? )?limit\b/, kind: "usage" },
-  { re: /You['’]re out of (?:extra )?usage credits/, kind: "usage" },
+  { re: /^You['’]ve hit your (?:[\w'’ .-]+? )?limit\b/, kind: "usage" },
+  { re: /^You['’]re out of (?:extra )?usage credits/, kind: "usage" },
   {
-    re: /\b(?:\d+-hour|[Ww]eekly|Opus(?: weekly)?|Sonnet(?: weekly)?) limit reached/,
+    re: /^(?:\d+-hour|[Ww]eekly|Opus(?: weekly)?|Sonnet(?: weekly)?) limit reached/,
     kind: "usage",
   },
-  { re: /Claude (?:AI )?usage limit reached/, kind: "usage" },
-  { re: /API Error: Request rejected \(429\)/, kind: "rate", final: true },
+  { re: /^Claude (?:AI )?usage limit reached/, kind: "usage" },
+  { re: /^API Error: Request rejected \(429\)/, kind: "rate", final: true },
 ];
 // Claude's own wording for a server-side throttle that is not the user's limit.
 const _NOT_A_LIMIT = /not your usage limit/;

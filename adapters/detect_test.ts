@@ -128,6 +128,15 @@ const CASES: { agent: string; rows: string[]; kind: string | null; resetsAt?: st
     kind: null,
   },
   {
+    // A tool result (also on a `⎿` row) that quotes the message is conversation, not a limit.
+    agent: "claude",
+    rows: [
+      '⏺ Bash(grep -rn "hit your" src)',
+      "  ⎿  src/limits.ts:3: You've hit your session limit · resets 3:01am (UTC)",
+    ],
+    kind: null,
+  },
+  {
     agent: "codex",
     rows: ["› hi", "", "■ You’ve hit your usage limit. Try again at Dec 2nd, 2026 7:52 PM."],
     kind: "usage",
@@ -155,6 +164,18 @@ const CASES: { agent: string; rows: string[]; kind: string | null; resetsAt?: st
     ],
     kind: "usage",
     resetsAt: "2026-03-11T01:57:00.000Z",
+  },
+  {
+    // A shell tool's output box quoting the message offers no choice: not the limit dialog.
+    agent: "gemini",
+    rows: [
+      "╭────────────╮",
+      "│ ✓  Shell cat notes.txt │",
+      "│ │",
+      "│ Usage limit reached for all Pro models. Access resets at 3:06 AM UTC. │",
+      "╰────────────╯",
+    ],
+    kind: null,
   },
   {
     // Gemini's input box echo is not a rounded dialog.

@@ -183,12 +183,14 @@ export async function findAgent(adapter: Adapter, config: Config): Promise<Found
  * Proves from `BIN --help` (no terminal, stdin null, ~3 s) that the agent accepts an initial
  * prompt, run with the agent's configured environment (it can change what the agent does). With a
  * journal, a result for the same binary path and version is reused and a new one stored; a binary
- * without a version, or with a configured environment, is probed every time.
+ * without a version, or with a configured environment, is probed every time, and a probe that
+ * timed out or could not run is never stored (a slow first start must not refuse it for good).
  */
 export async function proveAgent(
   adapter: Adapter,
   found: Found,
   journal?: Journal,
+  opts: { timeoutMs?: number } = {},
 ): Promise<Proof> {
   const cacheable = journal !== undefined && found.version !== null &&
     Object.keys(found.env ?? {}).length === 0;
@@ -201,10 +203,15 @@ export async function proveAgent(
     }
   }
   let proof: Proof;
+  let conclusive = false;
   try {
-    const out = await runProbe(found.path, ["--help"], { env: found.env });
+    const out = await runProbe(found.path, ["--help"], {
+      env: found.env,
+      timeoutMs: opts.timeoutMs,
+    });
     proof = adapter.proveInitialPrompt(`${out.stdout}\n${out.stderr}`);
-    if (out.timedOut && !proof.accepted) {
+    conclusive = proof.accepted || !out.timedOut;
+    if (!conclusive) {
       proof = { ...proof, reason: `'${found.path} --help' did not finish in time` };
     }
   } catch (e) {
@@ -214,7 +221,7 @@ export async function proveAgent(
       reason: `cannot run '${found.path} --help': ${(e as Error).message}`,
     };
   }
-  if (cacheable) {
+  if (cacheable && conclusive) {
     journal!.saveProof(found.path, found.version!, { accepted: proof.accepted, line: proof.line });
   }
   return proof;

@@ -46,9 +46,14 @@ export function cutLimitSentences(joined: string, start: number): string {
   return end ? s.slice(0, end.index + 1) : s;
 }
 
+// The selected option of a dialog's choice list (`● 1. Keep trying`): what makes a box a dialog
+// rather than a tool's output box, which may show any text.
+const _SELECTED_OPTION = /^\s*●\s*\d+\.\s/;
+
 /**
- * Finds a limit in a bordered dialog (rows between a `╭─`/`┌─` and a `╰─`/`└─` edge): the box's
- * paragraphs, borders stripped and rows re-joined, matched against `rules`.
+ * Finds a limit in a bordered dialog (rows between a `╭─`/`┌─` and a `╰─`/`└─` edge that offer a
+ * choice, `● 1. …`): the box's paragraphs, borders stripped and rows re-joined, matched against
+ * `rules`.
  */
 export function detectInDialogs(
   rows: readonly string[],
@@ -61,6 +66,10 @@ export function detectInDialogs(
     while (top >= 0 && !isBoxEdge(rows[top], "top")) top--;
     if (top < 0) break;
     const inner = rows.slice(top + 1, end).map(stripBorders);
+    if (!inner.some((r) => _SELECTED_OPTION.test(r))) {
+      end = top;
+      continue;
+    }
     let para: string[] = [];
     const paragraphs: string[][] = [];
     for (const r of [...inner, ""]) {

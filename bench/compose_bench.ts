@@ -1,6 +1,6 @@
 /**
  * Composing is on the switch path: the delivered text must take < 5 ms for a 1 MB transcript.
- * Run: `tools/deno.sh bench src/handoff/compose_bench.ts`.
+ * Run: `tools/deno.sh bench -A bench/compose_bench.ts`.
  */
 import { composeFull, composeHandoff } from "../src/handoff/compose.ts";
 import type { HandoffPackage, TranscriptEntry } from "../src/handoff/package.ts";

@@ -8,8 +8,36 @@ import { join } from "node:path";
 import { installSimAgents } from "../src/sim/install.ts";
 import { readSimLog, type SimEvent } from "../src/sim/log.ts";
 import { Journal } from "../src/journal/journal.ts";
+import { loadConfig } from "../src/config/config.ts";
+import { ensurePrivateDir } from "../src/config/paths.ts";
+import type { AgentRun } from "../src/session/agent_run.ts";
+import { runChain } from "../src/session/chain.ts";
+import type { Keyboard, KeySink } from "../src/session/keyboard.ts";
 import { REPO_DIR, UULDANA } from "./_paths.ts";
 import { TmuxTerminal } from "./_tmux.ts";
+
+/** Keys a test types, delivered like the user's stdin to whichever run holds the keyboard. */
+export class TypedKeyboard implements Keyboard {
+  #sink: KeySink | null = null;
+  setSink(sink: KeySink | null): void {
+    this.#sink = sink;
+  }
+  /** Types `text` (nothing happens while no run holds the keyboard). */
+  type(text: string): void {
+    this.#sink?.(new TextEncoder().encode(text));
+  }
+  close(): void {}
+}
+
+/** What {@linkcode SwitchWorld.runChain} may change from a plain `uuldana run`. */
+export interface InProcessChain {
+  keyboard?: Keyboard;
+  size?: () => { cols: number; rows: number };
+  onRun?: (run: AgentRun | null) => void;
+  abort?: AbortSignal;
+  /** Wait for a reset when every agent is limited (default: exit 3 at once). */
+  wait?: boolean;
+}
 
 /** One test's agents, config, data dir and terminal. */
 export class SwitchWorld {
@@ -122,6 +150,35 @@ export class SwitchWorld {
   /** Opens the journal uuldana wrote (close it after use). */
   journal(): Journal {
     return Journal.open(this.home);
+  }
+
+  /**
+   * Runs the chain in this process, as `uuldana run` would, without an outer terminal; returns
+   * the exit code and the status lines.
+   */
+  async runChain(opts: InProcessChain = {}): Promise<{ code: number; status: string[] }> {
+    const config = loadConfig((name) => name === "UULDANA_CONFIG" ? this.config : undefined);
+    const journal = Journal.open(ensurePrivateDir(this.home));
+    const status: string[] = [];
+    try {
+      const code = await runChain({
+        ctx: { config, dataDir: this.home, journal },
+        first: null,
+        then: null,
+        extraArgs: [],
+        noWait: !opts.wait,
+        workspace: this.workspace,
+        user: { write() {} },
+        keyboard: opts.keyboard ?? new TypedKeyboard(),
+        size: opts.size ?? (() => ({ cols: 120, rows: 40 })),
+        status: (line) => status.push(line),
+        onRun: opts.onRun,
+        abort: opts.abort,
+      });
+      return { code, status };
+    } finally {
+      journal.close();
+    }
   }
 
   async close(): Promise<void> {

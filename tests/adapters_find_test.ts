@@ -3,6 +3,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { findAgent, proveAgent, runProbe, whichBinary } from "../adapters/find.ts";
 import { adapterByName } from "../adapters/registry.ts";
 import { parseConfig } from "../src/config/config.ts";
+import { Journal } from "../src/journal/journal.ts";
 
 Deno.test("a --help that hangs (a grandchild holding the pipe too) is cut off and refused", async () => {
   const dir = await Deno.makeTempDir({ prefix: "uuldana-find-" });
@@ -46,4 +47,30 @@ Deno.test("the --help proof runs with the agent's configured environment", async
   assertEquals((await proveAgent(codex, { path, version: "1.0.0", env: {} })).accepted, true);
   const hidden = await proveAgent(codex, { path, version: "1.0.0", env: { HIDE_PROMPT: "1" } });
   assertEquals(hidden.accepted, false);
+});
+
+Deno.test("a --help that timed out is not cached: the next probe can still prove it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "uuldana-find-cache-" });
+  const path = `${dir}/gemini`;
+  const journal = Journal.open(dir);
+  try {
+    const gemini = adapterByName("gemini")!;
+    const found = { path, version: "0.61.0" };
+    // A first start busy unpacking itself: --help is too slow.
+    await Deno.writeTextFile(path, "#!/bin/sh\nexec sleep 2\n");
+    await Deno.chmod(path, 0o755);
+    const slow = await proveAgent(gemini, found, journal, { timeoutMs: 200 });
+    assertEquals([slow.accepted, /did not finish in time/.test(slow.reason!)], [false, true]);
+    assertEquals(journal.cachedProof(path, "0.61.0"), null);
+    await Deno.writeTextFile(
+      path,
+      "#!/bin/sh\necho '  -i, --prompt-interactive  Execute the prompt and continue'\n",
+    );
+    const proof = await proveAgent(gemini, found, journal, { timeoutMs: 2000 });
+    assertEquals([proof.accepted, proof.cached], [true, undefined]);
+    assertEquals((await proveAgent(gemini, found, journal)).cached, true);
+  } finally {
+    journal.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -219,8 +219,66 @@ Deno.test("doctor: says what is missing and how to fix it, exit 1; exit 0 when r
     join(home, "config.json"),
     JSON.stringify({ chain: ["codex"], agents: { codex: { bin: ready } } }),
   );
-  const ok = await uuldana(["doctor", "--json"], { home });
+  // Like BSD stty (macOS): no --version, and it fails without a terminal on stdin; it is there.
+  const bin = join(home, "bin");
+  Deno.mkdirSync(bin);
+  Deno.writeTextFileSync(join(bin, "stty"), "#!/bin/sh\necho 'stty: not a terminal' >&2\nexit 1\n");
+  Deno.chmodSync(join(bin, "stty"), 0o755);
+  const ok = await uuldana(["doctor", "--json"], {
+    home,
+    env: { PATH: `${bin}:${Deno.env.get("PATH")}` },
+  });
   assertEquals(ok.code, 0, ok.stdout + ok.stderr);
   const checks = JSON.parse(ok.stdout) as { name: string; status: string }[];
   assertEquals(checks.find((c) => c.name === "agent codex")?.status, "ok");
+  assertEquals(checks.find((c) => c.name === "stty")?.status, "ok");
+});
+
+Deno.test("a report redirected to a file carries no colour, even from a terminal", async () => {
+  const home = Deno.makeTempDirSync();
+  const report = join(home, "doctor.txt");
+  const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  // stderr stays on the pty that `script` makes; only stdout goes to the file.
+  const cmd = `${[...UULDANA, "doctor"].map(quote).join(" ")} > ${quote(report)}`;
+  await new Deno.Command("script", {
+    args: ["-q", "-e", "-c", cmd, "/dev/null"],
+    clearEnv: true, // without NO_COLOR, whatever the test runner has
+    env: {
+      ...Object.fromEntries(Object.entries(Deno.env.toObject()).filter(([k]) => k !== "NO_COLOR")),
+      UULDANA_HOME: home,
+      UULDANA_CONFIG: join(home, "config.json"),
+    },
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  const text = Deno.readTextFileSync(report);
+  assertMatch(text, /journal\s/);
+  assert(!text.includes("\x1b"), JSON.stringify(text.slice(0, 200)));
+});
+
+Deno.test("export to a path that cannot be written: one line, exit 1, no internal error", async () => {
+  const home = Deno.makeTempDirSync();
+  await uuldana(["run", "gemini", "--cols", "80", "--rows", "24"], {
+    home,
+    env: { UULDANA_GEMINI_BIN: join(FIXTURES, "leave_modes.sh") },
+  });
+  const r = await uuldana(["export", "last", "--asciicast", join(home, "missing", "x.cast")], {
+    home,
+  });
+  assertEquals(r.code, 1, r.stderr);
+  assertMatch(r.stderr, /^uuldana: cannot write .*x\.cast: /);
+  assert(!r.stderr.includes("internal error"), r.stderr);
+  noStackTrace(r);
+});
+
+Deno.test("an unusable data directory is one line with a hint, not an internal error", async () => {
+  const home = Deno.makeTempDirSync();
+  Deno.writeTextFileSync(join(home, "file"), "");
+  const r = await uuldana(["runs"], { env: { UULDANA_HOME: join(home, "file", "data") } });
+  assertEquals(r.code, 1, r.stderr);
+  assertMatch(r.stderr, /cannot make the private directory .*file\/data/);
+  assertMatch(r.stderr, /UULDANA_HOME/);
+  assert(!r.stderr.includes("internal error"), r.stderr);
+  noStackTrace(r);
 });

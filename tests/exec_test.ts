@@ -249,15 +249,31 @@ Deno.test("exec: a stall without --handoff-on-stall fails; --timeout stops the w
   const timed = await exec([TASK, "--agents", "claude,codex", "--timeout", "1s"], {
     modes: { claude: "stall" },
   });
+  // Longer than setTimeout's 2^31 - 1 ms: must not fire at once.
+  const long = await exec([TASK, "--agents", "codex", "--timeout", "600h"]);
   try {
+    assertEquals(long.code, 0, long.stderr);
+    assertEquals(long.stdout, "FAKE CODEX ANSWER\n");
     assertEquals(stalled.code, 1, stalled.stderr);
     assertEquals(argvOf(stalled, "codex"), null);
     assertEquals(timed.code, 1, timed.stderr);
     assert(/timed out after 1s/.test(timed.stderr), timed.stderr);
     assertEquals(argvOf(timed, "codex"), null);
   } finally {
-    cleanup(stalled);
-    cleanup(timed);
+    for (const r of [stalled, timed, long]) cleanup(r);
+  }
+});
+
+Deno.test("exec: a stopped agent's child that ignores SIGTERM is killed with its group", async () => {
+  const r = await exec([TASK, "--agents", "claude", "--stall", "1s"], {
+    modes: { claude: "stall-orphan" },
+  });
+  try {
+    assertEquals(r.code, 1, r.stderr);
+    const pgid = Number(readFileSync(join(r.log, "claude.pid"), "utf8"));
+    assert(!_groupAlive(pgid), "the child that ignored SIGTERM outlived the run");
+  } finally {
+    cleanup(r);
   }
 });
 
@@ -323,6 +339,20 @@ Deno.test("exec: a task over MAX_ARG_STRLEN reaches codex on stdin (`-`), not as
     assertEquals(r.code, 0, r.stderr);
     assertEquals(argvOf(r, "codex")!.at(-1), "-");
     assertEquals(readFileSync(join(r.log, "codex.stdin"), "utf8"), big);
+  } finally {
+    cleanup(r);
+  }
+});
+
+Deno.test("exec: an agent whose `--prompt=TASK` would pass MAX_ARG_STRLEN is skipped", async () => {
+  // The task alone fits one argument; with copilot's `--prompt=` in front it does not.
+  const edge = "x".repeat(131_071 - 3);
+  const r = await exec(["-", "--agents", "copilot,codex"], { stdin: edge });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    assert(/skipping copilot: the task is longer than one argument/.test(r.stderr), r.stderr);
+    assertEquals(argvOf(r, "copilot"), null);
+    assertEquals(argvOf(r, "codex")!.at(-1), edge);
   } finally {
     cleanup(r);
   }

@@ -10,8 +10,9 @@ import {
 } from "node:assert/strict";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { framedBody, SwitchWorld } from "./_switch_env.ts";
+import { framedBody, SwitchWorld, TypedKeyboard } from "./_switch_env.ts";
 import { CONTINUE_REQUEST } from "../src/handoff/frame.ts";
+import type { AgentRun } from "../src/session/agent_run.ts";
 
 const REQUEST = "Add a --dry-run flag to deploy.sh and a test for it";
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -374,6 +375,111 @@ Deno.test(
         again.close();
       }
     } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "a signal while no agent runs (during a switch) starts no other agent; the handoff is saved",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
+    const keys = new TypedKeyboard();
+    const abort = new AbortController();
+    try {
+      const { code } = await w.runChain({
+        keyboard: keys,
+        abort: abort.signal,
+        onRun: (run) => {
+          // The signal lands between claude's limit and the next start, when no run can take it.
+          if (!run) return abort.abort("SIGTERM");
+          if (run.adapterName !== "claude") return run.stop("SIGTERM");
+          run.waitUntil(() => run.isQuiet() && run.vt.modes.bracketedPaste, 20_000).then(
+            (ready) => ready && keys.type(`${REQUEST}\r`),
+          );
+        },
+      });
+      assertEquals(code, 143);
+      assertEquals(w.events("codex", "start").length, 0, "codex was started after the signal");
+      const j = w.journal();
+      try {
+        const [claudeRun] = j.runs();
+        assertEquals([claudeRun.agent, claudeRun.endReason], ["claude", "limit"]);
+        const [h] = j.handoffsFrom(claudeRun.id);
+        assertEquals([h.toAgent, h.status], ["codex", "saved"]);
+        assert(existsSync(h.filePath!));
+      } finally {
+        j.close();
+      }
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test("a resize while an agent is being started still reaches it", opts, async () => {
+  const w = new SwitchWorld(["claude"]);
+  let current: AgentRun | null = null;
+  let calls = 0;
+  // The size read for the launch is the old one; the terminal changed before the run was known.
+  const chain = w.runChain({
+    size: () => calls++ === 0 ? { cols: 100, rows: 30 } : { cols: 120, rows: 40 },
+    onRun: (run) => {
+      current = run ?? current;
+    },
+  });
+  try {
+    await w.waitForEvent("claude", "start");
+    // The size the agent has now: the one it started with, or the last resize it got.
+    const agentSize = () => {
+      const sizes = w.events("claude").flatMap((e) =>
+        e.event === "start" ? [e.size] : e.event === "resize" ? [e] : []
+      ) as { cols: number; rows: number }[];
+      const last = sizes.at(-1)!;
+      return [last.cols, last.rows];
+    };
+    const deadline = Date.now() + 15_000;
+    while (agentSize()[0] !== 120 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assertEquals(agentSize(), [120, 40]);
+  } finally {
+    (current as AgentRun | null)?.stop("SIGTERM");
+    await chain;
+    await w.close();
+  }
+});
+
+Deno.test(
+  "after waiting for a reset, an agent whose --help does not prove a prompt is still refused",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["codex"], {
+      codex: { SIM_LIMIT_AFTER: "1", SIM_HELP_WITHOUT_PROMPT: "1" },
+    });
+    const keys = new TypedKeyboard();
+    const realNow = Date.now;
+    let runs = 0;
+    try {
+      const { code, status } = await w.runChain({
+        keyboard: keys,
+        wait: true,
+        onRun: (run) => {
+          // Once codex is limited, a day passes for the wait: its reset time has come.
+          if (!run) return void (Date.now = () => realNow() + 25 * 3600_000);
+          if (++runs > 1) return run.stop("SIGTERM");
+          run.waitUntil(() => run.isQuiet() && run.vt.modes.bracketedPaste, 20_000).then(
+            (ready) => ready && keys.type(`${REQUEST}\r`),
+          );
+        },
+      });
+      assertEquals(runs, 1, "codex was started on the handoff without a proof");
+      assertEquals(code, 3, status.join("\n"));
+      assert(status.some((l) => l.includes("waiting for codex to reset")), status.join("\n"));
+      assert(status.some((l) => l.includes("not guessing")), status.join("\n"));
+    } finally {
+      Date.now = realNow;
       await w.close();
     }
   },

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { MAX_ARG_BYTES } from "../launch_rules.ts";
 
 /** Something the agent said, worth carrying in a handoff. */
 export interface MessageEvent {
@@ -92,13 +93,18 @@ export interface HeadlessAdapter {
 }
 
 /** Linux MAX_ARG_STRLEN minus the terminating NUL: the most bytes one argv string may hold. */
-export const MAX_ARG_BYTES = 131_071;
+export { MAX_ARG_BYTES };
 
 /** Whether `text` fits one argv string. */
 export function fitsInArgument(text: string): boolean {
   // Quick accept: a UTF-16 unit encodes to at most 3 UTF-8 bytes.
   if (text.length * 3 <= MAX_ARG_BYTES) return true;
   return new TextEncoder().encode(text).length <= MAX_ARG_BYTES;
+}
+
+/** Whether every argv string of `launch` fits (a `--prompt=TEXT` string counts its prefix). */
+export function launchFits(launch: HeadlessLaunch): boolean {
+  return launch.argv.every(fitsInArgument);
 }
 
 /** The short `-p` prompt that follows a long prompt delivered on stdin (Gemini, Qwen append it). */

@@ -24,8 +24,9 @@ export const geminiHeadless: HeadlessAdapter = {
   promptViaStdin: true,
   launch(bin, prompt, extraArgs) {
     const base = [bin, "-o", "stream-json", ...extraArgs];
-    return fitsInArgument(prompt)
-      ? { argv: [...base, `--prompt=${prompt}`], stdin: null }
+    const arg = `--prompt=${prompt}`;
+    return fitsInArgument(arg)
+      ? { argv: [...base, arg], stdin: null }
       : { argv: [...base, `--prompt=${STDIN_FOLLOW_UP}`], stdin: prompt };
   },
   newParser: () => geminiStreamParser(),

@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { HeadlessEvent, HeadlessParser } from "./event.ts";
+import { type HeadlessEvent, type HeadlessParser, launchFits, MAX_ARG_BYTES } from "./event.ts";
 import { headlessAdapter } from "./registry.ts";
 import { SHARED_DIR } from "../../tests/_paths.ts";
 
@@ -191,4 +191,15 @@ Deno.test("launch: the prompt is one argument, or stdin when over MAX_ARG_STRLEN
   assertEquals(claudeBig.stdin, big);
   assertEquals(headlessAdapter("copilot")!.promptViaStdin, false);
   assertEquals(headlessAdapter("nope"), null);
+});
+
+Deno.test("launch: a `--prompt=TEXT` argument counts its prefix against MAX_ARG_STRLEN", () => {
+  // Fits alone, but not behind `--prompt=`.
+  const edge = "x".repeat(MAX_ARG_BYTES - 3);
+  const gemini = headlessAdapter("gemini")!.launch("gemini", edge, []);
+  assert(launchFits(gemini));
+  assertEquals(gemini.stdin, edge);
+  const copilot = headlessAdapter("copilot")!.launch("copilot", edge, []);
+  assertEquals(launchFits(copilot), false);
+  assert(launchFits(headlessAdapter("copilot")!.launch("copilot", "fix it", [])));
 });

@@ -9,7 +9,7 @@ import { UsageError } from "../errors.ts";
 import { ROADS } from "../config/config.ts";
 import { dataDir } from "../config/paths.ts";
 import { composeFull, composeHandoff, roadCap } from "../handoff/compose.ts";
-import { newNonce } from "../handoff/frame.ts";
+import { isNonce, newNonce } from "../handoff/frame.ts";
 import { parsePackage } from "../handoff/package.ts";
 import { handoffPath, newHandoffId, writeHandoffFile } from "../handoff/file.ts";
 import { status } from "./style.ts";
@@ -57,11 +57,12 @@ there is nothing to hand off: nothing is printed (--json prints "text": null).`,
         }
       }
       const nonce = opts.nonce ?? newNonce();
-      if (!/^[0-9a-f]{8,64}$/i.test(nonce)) {
+      if (!isNonce(nonce)) {
         throw new UsageError(`--nonce must be 8–64 hex digits, got "${nonce}"`);
       }
       const id = newHandoffId();
-      const pointer = handoffPath(dataDir(), id);
+      const data = dataDir();
+      const pointer = handoffPath(data, id);
       let composed;
       try {
         composed = composeHandoff(pkg, { road: opts.road, cap, pointer, nonce });
@@ -75,7 +76,7 @@ there is nothing to hand off: nothing is printed (--json prints "text": null).`,
         throw e;
       }
       if (composed && opts.save) {
-        const written = writeHandoffFile(dataDir(), id, composeFull(pkg, { pointer, nonce }).text);
+        const written = writeHandoffFile(data, id, composeFull(pkg, { pointer, nonce }).text);
         status(`wrote the full handoff to ${written}`);
       }
       if (opts.json) {

@@ -181,8 +181,15 @@ export function exportCommand() {
           );
         }
         const cast = exportAsciicast(run, out);
-        if (opts.asciicast === "-") Deno.stdout.writeSync(new TextEncoder().encode(cast));
-        else Deno.writeTextFileSync(opts.asciicast, cast, { mode: 0o600 });
+        if (opts.asciicast === "-") {
+          Deno.stdout.writeSync(new TextEncoder().encode(cast));
+          return;
+        }
+        try {
+          Deno.writeTextFileSync(opts.asciicast, cast, { mode: 0o600 });
+        } catch (e) {
+          throw new UuldanaError(`cannot write ${opts.asciicast}: ${(e as Error).message}`);
+        }
       } finally {
         journal.close();
       }

@@ -1,5 +1,7 @@
 /**
- * Small helpers for human output: colour only on a TTY and never when NO_COLOR is set.
+ * Small helpers for human output: colour only when both stdout and stderr are terminals (the same
+ * helpers write to either, and a redirected report must not carry escape codes), and never when
+ * NO_COLOR is set.
  *
  * @module
  */
@@ -7,7 +9,7 @@
 function _colorEnabled(): boolean {
   if (Deno.env.get("NO_COLOR")) return false;
   try {
-    return Deno.stderr.isTerminal();
+    return Deno.stdout.isTerminal() && Deno.stderr.isTerminal();
   } catch {
     return false;
   }

@@ -156,8 +156,8 @@ function _parseAgent(
     out.disabled = v.disabled;
   }
   if ("road" in v) {
-    if (typeof v.road !== "string" || !["hook", "prompt", "store", "paste"].includes(v.road)) {
-      throw bad(at("road"), `one of "hook", "prompt", "store", "paste"`, v.road);
+    if (typeof v.road !== "string" || !(ROADS as string[]).includes(v.road)) {
+      throw bad(at("road"), `one of ${ROADS.map((r) => `"${r}"`).join(", ")}`, v.road);
     }
     out.road = v.road as Road;
   }

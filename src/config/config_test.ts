@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { UsageError } from "../errors.ts";
+import { UsageError, UuldanaError } from "../errors.ts";
 import { DEFAULT_CHAIN, loadConfig, parseConfig } from "./config.ts";
 import { configPath, dataDir, ensurePrivateDir } from "./paths.ts";
 
@@ -131,4 +131,24 @@ Deno.test("the data dir is created private (0700)", () => {
   const dir = join(Deno.makeTempDirSync(), "a", "uuldana");
   ensurePrivateDir(dir);
   assertEquals(Deno.statSync(dir).mode! & 0o777, 0o700);
+});
+
+Deno.test("a missing HOME or an unusable data dir is an expected error, not a crash", () => {
+  for (const fn of [() => dataDir(noEnv, "linux"), () => configPath(noEnv)]) {
+    try {
+      fn();
+      assert(false, "expected an error");
+    } catch (e) {
+      assert(e instanceof UuldanaError && /HOME is not set/.test(e.message), String(e));
+    }
+  }
+  const file = join(Deno.makeTempDirSync(), "file");
+  Deno.writeTextFileSync(file, "");
+  try {
+    ensurePrivateDir(join(file, "data"));
+    assert(false, "expected an error");
+  } catch (e) {
+    assert(e instanceof UuldanaError && e.message.includes(join(file, "data")), String(e));
+    assert(e.hint?.includes("UULDANA_HOME"));
+  }
 });

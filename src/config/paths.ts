@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { chmodSync, mkdirSync } from "node:fs";
+import { UuldanaError } from "../errors.ts";
 
 /** Environment lookups, injectable so tests do not touch the real process environment. */
 export type Env = (name: string) => string | undefined;
@@ -14,7 +15,13 @@ export const processEnv: Env = (name) => Deno.env.get(name);
 
 function _home(env: Env): string {
   const home = env("HOME");
-  if (!home) throw new Error("HOME is not set; set UULDANA_HOME or HOME");
+  if (!home) {
+    throw new UuldanaError(
+      "HOME is not set, so uuldana cannot find its config and data",
+      1,
+      "set HOME, or UULDANA_HOME and UULDANA_CONFIG",
+    );
+  }
   return home;
 }
 
@@ -41,7 +48,15 @@ export function dataDir(env: Env = processEnv, os: string = Deno.build.os): stri
 
 /** Creates `dir` (and parents) if needed and makes it private to the user (0700). */
 export function ensurePrivateDir(dir: string): string {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+  } catch (e) {
+    throw new UuldanaError(
+      `cannot make the private directory ${dir}: ${(e as Error).message}`,
+      1,
+      "check its permissions, or set UULDANA_HOME to a directory you can write",
+    );
+  }
   return dir;
 }

@@ -10,7 +10,7 @@ import type { Adapter, Found } from "../../adapters/adapter.ts";
 import { adapterByName } from "../../adapters/registry.ts";
 import { findAgent } from "../../adapters/find.ts";
 import type { HeadlessAdapter, HeadlessEvent } from "../../adapters/headless/event.ts";
-import { fitsInArgument, MAX_ARG_BYTES } from "../../adapters/headless/event.ts";
+import { launchFits, MAX_ARG_BYTES } from "../../adapters/headless/event.ts";
 import { headlessAdapter } from "../../adapters/headless/registry.ts";
 import { agentConfig } from "../config/config.ts";
 import type { Context } from "../cli/context.ts";
@@ -176,7 +176,8 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
           prepared.composed.omitted ? `, ${prepared.composed.omitted} older entries omitted` : ""
         })`,
     );
-    if (!fitsInArgument(prompt) && !member.headless.promptViaStdin) {
+    const args = agentConfig(ctx.config, member.name).args;
+    if (!launchFits(member.headless.launch(member.found.path, prompt, args))) {
       // Cannot happen with the composer's 20,000-code-point cap; kept as a guard.
       throw new UsageError(`the handoff for ${member.name} exceeds ${MAX_ARG_BYTES} bytes`);
     }
@@ -227,10 +228,11 @@ async function _member(
   const adapter = adapterByName(name)!;
   const headless = headlessAdapter(name);
   if (!headless) return skip("it has no structured (JSON) mode");
-  if (agentConfig(opts.ctx.config, name).disabled) return skip("disabled in the config");
+  const conf = agentConfig(opts.ctx.config, name);
+  if (conf.disabled) return skip("disabled in the config");
   const found = await findAgent(adapter, opts.ctx.config);
   if (!found) return skip(`not installed (${adapter.installHint})`);
-  if (firstPrompt && !fitsInArgument(firstPrompt) && !headless.promptViaStdin) {
+  if (firstPrompt && !launchFits(headless.launch(found.path, firstPrompt, conf.args))) {
     return skip(`the task is longer than one argument may be (${MAX_ARG_BYTES} bytes)`);
   }
   return { name, adapter, headless, found };

@@ -121,11 +121,11 @@ export async function runAgent(opts: AgentRunOptions): Promise<AgentRunOutcome> 
   }
 
   const stopper = new _GroupStopper(child.pid);
-  let stallTimer: ReturnType<typeof setTimeout> | undefined;
+  let stallTimer: _Timer | undefined;
   const armStall = () => {
     if (opts.stallMs === null) return;
-    clearTimeout(stallTimer);
-    stallTimer = setTimeout(() => stop("stall"), opts.stallMs);
+    stallTimer?.cancel();
+    stallTimer = _after(opts.stallMs, () => stop("stall"));
   };
   const stop = (why: "stall" | "timeout" | "abort") => {
     if (outcome.stoppedFor !== null || exited) return;
@@ -135,7 +135,7 @@ export async function runAgent(opts: AgentRunOptions): Promise<AgentRunOutcome> 
   let exited = false;
   const deadlineTimer = opts.deadline === null
     ? undefined
-    : setTimeout(() => stop("timeout"), Math.max(0, opts.deadline - Date.now()));
+    : _after(opts.deadline - Date.now(), () => stop("timeout"));
   const onAbort = () => stop("abort");
   opts.signal?.addEventListener("abort", onAbort);
   if (opts.signal?.aborted) stop("abort");
@@ -166,8 +166,8 @@ export async function runAgent(opts: AgentRunOptions): Promise<AgentRunOutcome> 
 
   const status = await child.status;
   exited = true;
-  clearTimeout(stallTimer);
-  clearTimeout(deadlineTimer);
+  stallTimer?.cancel();
+  deadlineTimer?.cancel();
   opts.signal?.removeEventListener("abort", onAbort);
   // Grandchildren may still hold stdout/stderr open: drain briefly, then stop the group.
   if (!await _within(Promise.all([stdoutDone, stderrDone]), _DRAIN_MS)) {
@@ -175,6 +175,9 @@ export async function runAgent(opts: AgentRunOptions): Promise<AgentRunOutcome> 
     await reader.cancel().catch(() => {});
     await Promise.all([stdoutDone, stderrDone]);
   }
+  // A stopped agent's leader may exit on SIGTERM while children that ignore it (and hold no pipe)
+  // live on: the group was told to stop, so nothing of it may outlive the run.
+  if (outcome.stoppedFor !== null) stopper.signalGroup("SIGKILL");
   stopper.dispose();
   await stdinDone;
 
@@ -199,6 +202,25 @@ function _mergeLimit(cur: LimitEvent | null, next: LimitEvent): LimitEvent {
     resetsAt: cur.resetsAt ?? next.resetsAt,
     synthetic: cur.synthetic && next.synthetic,
   };
+}
+
+/** A cancellable timer. */
+interface _Timer {
+  cancel(): void;
+}
+
+// setTimeout fires at once for delays past 2^31 - 1 ms (~24.8 days): longer waits are chained.
+const _MAX_DELAY_MS = 2 ** 31 - 1;
+
+function _after(ms: number, fn: () => void): _Timer {
+  const due = Date.now() + ms;
+  let timer: ReturnType<typeof setTimeout>;
+  const arm = () => {
+    const left = due - Date.now();
+    timer = setTimeout(left > _MAX_DELAY_MS ? arm : fn, Math.max(0, Math.min(left, _MAX_DELAY_MS)));
+  };
+  arm();
+  return { cancel: () => clearTimeout(timer) };
 }
 
 async function _within(p: Promise<unknown>, ms: number): Promise<boolean> {

@@ -23,6 +23,7 @@ import {
   tailOf,
   type Unit,
 } from "./sanitize.ts";
+import { STATUS_LINES } from "./workspace.ts";
 
 export type { Road };
 
@@ -32,8 +33,6 @@ export const HANDOFF_CAP = 20_000;
 export const HOOK_CAP = 10_000;
 /** The original request is cut at this many code points. */
 export const OBJECTIVE_MAX = 500;
-/** At most this many `git status --short` lines are shown. */
-export const GIT_STATUS_LINES = 20;
 
 /** Options for {@linkcode composeHandoff}. */
 export interface ComposeOptions {
@@ -101,8 +100,10 @@ function _clean(raw: string, nonce: string): _Piece {
   return { text: neutralise(r.text, nonce), redactions: r.count };
 }
 
-function _countMarkers(text: string): number {
-  return text.match(REDACTION_MARKER)?.length ?? 0;
+// How many of a text's `redactions` survive in `kept`, a part of it (a cut can drop markers).
+function _redactionsIn(redactions: number, kept: string): number {
+  if (redactions === 0) return 0;
+  return Math.min(redactions, kept.match(REDACTION_MARKER)?.length ?? 0);
 }
 
 function _indent(text: string): string {
@@ -118,7 +119,7 @@ function _short(raw: string, max: number, nonce: string): _Piece {
   const line = oneLine(p.text);
   if (codePointLength(line) <= max) return { text: line, redactions: p.redactions };
   const kept = headOf(line, max - 1) + "…";
-  return { text: kept, redactions: Math.min(p.redactions, _countMarkers(kept)) };
+  return { text: kept, redactions: _redactionsIn(p.redactions, kept) };
 }
 
 /** The original request: the first user message, cut at OBJECTIVE_MAX code points. */
@@ -137,7 +138,7 @@ export function objectiveOf(
     if (whole || size >= OBJECTIVE_MAX + _MARGIN / 2) {
       if (size <= OBJECTIVE_MAX && whole) return { text, cut: false, redactions: p.redactions };
       const kept = headOf(text, OBJECTIVE_MAX);
-      return { text: kept, cut: true, redactions: Math.min(p.redactions, _countMarkers(kept)) };
+      return { text: kept, cut: true, redactions: _redactionsIn(p.redactions, kept) };
     }
   }
 }
@@ -155,22 +156,19 @@ function _facts(pkg: HandoffPackage, nonce: string): _Piece {
       ? "none (detached HEAD)"
       : take(_short(pkg.git.branch, 200, nonce));
     const status = _clean(pkg.git.status, nonce);
-    redactions += status.redactions;
     const changed = status.text.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim());
     if (changed.length === 0) {
       lines.push(`Git branch: ${branch}; no uncommitted changes`);
     } else {
       lines.push(`Git branch: ${branch}; uncommitted changes (git status --short):`);
       // One extra line is allowed: describeWorkspace's own "… and N more" line.
-      const shown = changed.length > GIT_STATUS_LINES + 1
-        ? changed.slice(0, GIT_STATUS_LINES)
-        : changed;
-      for (const l of shown) {
-        lines.push(`  ${codePointLength(l) > 200 ? headOf(l, 199) + "…" : l}`);
-      }
+      const shown = (changed.length > STATUS_LINES + 1 ? changed.slice(0, STATUS_LINES) : changed)
+        .map((l) => `  ${codePointLength(l) > 200 ? headOf(l, 199) + "…" : l}`);
       if (shown.length < changed.length) {
-        lines.push(`  … and ${changed.length - shown.length} more`);
+        shown.push(`  … and ${changed.length - shown.length} more`);
       }
+      redactions += _redactionsIn(status.redactions, shown.join("\n"));
+      lines.push(...shown);
     }
   }
   lines.push(`Handoff time: ${take(_short(pkg.time, 64, nonce))}`);
@@ -219,14 +217,30 @@ interface _Frame {
 }
 
 function _frame(pkg: HandoffPackage, pointer: string, nonce: string, followUp?: string): _Frame {
-  const from = _short(pkg.from, 40, nonce).text;
-  const to = _short(pkg.to, 40, nonce).text;
-  const why = _why(pkg, from, nonce);
+  const from = _short(pkg.from, 40, nonce);
+  const to = _short(pkg.to, 40, nonce);
+  const why = _why(pkg, from.text, nonce);
   const facts = _facts(pkg, nonce);
-  const head = preamble({ nonce, from, to, why: why.text, pointer: oneLine(sanitize(pointer)) }) +
-    "\n\n" + facts.text;
+  const head = preamble({
+    nonce,
+    from: from.text,
+    to: to.text,
+    why: why.text,
+    pointer: oneLine(sanitize(pointer)),
+  }) + "\n\n" + facts.text;
   const after = followUp ? "\n\n" + sanitize(followUp).trim() : "";
-  return { head, end: ending(nonce) + after, redactions: why.redactions + facts.redactions, nonce };
+  // The agents' names appear several times; their secrets count wherever they appear.
+  const names = _repeated(from, head) + _repeated(to, head);
+  return {
+    head,
+    end: ending(nonce) + after,
+    redactions: names + why.redactions + facts.redactions,
+    nonce,
+  };
+}
+
+function _repeated(p: _Piece, text: string): number {
+  return p.redactions && p.redactions * (text.split(p.text).length - 1);
 }
 
 function _assemble(frame: _Frame, omitted: number, parts: string[]): string {
@@ -357,7 +371,7 @@ function _fit(
     if (avail >= _MIN_CUT || (parts.length === 0 && avail > 0)) {
       const kept = tailOf(tail.body, avail, unit).replace(/^\s+/, "");
       parts.push(head + kept);
-      redactions += Math.min(tail.redactions, _countMarkers(kept));
+      redactions += _redactionsIn(tail.redactions, kept);
       cutEntry = true;
       i--;
     }

@@ -219,3 +219,21 @@ Deno.test("a follow-up sits after the closing notice, inside the cap, never trim
   const full = composeFull(pkg, { pointer: "/h.md", nonce: c.nonce, followUp });
   assert(full.text.endsWith("Continue the original request. Then stop."));
 });
+
+Deno.test("redactions count the markers shown: names count each time, hidden status lines not", () => {
+  const key = ["gh", "p_", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"].join("");
+  const status = Array.from({ length: 30 }, (_, i) => ` M f${i}-password=hunter2x${i}`).join("\n");
+  const pkg = pkgWith([user("hi")], { from: key, git: { branch: "main", status } });
+  for (
+    const c of [
+      composeHandoff(pkg, { road: "prompt", pointer: POINTER, nonce: NONCE })!,
+      composeFull(pkg, { pointer: POINTER, nonce: NONCE }),
+    ]
+  ) {
+    assert(!c.text.includes(key) && !c.text.includes("hunter2"));
+    assert(c.text.includes("… and 10 more"));
+    const markers = c.text.match(/\[REDACTED:[a-z-]+\]/g)!.length;
+    // 20 status lines shown, the name twice in the preamble.
+    assertEquals([c.redactions, markers], [22, 22]);
+  }
+});

@@ -12,7 +12,7 @@ import {
   openSync,
   renameSync,
   unlinkSync,
-  writeSync,
+  writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "../config/paths.ts";
@@ -58,7 +58,7 @@ export function writeHandoffFile(dataDir: string, id: string, text: string): str
   try {
     try {
       fchmodSync(fd, 0o600); // whatever the umask
-      writeSync(fd, new TextEncoder().encode(text));
+      writeFileSync(fd, text); // loops until every byte is written, unlike one writeSync
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -16,9 +16,11 @@ import { describeWorkspace } from "./workspace.ts";
 
 /** A handoff that is saved and ready to deliver. */
 export interface PreparedHandoff {
+  /** The handoff's id (its journal row and file name). */
   id: string;
   /** The full, untrimmed framed handoff file. */
   file: string;
+  /** What was composed. */
   pkg: HandoffPackage;
   /** The text for the road, within its cap. */
   composed: Composed;

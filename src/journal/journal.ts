@@ -62,6 +62,9 @@ export interface HandoffRow {
   createdAt: string;
 }
 
+// How long a statement waits for another uuldana's lock on the journal.
+const _BUSY_MS = 5_000;
+
 /** The journal file name inside the data directory. */
 export const JOURNAL_FILE = "journal.db";
 
@@ -99,41 +102,27 @@ export class Journal {
 
   /**
    * Opens (creating 0600 if missing) the journal in `dir`, migrates it forward and marks runs whose
-   * owning process is gone as `interrupted`. A corrupt, foreign or newer file is never touched.
+   * owning process is gone as `interrupted`. A corrupt, foreign or newer file is never touched,
+   * not even its permissions.
    */
   static open(dir: string): Journal {
     const path = join(dir, JOURNAL_FILE);
-    if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
-    chmodSync(path, 0o600);
     let db: DatabaseSync;
     try {
+      if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
       db = new DatabaseSync(path);
     } catch (e) {
       throw Journal.#unusable(path, e);
     }
     try {
-      db.exec("PRAGMA busy_timeout = 5000");
-      const version = Number(
-        (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
-      );
-      if (version > SCHEMA_VERSION) {
-        throw new JournalError(
-          `journal ${path} was written by a newer uuldana (schema ${version}, this one knows ${SCHEMA_VERSION})`,
-          "upgrade uuldana, or point UULDANA_HOME at another directory",
-        );
+      db.exec(`PRAGMA busy_timeout = ${_BUSY_MS}`);
+      // Checked before anything writes (WAL mode, migrations), so a refused file stays as it was.
+      if (Journal.#version(db, path) < SCHEMA_VERSION) {
+        Journal.#enableWal(db);
+        Journal.#migrate(db, path);
       }
-      if (version === 0) {
-        const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number };
-        if (Number(tables.n) > 0) {
-          throw new JournalError(
-            `journal ${path} is an SQLite database that uuldana did not create`,
-            "move that file away (it is left untouched), or set UULDANA_HOME to another directory",
-          );
-        }
-      }
-      db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA foreign_keys = ON");
-      Journal.#migrate(db, version);
+      chmodSync(path, 0o600);
     } catch (e) {
       db.close();
       if (e instanceof JournalError) throw e;
@@ -151,17 +140,56 @@ export class Journal {
     );
   }
 
-  static #migrate(db: DatabaseSync, from: number): void {
-    for (let v = from; v < SCHEMA_VERSION; v++) {
-      db.exec("BEGIN IMMEDIATE");
+  // Switching to WAL takes an exclusive lock, and when two uuldanas switch at once SQLite answers
+  // "database is locked" at once instead of waiting (they would deadlock): retry until busy_timeout.
+  static #enableWal(db: DatabaseSync): void {
+    const deadline = Date.now() + _BUSY_MS;
+    for (;;) {
       try {
-        db.exec(MIGRATIONS[v]);
-        db.exec(`PRAGMA user_version = ${v + 1}`);
-        db.exec("COMMIT");
+        db.exec("PRAGMA journal_mode = WAL");
+        return;
       } catch (e) {
-        db.exec("ROLLBACK");
-        throw e;
+        if (!/database is locked/.test((e as Error).message) || Date.now() > deadline) throw e;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 + Math.random() * 20);
       }
+    }
+  }
+
+  // The schema version, refusing a newer or a foreign file. One statement, so the version and the
+  // table count come from the same snapshot even while another uuldana is migrating.
+  static #version(db: DatabaseSync, path: string): number {
+    const row = db.prepare(
+      "SELECT (SELECT user_version FROM pragma_user_version) AS v, " +
+        "(SELECT count(*) FROM sqlite_master) AS n",
+    ).get() as { v: number; n: number };
+    const version = Number(row.v);
+    if (version > SCHEMA_VERSION) {
+      throw new JournalError(
+        `journal ${path} was written by a newer uuldana (schema ${version}, this one knows ${SCHEMA_VERSION})`,
+        "upgrade uuldana, or point UULDANA_HOME at another directory",
+      );
+    }
+    if (version === 0 && Number(row.n) > 0) {
+      throw new JournalError(
+        `journal ${path} is an SQLite database that uuldana did not create`,
+        "move that file away (it is left untouched), or set UULDANA_HOME to another directory",
+      );
+    }
+    return version;
+  }
+
+  // All pending migrations in one write transaction. The version is read again inside it: another
+  // uuldana started at the same moment may have migrated the file since it was first read.
+  static #migrate(db: DatabaseSync, path: string): void {
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      const from = Journal.#version(db, path);
+      for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
+      if (from < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      db.exec("COMMIT");
+    } catch (e) {
+      db.exec("ROLLBACK");
+      throw e;
     }
   }
 
@@ -188,10 +216,8 @@ export class Journal {
       "UPDATE runs SET ended_at = ?, end_reason = 'interrupted' WHERE id = ? AND ended_at IS NULL",
     );
     for (const row of open) {
-      if (
-        row.owner_pid !== null && row.owner_pid !== process.pid && _alive(Number(row.owner_pid))
-      ) continue;
-      if (row.owner_pid === process.pid) continue;
+      const owner = row.owner_pid === null ? null : Number(row.owner_pid);
+      if (owner === process.pid || (owner !== null && _alive(owner))) continue;
       mark.run(_now(), row.id);
       repaired++;
     }
@@ -275,6 +301,11 @@ export class Journal {
     return row ? (row as unknown as RunRow) : null;
   }
 
+  /** How many runs the journal holds. */
+  runCount(): number {
+    return Number((this.#db.prepare("SELECT count(*) AS n FROM runs").get() as { n: number }).n);
+  }
+
   /** The most recent runs, newest first. */
   runs(limit = 50): RunRow[] {
     return this.#db.prepare(`${_RUN_SELECT} ORDER BY id DESC LIMIT ?`).all(
@@ -283,19 +314,9 @@ export class Journal {
   }
 
   /** Records a handoff (before any delivery is tried). */
-  addHandoff(h: {
-    id: string;
-    fromRun: number | null;
-    toAgent: string;
-    mode: "auto" | "manual";
-    road: string;
-    characters: number;
-    omitted: number;
-    redactions: number;
-    status: HandoffStatus;
-    filePath: string | null;
-    error?: string | null;
-  }): void {
+  addHandoff(
+    h: Omit<HandoffRow, "toRun" | "receipt" | "createdAt" | "error"> & { error?: string | null },
+  ): void {
     this.#db.prepare(
       `INSERT INTO handoffs (id, from_run, to_agent, mode, road, characters, omitted, redactions,
          status, file_path, error, created_at)
@@ -349,7 +370,7 @@ export class Journal {
 
   /** Handoffs that started from a run, oldest first. */
   handoffsFrom(runId: number): HandoffRow[] {
-    return this.#db.prepare(`${_HANDOFF_SELECT} WHERE from_run = ? ORDER BY created_at`)
+    return this.#db.prepare(`${_HANDOFF_SELECT} WHERE from_run = ? ORDER BY created_at, rowid`)
       .all(runId) as unknown as HandoffRow[];
   }
 

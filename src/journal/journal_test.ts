@@ -198,6 +198,59 @@ Deno.test("a foreign SQLite database is refused and not modified", () => {
   assertEquals(Deno.readFileSync(path), before);
 });
 
+Deno.test("a foreign file keeps its permissions too", () => {
+  const dir = tempDir();
+  const path = join(dir, JOURNAL_FILE);
+  const other = new DatabaseSync(path);
+  other.exec("CREATE TABLE notes (body TEXT)");
+  other.close();
+  Deno.chmodSync(path, 0o644);
+  assertThrows(() => Journal.open(dir), JournalError);
+  assertEquals(Deno.statSync(path).mode! & 0o777, 0o644);
+});
+
+Deno.test("several processes opening a new journal at once all succeed", async () => {
+  const dir = tempDir();
+  // Each process loads the module, says "ready", then opens the journal once released together.
+  const script = `
+    import { Journal } from ${JSON.stringify(new URL("./journal.ts", import.meta.url).href)};
+    console.log("ready");
+    for await (const _ of Deno.stdin.readable) break;
+    try {
+      Journal.open(${JSON.stringify(dir)}).close();
+      console.log("opened");
+    } catch (e) {
+      console.log(e.message);
+    }
+  `;
+  const children = Array.from({ length: 4 }, () =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["eval", script],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn());
+  const readers = children.map((c) => c.stdout.pipeThrough(new TextDecoderStream()).getReader());
+  for (const r of readers) assertEquals((await r.read()).value?.trim(), "ready");
+  const writers = children.map((c) => c.stdin.getWriter());
+  await Promise.all(writers.map((w) => w.write(new Uint8Array([10]))));
+  const said: string[] = [];
+  for (const r of readers) {
+    let out = "";
+    for (let chunk = await r.read(); !chunk.done; chunk = await r.read()) out += chunk.value;
+    said.push(out.trim());
+  }
+  await Promise.all(writers.map((w) => w.close()));
+  await Promise.all(children.map((c) => c.status));
+  assertEquals(said, ["opened", "opened", "opened", "opened"]);
+  const j = Journal.open(dir);
+  try {
+    assertEquals(j.schemaVersion, SCHEMA_VERSION);
+  } finally {
+    j.close();
+  }
+});
+
 Deno.test("a journal from a newer uuldana is refused", () => {
   const dir = tempDir();
   const db = new DatabaseSync(join(dir, JOURNAL_FILE));

@@ -17,7 +17,10 @@ import { OutputRecording } from "./recording.ts";
 
 /** The user's side of the terminal. */
 export interface UserTerminal {
-  /** Writes bytes to the user's terminal, all of them, in order. */
+  /**
+   * Writes bytes to the user's terminal, all of them, in order. Never throws: a terminal that is
+   * gone drops them (the run is recorded all the same).
+   */
   write(bytes: Uint8Array): void;
 }
 
@@ -26,8 +29,7 @@ export type RunOutcome =
   | { reason: "exit"; exitCode: number; signal: string | null }
   | { reason: "limit"; limit: LimitHit; exitCode: number | null }
   | { reason: "switch"; to: string; exitCode: number | null }
-  | { reason: "stopped"; signal: string; exitCode: number | null }
-  | { reason: "stall"; exitCode: number | null };
+  | { reason: "stopped"; signal: string; exitCode: number | null };
 
 /** Answers whether `/agent NAME` can switch now; returns an error line to show, or null. */
 export type SwitchCheck = (name: string) => string | null;
@@ -53,8 +55,6 @@ export interface AgentRunOptions {
   checkSwitch?: SwitchCheck;
   /** Lists agents and roads for `/agent` alone. */
   listAgents?: () => string;
-  /** No output for this long while busy ends the run as `stall` (off when undefined). */
-  stallMs?: number;
   /** The clock limit detection resolves reset times against. */
   now?: () => Date;
 }
@@ -84,13 +84,14 @@ export class AgentRun {
   readonly #recording: OutputRecording;
   readonly #waiters = new Set<() => void>();
   #decided: RunOutcome | null = null;
+  /** The agent's process is gone (it may have ended on its own, undecided). */
+  #exited = false;
   #resolveOutcome!: (outcome: RunOutcome) => void;
   /** Once detached, the agent's output no longer reaches the user's terminal. */
   #detached = false;
   #detectTimer: ReturnType<typeof setTimeout> | undefined;
   #lastDetect = 0;
   #lastOutput = performance.now();
-  #limitSeen: LimitHit | null = null;
   /** The last alternate-screen lines with text: full-screen agents erase them when they exit. */
   #altLines: string[] = [];
   /** Screen lines taken when the run's end was decided, before the agent is asked to quit. */
@@ -153,7 +154,7 @@ export class AgentRun {
 
   /** Whether the run has already ended or been decided. */
   get finished(): boolean {
-    return this.#decided !== null;
+    return this.#decided !== null || this.#exited;
   }
 
   /**
@@ -166,7 +167,7 @@ export class AgentRun {
       const deadline = performance.now() + timeoutMs;
       const check = () => {
         if (predicate()) return done(true);
-        if (this.#decided || performance.now() >= deadline) return done(false);
+        if (this.finished || performance.now() >= deadline) return done(false);
       };
       const tick = setInterval(check, 100);
       const done = (ok: boolean) => {
@@ -191,10 +192,10 @@ export class AgentRun {
   }
 
   #decide(outcome: RunOutcome): void {
-    if (this.#decided) return;
+    if (this.finished) return;
     this.#decided = outcome;
     this.#decidedLines = this.#screenLines();
-    for (const w of [...this.#waiters]) w();
+    this.#wakeWaiters();
     // The next agent must not wait for this one to finish quitting: detach it from the user's
     // terminal now (restored from the modes it set), keep what it showed, and stop it meanwhile.
     this.#detach();
@@ -208,6 +209,10 @@ export class AgentRun {
     );
   }
 
+  #wakeWaiters(): void {
+    if (this.#waiters.size) { for (const w of [...this.#waiters]) w(); }
+  }
+
   #detach(): void {
     if (this.#detached) return;
     this.#detached = true;
@@ -219,14 +224,6 @@ export class AgentRun {
   async #supervise(): Promise<void> {
     const { keyboard, user } = this.#opts;
     keyboard.setSink((bytes) => this.#onKeys(bytes));
-    let stallTimer: ReturnType<typeof setInterval> | undefined;
-    if (this.#opts.stallMs) {
-      stallTimer = setInterval(() => {
-        if (performance.now() - this.#lastOutput > this.#opts.stallMs!) {
-          this.#decide({ reason: "stall", exitCode: null });
-        }
-      }, 1000);
-    }
     try {
       for await (const chunk of this.#pty.output) {
         const now = performance.now();
@@ -236,13 +233,16 @@ export class AgentRun {
         this.#recording.add(chunk, now);
         this.#quiet.output(now, this.vt.modes.synchronizedOutput);
         this.#scheduleDetect();
-        for (const w of [...this.#waiters]) w();
+        this.#wakeWaiters();
       }
     } finally {
       clearTimeout(this.#detectTimer);
-      clearInterval(stallTimer);
     }
+    // The throttled look may still be pending: a limit printed just before the agent quit counts.
+    this.#detect();
     const exit = await this.#pty.exited;
+    this.#exited = true;
+    this.#wakeWaiters();
     this.#detach();
     const outcome: RunOutcome = this.#decided
       ? { ...this.#decided, exitCode: exit.code } as RunOutcome
@@ -283,7 +283,7 @@ export class AgentRun {
   }
 
   #onKeys(bytes: Uint8Array): void {
-    if (this.#decided) return;
+    if (this.finished) return;
     const { forward, events } = this.#input.feed(bytes);
     if (forward.length) this.#pty.write(forward).catch(() => {});
     for (const event of events) {
@@ -313,6 +313,7 @@ export class AgentRun {
     const message = _encoder.encode(`\r\n${problem!.replaceAll("\n", "\r\n")}\r\n`);
     const since = performance.now();
     const show = () => {
+      if (this.#detached) return; // the terminal belongs to the next agent (or to nobody) now
       const settled = performance.now() - this.#lastOutput > 250;
       if (settled || performance.now() - since > 2000) this.#opts.user.write(message);
       else setTimeout(show, 50);
@@ -331,21 +332,15 @@ export class AgentRun {
   }
 
   #detect(): void {
-    if (this.#decided) return;
+    if (this.finished) return;
     this.#noteAltScreen();
     const hit = this.#opts.adapter.detectLimit(this.vt.logicalScreenLines(), {
       now: this.#opts.now?.() ?? new Date(),
       delivered: this.#opts.delivered,
     });
     if (!hit) return;
-    this.#limitSeen = hit;
     if (this.#opts.shouldHandOff ? this.#opts.shouldHandOff(hit) : hit.kind === "usage") {
       this.#decide({ reason: "limit", limit: hit, exitCode: null });
     }
-  }
-
-  /** The last limit message seen, even one not acted on (a rate limit being retried). */
-  get limitSeen(): LimitHit | null {
-    return this.#limitSeen;
   }
 }

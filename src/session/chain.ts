@@ -78,18 +78,18 @@ interface _Start {
 
 /**
  * Runs the chain until an agent exits by itself or nothing can continue; returns the exit code.
- * Returns only when every agent it started is gone and journaled.
+ * Returns only when every agent it started is gone and journaled, and every delivery settled.
  */
 export async function runChain(opts: ChainOptions): Promise<number> {
-  const stopping: Promise<void>[] = [];
+  const stopping: Promise<unknown>[] = [];
   try {
     return await _runChain(opts, stopping);
   } finally {
-    await Promise.all(stopping);
+    await Promise.allSettled(stopping);
   }
 }
 
-async function _runChain(opts: ChainOptions, stopping: Promise<void>[]): Promise<number> {
+async function _runChain(opts: ChainOptions, stopping: Promise<unknown>[]): Promise<number> {
   const { ctx } = opts;
   const members = await _resolveMembers(opts);
   const limited = new Map<string, string | null>(); // agent → resetsAt
@@ -104,11 +104,28 @@ async function _runChain(opts: ChainOptions, stopping: Promise<void>[]): Promise
 
   for (;;) {
     const { member } = start;
-    let run: AgentRun;
+    // A signal that came while no agent ran (a switch, a wait) had no run to stop: start no other.
+    if (opts.abort?.aborted) {
+      if (start.handoff) {
+        ctx.journal.updateHandoff(start.handoff.id, {
+          status: "saved",
+          error: "uuldana was stopped before it could deliver the handoff",
+        });
+      }
+      return _signalCode(String(opts.abort.reason));
+    }
+    let launched: { run: AgentRun; delivery: Promise<void> };
     try {
-      run = await _launch(opts, start, members);
+      launched = await _launch(opts, start, members);
     } catch (e) {
-      if (!(e instanceof RoadError) || !start.handoff) throw e;
+      if (!start.handoff) throw e;
+      if (!(e instanceof RoadError)) {
+        ctx.journal.updateHandoff(start.handoff.id, {
+          status: "saved",
+          error: `${member.adapter.name} could not be started: ${(e as Error)?.message ?? e}`,
+        });
+        throw e;
+      }
       // The road cannot carry this handoff (too long for argv, a failed import…): never guess.
       ctx.journal.updateHandoff(start.handoff.id, {
         status: "refused",
@@ -134,15 +151,18 @@ async function _runChain(opts: ChainOptions, stopping: Promise<void>[]): Promise
       start = next;
       continue;
     }
+    const { run } = launched;
+    stopping.push(run.ended, launched.delivery);
     opts.onRun?.(run);
-    stopping.push(run.ended);
+    // A signal or a resize while the agent was being started reached no run.
+    if (opts.abort?.aborted) run.stop(String(opts.abort.reason));
+    else _followSize(opts, run);
     // While the agent works, prove the others take an opening prompt: a switch then waits for none.
     for (const m of members) {
       if (m.found && !m.disabled && m !== member) _proof(m, ctx.journal).catch(() => {});
     }
     const outcome = await run.outcome;
     opts.onRun?.(null);
-    if (start.handoff) _settleDelivery(ctx, start, run);
     conversation = [...conversation, ...runConversation(ctx.journal, run.runId)];
 
     if (outcome.reason === "exit") return outcome.exitCode;
@@ -153,10 +173,8 @@ async function _runChain(opts: ChainOptions, stopping: Promise<void>[]): Promise
       continue;
     }
 
-    // A limit (or a stall treated as one): hand the conversation to the next available agent.
-    const limit: LimitHit = outcome.reason === "limit"
-      ? outcome.limit
-      : { kind: "usage", message: "the agent stalled (no output)", resetsAt: null };
+    // A limit: hand the conversation to the next available agent.
+    const { limit } = outcome;
     limited.set(member.adapter.name, limit.resetsAt);
     const next = await _autoHandoff(
       opts,
@@ -171,6 +189,12 @@ async function _runChain(opts: ChainOptions, stopping: Promise<void>[]): Promise
     if (typeof next === "number") return next;
     start = next;
   }
+}
+
+/** Gives a new run the terminal's size now: a resize while it was starting reached no pty. */
+function _followSize(opts: ChainOptions, run: AgentRun): void {
+  const { cols, rows } = opts.size();
+  if (cols !== run.vt.cols || rows !== run.vt.rows) run.resize(cols, rows);
 }
 
 /** 128 + the signal number, as a shell reports a process ended by that signal. */
@@ -223,14 +247,20 @@ function _firstMember(members: _Member[], wanted: string | null): _Member {
   return m;
 }
 
-async function _launch(opts: ChainOptions, start: _Start, members: _Member[]): Promise<AgentRun> {
+/** Starts the run and, in the background, what it still has to receive (a paste, a kickoff). */
+async function _launch(
+  opts: ChainOptions,
+  start: _Start,
+  members: _Member[],
+): Promise<{ run: AgentRun; delivery: Promise<void> }> {
   const { ctx } = opts;
   const { adapter, found } = start.member;
   const cfg = agentConfig(ctx.config, adapter.name);
   const scratch = ensurePrivateDir(join(ctx.dataDir, "scratch", `${Date.now()}-${adapter.name}`));
+  const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
   const atLaunch = start.handoff && start.road !== "paste" ? start.handoff : null;
-  let argv: string[];
   let launch: Launch;
+  let run: AgentRun;
   try {
     launch = adapter.launch({
       bin: found!.path,
@@ -242,85 +272,93 @@ async function _launch(opts: ChainOptions, start: _Start, members: _Member[]): P
       workspace: opts.workspace,
       scratchDir: scratch,
     });
-    argv = await materializeLaunch(launch, opts.workspace, { env: cfg.env });
+    const argv = await materializeLaunch(launch, opts.workspace, { env: cfg.env });
+    const size = opts.size();
+    run = await AgentRun.start({
+      adapter,
+      argv,
+      env: { ...cfg.env, ...launch.env },
+      workspace: opts.workspace,
+      cols: size.cols,
+      rows: size.rows,
+      journal: ctx.journal,
+      keyboard: opts.keyboard,
+      user: opts.user,
+      // What uuldana itself puts on the screen never counts as the agent's limit message.
+      delivered: [start.handoff?.composed.text, launch.kickoff].filter((x): x is string => !!x),
+      quietMs: ctx.config.quietSeconds * 1000,
+      shouldHandOff: (hit) => shouldHandOff(hit),
+      checkSwitch: (name) => _switchProblem(ctx, members, adapter.name, name),
+      listAgents: () => _agentList(members, adapter.name),
+    });
   } catch (e) {
-    rmSync(scratch, { recursive: true, force: true });
+    removeScratch();
     throw e;
   }
-  const size = opts.size();
-  const run = await AgentRun.start({
-    adapter,
-    argv,
-    env: { ...cfg.env, ...launch.env },
-    workspace: opts.workspace,
-    cols: size.cols,
-    rows: size.rows,
-    journal: ctx.journal,
-    keyboard: opts.keyboard,
-    user: opts.user,
-    // What uuldana itself puts on the screen never counts as the agent's limit message.
-    delivered: [start.handoff?.composed.text, launch.kickoff].filter((x): x is string => !!x),
-    quietMs: ctx.config.quietSeconds * 1000,
-    shouldHandOff: (hit) => shouldHandOff(hit),
-    checkSwitch: (name) => _switchProblem(ctx, members, adapter.name, name),
-    listAgents: () => _agentList(members, adapter.name),
-  });
-  run.outcome.finally(() => rmSync(scratch, { recursive: true, force: true }));
+  // Removed once the agent is gone: it may read its files until it quits.
+  run.ended.then(removeScratch, removeScratch);
+  let delivery = Promise.resolve();
   if (start.handoff && start.road === "paste") {
-    _pasteWhenReady(opts, run, start.handoff);
+    delivery = _pasteWhenReady(opts, run, start.handoff);
   } else if (start.handoff) {
     ctx.journal.updateHandoff(start.handoff.id, { status: "delivered", toRun: run.runId });
-    if (launch.kickoff) _submitKickoff(opts, run, launch.kickoff, adapter.submitKey);
+    if (launch.kickoff) delivery = _submitKickoff(opts, run, launch.kickoff, adapter.submitKey);
   }
-  return run;
+  return { run, delivery };
+}
+
+function _pasteTimeoutMs(opts: ChainOptions): number {
+  return opts.pasteTimeoutMs ?? opts.ctx.config.pasteTimeoutSeconds * 1000;
 }
 
 // Roads whose argv cannot start the turn (OpenCode's store road) get a one-line kickoff typed in.
-function _submitKickoff(
+async function _submitKickoff(
   opts: ChainOptions,
   run: AgentRun,
   kickoff: string,
   submitKey: string,
-): void {
-  pasteHandoff(run, kickoff, {
-    timeoutMs: opts.pasteTimeoutMs ?? opts.ctx.config.pasteTimeoutSeconds * 1000,
-  }).then(async (result) => {
+): Promise<void> {
+  let problem: string | null;
+  try {
+    const result = await pasteHandoff(run, kickoff, { timeoutMs: _pasteTimeoutMs(opts) });
     if (result.pasted) await run.write(submitKey);
-    else {opts.status(
-        `could not start ${run.adapterName}'s turn (${result.reason}); type "continue" to start it`,
-      );}
-  });
+    problem = result.pasted ? null : result.reason;
+  } catch (e) {
+    problem = (e as Error)?.message ?? String(e);
+  }
+  // Once the agent is gone there is no turn to start and nobody to tell.
+  if (problem !== null && !run.finished) {
+    opts.status(
+      `could not start ${run.adapterName}'s turn (${problem}); type "continue" to start it`,
+    );
+  }
 }
 
-function _pasteWhenReady(opts: ChainOptions, run: AgentRun, handoff: PreparedHandoff): void {
+async function _pasteWhenReady(
+  opts: ChainOptions,
+  run: AgentRun,
+  handoff: PreparedHandoff,
+): Promise<void> {
   const { journal, dataDir } = opts.ctx;
   journal.updateHandoff(handoff.id, { toRun: run.runId });
-  pasteHandoff(run, handoff.composed.text, {
-    timeoutMs: opts.pasteTimeoutMs ?? opts.ctx.config.pasteTimeoutSeconds * 1000,
-  }).then((result) => {
+  let reason: string;
+  try {
+    const result = await pasteHandoff(run, handoff.composed.text, {
+      timeoutMs: _pasteTimeoutMs(opts),
+    });
     if (result.pasted) {
       journal.updateHandoff(handoff.id, { status: "pasted", receipt: result.receipt });
       return;
     }
-    if (run.finished) {
-      journal.updateHandoff(handoff.id, {
-        status: "saved",
-        error: "the agent ended before it showed a prompt",
-      });
-      return;
-    }
-    const saved = join(dataDir, "handoff.md");
-    copyFileSync(handoff.file, saved);
-    journal.updateHandoff(handoff.id, { status: "saved", error: result.reason });
-    opts.status(`${result.reason}; nothing was pasted. The handoff is saved in ${saved}`);
-  });
-}
-
-function _settleDelivery(ctx: Context, start: _Start, run: AgentRun): void {
-  const h = ctx.journal.handoff(start.handoff!.id);
-  if (h && h.status === "pending") {
-    ctx.journal.updateHandoff(h.id, { status: "delivered", toRun: run.runId });
+    reason = result.reason;
+  } catch (e) {
+    reason = `the paste failed: ${(e as Error)?.message ?? e}`;
   }
+  journal.updateHandoff(handoff.id, { status: "saved", error: reason });
+  if (run.finished) return; // the agent is gone; the handoff file is in the journal
+  const saved = join(dataDir, "handoff.md");
+  copyFileSync(handoff.file, saved);
+  opts.status(`${reason}; nothing was pasted. The handoff is saved in ${saved}`);
 }
 
 function _switchProblem(
@@ -401,6 +439,11 @@ async function _manualSwitch(
   return { member: target, handoff, road: handoff ? "paste" : null, extraArgs: [] };
 }
 
+/**
+ * The next agent to hand a limited run's conversation to, proven to take an opening prompt; when
+ * none is left, saves the handoff and waits for the earliest reset (then looks again) or gives up
+ * with an exit code.
+ */
 async function _autoHandoff(
   opts: ChainOptions,
   members: _Member[],
@@ -413,124 +456,103 @@ async function _autoHandoff(
 ): Promise<_Start | number> {
   const { ctx } = opts;
   const reason = { kind: "limit" as const, message: limit.message, resetsAt: limit.resetsAt };
-  const order = _rotation(members, from);
-  for (const member of order) {
-    const name = member.adapter.name;
-    if (member.disabled || !member.found || limited.has(name) || refused.has(name)) continue;
-    const road = agentConfig(ctx.config, name).road ?? member.adapter.defaultRoad;
-    const proof = await _proof(member, ctx.journal);
-    const common = {
-      journal: ctx.journal,
-      dataDir: ctx.dataDir,
-      fromRun,
-      from: from.adapter.name,
-      to: name,
-      mode: "auto" as const,
-      reason,
-      workspace: opts.workspace,
-      entries: conversation,
-    };
-    if (!proof.accepted) {
-      const saved = await prepareHandoff({
+  const common = {
+    journal: ctx.journal,
+    dataDir: ctx.dataDir,
+    fromRun,
+    from: from.adapter.name,
+    mode: "auto" as const,
+    reason,
+    workspace: opts.workspace,
+    entries: conversation,
+  };
+  for (;;) {
+    // An agent that was waited for is proven like any other: a reset does not make it take a prompt.
+    for (const member of _rotation(members, from)) {
+      const name = member.adapter.name;
+      if (member.disabled || !member.found || limited.has(name) || refused.has(name)) continue;
+      const road = agentConfig(ctx.config, name).road ?? member.adapter.defaultRoad;
+      const proof = await _proof(member, ctx.journal);
+      if (!proof.accepted) {
+        const saved = await prepareHandoff({
+          ...common,
+          to: name,
+          road,
+          refused: `no initial-prompt proof: ${proof.reason ?? "help text did not show it"}`,
+        });
+        opts.status(
+          `${name} cannot be shown to take an opening prompt (${
+            proof.reason ?? "unknown"
+          }); not guessing.` +
+            (saved ? ` Handoff saved: ${saved.file}` : ""),
+        );
+        refused.add(name);
+        continue;
+      }
+      const handoff = await prepareHandoff({
         ...common,
+        to: name,
         road,
-        refused: `no initial-prompt proof: ${proof.reason ?? "help text did not show it"}`,
+        cap: member.adapter.roadCap(road) ?? undefined,
+        followUp: CONTINUE_REQUEST,
       });
       opts.status(
-        `${name} cannot be shown to take an opening prompt (${
-          proof.reason ?? "unknown"
-        }); not guessing.` +
-          (saved ? ` Handoff saved: ${saved.file}` : ""),
+        `${from.adapter.name} → ${name}: "${limit.message}". ` +
+          (handoff
+            ? `Handoff via ${road}: ${handoff.file}`
+            : `Nobody spoke to ${from.adapter.name}; ${name} starts clean.`),
       );
-      refused.add(name);
-      continue;
+      return {
+        member,
+        handoff,
+        road: handoff ? road : null,
+        extraArgs: [],
+        origin: { from, fromRun, limit },
+      };
     }
-    const handoff = await prepareHandoff({
-      ...common,
-      road,
-      cap: member.adapter.roadCap(road) ?? undefined,
-      followUp: CONTINUE_REQUEST,
-    });
-    opts.status(
-      `${from.adapter.name} → ${name}: "${limit.message}". ` +
-        (handoff
-          ? `Handoff via ${road}: ${handoff.file}`
-          : `Nobody spoke to ${from.adapter.name}; ${name} starts clean.`),
-    );
-    return {
-      member,
-      handoff,
-      road: handoff ? road : null,
-      extraArgs: [],
-      origin: { from, fromRun, limit },
-    };
-  }
 
-  // Nothing left to hand to: save the handoff so nothing is lost, then wait or stop.
-  const saved = await prepareHandoff({
-    journal: ctx.journal,
-    dataDir: ctx.dataDir,
-    fromRun,
-    from: from.adapter.name,
-    to: "(none)",
-    road: "paste",
-    mode: "auto",
-    reason,
-    workspace: opts.workspace,
-    entries: conversation,
-    refused: "every agent of the chain is limited, missing or refused",
-  });
-  const where = saved ? ` The handoff is saved in ${saved.file}` : "";
-  const resets = [...limited.entries()].filter(([, at]) => at).map(([n, at]) =>
-    [n, Date.parse(at!)] as const
-  )
-    .sort((a, b) => a[1] - b[1]);
-  if (opts.noWait || resets.length === 0) {
+    // Nothing left to hand to: save the handoff so nothing is lost, then wait or stop.
+    const saved = await prepareHandoff({
+      ...common,
+      to: "(none)",
+      road: "paste",
+      refused: "every agent of the chain is limited, missing or refused",
+    });
+    const where = saved ? ` The handoff is saved in ${saved.file}` : "";
+    const resets = [...limited.entries()].filter(([, at]) => at).map(([n, at]) =>
+      [n, Date.parse(at!)] as const
+    )
+      .sort((a, b) => a[1] - b[1]);
+    if (opts.noWait || resets.length === 0) {
+      opts.status(
+        `every agent of the chain is limited or unavailable${
+          resets.length ? "" : " and no reset time is known"
+        }.${where}`,
+      );
+      return ExitCode.allLimited;
+    }
+    const [name, at] = resets[0];
     opts.status(
-      `every agent of the chain is limited or unavailable${
-        resets.length ? "" : " and no reset time is known"
-      }.${where}`,
+      `every agent is limited; waiting for ${name} to reset at ${
+        new Date(at).toISOString()
+      } (Ctrl-C to stop).${where}`,
     );
-    return ExitCode.allLimited;
+    const waited = await waitForReset(new Date(at), {
+      keyboard: opts.keyboard,
+      status: opts.status,
+      abort: opts.abort,
+    });
+    if (waited === "stopped") {
+      return _signalCode(opts.abort?.aborted ? String(opts.abort.reason) : "SIGINT");
+    }
+    limited.delete(name);
   }
-  const [name, at] = resets[0];
-  opts.status(
-    `every agent is limited; waiting for ${name} to reset at ${
-      new Date(at).toISOString()
-    } (Ctrl-C to stop).${where}`,
-  );
-  const waited = await waitForReset(new Date(at), {
-    keyboard: opts.keyboard,
-    status: opts.status,
-    abort: opts.abort,
-  });
-  if (waited === "stopped") {
-    return _signalCode(opts.abort?.aborted ? String(opts.abort.reason) : "SIGINT");
-  }
-  limited.delete(name);
-  const member = members.find((m) => m.adapter.name === name)!;
-  const road = agentConfig(ctx.config, name).road ?? member.adapter.defaultRoad;
-  const handoff = await prepareHandoff({
-    journal: ctx.journal,
-    dataDir: ctx.dataDir,
-    fromRun,
-    from: from.adapter.name,
-    to: name,
-    road,
-    mode: "auto",
-    reason,
-    workspace: opts.workspace,
-    entries: conversation,
-    cap: member.adapter.roadCap(road) ?? undefined,
-    followUp: CONTINUE_REQUEST,
-  });
-  return { member, handoff, road: handoff ? road : null, extraArgs: [] };
 }
 
 /** The members after `from`, wrapping around, `from` last. */
 function _rotation(members: _Member[], from: _Member): _Member[] {
   const i = members.indexOf(from);
-  return [...members.slice(i + 1), ...members.slice(0, i)];
+  return [...members.slice(i + 1), ...members.slice(0, i + 1)];
 }
 
 export type { RunOutcome };

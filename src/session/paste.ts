@@ -30,6 +30,7 @@ export async function pasteHandoff(
     opts.timeoutMs,
   );
   if (!ready) {
+    if (run.finished) return { pasted: false, reason: "the agent ended before it showed a prompt" };
     const why = run.vt.modes.bracketedPaste
       ? "the agent never went quiet"
       : "the agent did not enable bracketed paste (?2004)";

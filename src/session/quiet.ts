@@ -3,8 +3,7 @@
  * unfinished synchronized update (`CSI ? 2026 h` without its `l`). A sync start that never ends
  * stops counting after `syncCutoffMs` without output, so a crashed frame cannot block forever.
  *
- * {@linkcode QuietDetector} is pure (time is passed in); {@linkcode QuietTimer} wraps it with a
- * timer for the session.
+ * {@linkcode QuietDetector} is pure: time is passed in.
  *
  * @module
  */
@@ -48,54 +47,5 @@ export class QuietDetector {
   msUntilQuiet(now: number): number {
     const need = this.#inSync ? this.syncCutoffMs : this.quietMs;
     return Math.max(0, this.#lastOutput + need - now);
-  }
-}
-
-/**
- * A {@linkcode QuietDetector} on the real clock: call `output()` as bytes arrive and await
- * `whenQuiet()`.
- */
-export class QuietTimer {
-  readonly detector: QuietDetector;
-  #now: () => number;
-  #waiters: (() => void)[] = [];
-  #timer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(opts: QuietOptions = {}, now: () => number = performance.now.bind(performance)) {
-    this.#now = now;
-    this.detector = new QuietDetector(now(), opts);
-  }
-
-  /** Records output now. */
-  output(inSyncUpdate: boolean): void {
-    this.detector.output(this.#now(), inSyncUpdate);
-  }
-
-  /** Resolves once the screen is quiet (at once when it already is). */
-  whenQuiet(): Promise<void> {
-    return new Promise((resolve) => {
-      this.#waiters.push(resolve);
-      this.#arm();
-    });
-  }
-
-  /** Drops the timer; pending `whenQuiet()` promises stay pending. */
-  close(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#waiters = [];
-  }
-
-  #arm(): void {
-    if (this.#timer !== undefined) return;
-    const wait = this.detector.msUntilQuiet(this.#now());
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      if (this.#waiters.length === 0) return;
-      if (!this.detector.isQuiet(this.#now())) return this.#arm();
-      const waiters = this.#waiters;
-      this.#waiters = [];
-      for (const w of waiters) w();
-    }, wait);
   }
 }

@@ -28,6 +28,8 @@ export function waitForReset(
     tickMs?: number;
   },
 ): Promise<WaitResult> {
+  // A signal that came before the wait began (during the switch) must not be missed.
+  if (opts.abort?.aborted) return Promise.resolve("stopped");
   return new Promise((resolve) => {
     const encoder = new TextEncoder();
     const tty = Deno.stderr.isTerminal();

@@ -50,3 +50,22 @@ Deno.test("a signal to uuldana (abort) stops the wait", async () => {
   abort.abort("SIGTERM");
   assertEquals(await waiting, "stopped");
 });
+
+Deno.test("a signal that came before the wait began stops it at once", async () => {
+  const keys = new TypedKeys();
+  const abort = new AbortController();
+  abort.abort("SIGTERM");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const result = await Promise.race([
+    waitForReset(new Date(Date.now() + 60_000), {
+      keyboard: keys,
+      status: () => {},
+      abort: abort.signal,
+      tickMs: 20,
+    }),
+    new Promise<string>((r) => timer = setTimeout(() => r("still waiting"), 2000)),
+  ]);
+  clearTimeout(timer);
+  assertEquals(result, "stopped");
+  assertEquals(keys.sink, null, "the keyboard was never taken");
+});

@@ -10,16 +10,10 @@ import { type Keyboard, NoKeyboard, StdinKeyboard } from "./keyboard.ts";
 
 const _encoder = new TextEncoder();
 
-/** Writes all of `bytes` to stdout (a partial write is continued, never dropped). */
-function _writeAllStdout(bytes: Uint8Array): void {
-  let at = 0;
-  while (at < bytes.length) at += Deno.stdout.writeSync(bytes.subarray(at));
-}
-
 /** The terminal side of `uuldana run`. */
 export class TerminalSession {
   /** Bytes to the user's screen. */
-  readonly user: UserTerminal = { write: _writeAllStdout };
+  readonly user: UserTerminal = { write: (bytes) => this.#writeStdout(bytes) };
   /** The user's keys. */
   readonly keyboard: Keyboard;
   /** Aborted when the user asks uuldana to stop (signal). */
@@ -28,6 +22,8 @@ export class TerminalSession {
   readonly #fallback: { cols: number; rows: number };
   readonly #signals: [Deno.Signal, () => void][] = [];
   #run: AgentRun | null = null;
+  /** stdout failed (the terminal hung up, the pipe closed): later output is dropped. */
+  #stdoutGone = false;
 
   constructor(opts: { cols?: number; rows?: number; readKeys?: boolean }) {
     this.#fallback = { cols: opts.cols ?? 120, rows: opts.rows ?? 40 };
@@ -54,6 +50,21 @@ export class TerminalSession {
       this.#signals.push([sig, fn]);
     } catch {
       // SIGWINCH and friends do not exist on every platform.
+    }
+  }
+
+  /**
+   * Writes all of `bytes` to stdout (a partial write is continued, never dropped). Never throws:
+   * it runs inside the output loop and the signal handlers, which must go on to stop and record
+   * the agent when the terminal is gone.
+   */
+  #writeStdout(bytes: Uint8Array): void {
+    if (this.#stdoutGone) return;
+    try {
+      let at = 0;
+      while (at < bytes.length) at += Deno.stdout.writeSync(bytes.subarray(at));
+    } catch {
+      this.#stdoutGone = true;
     }
   }
 

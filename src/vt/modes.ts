@@ -41,6 +41,8 @@ export interface Modes {
   kittyKeyboardFlags: number[];
   /** xterm modifyOtherKeys level (CSI > 4 ; n m), 0 when off. */
   modifyOtherKeys: number;
+  /** ?2031 dark/light colour scheme change reports (`CSI ? 997 ; n n`), set by Claude and OpenCode. */
+  colorSchemeUpdates: boolean;
 }
 
 /** Names of the modes. */
@@ -88,6 +90,7 @@ export function defaultModes(): Modes {
     altScreen: false,
     kittyKeyboardFlags: [],
     modifyOtherKeys: 0,
+    colorSchemeUpdates: false,
   };
 }
 

@@ -1,5 +1,7 @@
 /**
- * The VT interpreter: bytes in, screen/scrollback/modes/title out. Pure (no I/O).
+ * The VT interpreter: bytes in, screen/scrollback/modes/title out. Pure (no I/O). This file
+ * decodes UTF-8, runs the parser (`parser_table.ts`) and dispatches sequences: modes, queries
+ * and titles are handled here, every screen operation is done by `screen.ts`.
  *
  * Behaviour follows xterm.js 6 (`@xterm/headless` with the Unicode 11 widths), the oracle of
  * the recordings in the corpus, including its quirks (cursor-relative moves in origin mode,
@@ -13,9 +15,7 @@
  *
  * @module
  */
-import { ScreenBuffer } from "./buffer.ts";
-import { type Charset, charsetFor } from "./charsets.ts";
-import { COMBINED, CP_MASK, Line, NULL_CELL, WIDTH_MASK, WIDTH_SHIFT } from "./line.ts";
+import { charsetFor } from "./charsets.ts";
 import {
   copyModes,
   defaultModes,
@@ -26,7 +26,7 @@ import {
 } from "./modes.ts";
 import { Action, NON_ASCII_PRINTABLE, State, TRANSITIONS } from "./parser_table.ts";
 import type { Query } from "./query.ts";
-import { charWidth } from "./width.ts";
+import { Screen } from "./screen.ts";
 
 /** Options of a {@link Terminal}. */
 export interface TerminalOptions {
@@ -79,21 +79,12 @@ const _DOLLAR = _C("$") << 8;
 
 /** A VT/xterm terminal emulator without I/O: feed it output bytes, read its state. */
 export class Terminal {
-  #cols: number;
-  #rows: number;
-  readonly #scrollbackSize: number;
   readonly #replaceMalformed: boolean;
-  #normal!: ScreenBuffer;
-  #alt!: ScreenBuffer;
-  #buf!: ScreenBuffer;
-  #modes: Modes = defaultModes();
-  #convertEol = false;
+  // changed in place only: the screen reads insert/wraparound/origin… from the same object
+  readonly #modes: Modes = defaultModes();
+  readonly #screen: Screen;
   #title: string | null = null;
   #bells = 0;
-  // charsets
-  #gsets: (Charset | null)[] = [null, null, null, null];
-  #glevel = 0;
-  #charset: Charset | null = null;
   // UTF-8 decoder
   #utfNeed = 0;
   #utfCp = 0;
@@ -111,30 +102,29 @@ export class Terminal {
   #oscOverflow = false;
   #dcsIdent = 0;
   #dcsData = "";
-  // printing
-  #joinWidth = 0; // width of the preceding printed char, 0 when a mark would not join
-  #inPrintRun = false;
   // listeners
   #modeListeners: ((c: ModeChange) => void)[] = [];
   #queryListeners: ((q: Query) => void)[] = [];
   #encoder = new TextEncoder();
 
   constructor(opts: TerminalOptions) {
-    this.#cols = Math.max(1, Math.floor(opts.cols));
-    this.#rows = Math.max(1, Math.floor(opts.rows));
-    this.#scrollbackSize = Math.max(0, Math.floor(opts.scrollback ?? 10_000));
+    this.#screen = new Screen(
+      Math.max(1, Math.floor(opts.cols)),
+      Math.max(1, Math.floor(opts.rows)),
+      Math.max(0, Math.floor(opts.scrollback ?? 10_000)),
+      this.#modes,
+    );
     this.#replaceMalformed = opts.replaceMalformed ?? false;
-    this.#resetBuffers();
   }
 
   /** Columns. */
   get cols(): number {
-    return this.#cols;
+    return this.#screen.cols;
   }
 
   /** Rows. */
   get rows(): number {
-    return this.#rows;
+    return this.#screen.rows;
   }
 
   /** Current modes (a copy). */
@@ -149,12 +139,12 @@ export class Terminal {
 
   /** Which buffer is shown. */
   get activeBuffer(): "normal" | "alternate" {
-    return this.#buf === this.#alt ? "alternate" : "normal";
+    return this.#screen.buf === this.#screen.alt ? "alternate" : "normal";
   }
 
   /** Cursor position (0-based; `x` equals `cols` while a wrap is pending). */
   get cursor(): { x: number; y: number } {
-    return { x: this.#buf.x, y: this.#buf.y };
+    return { x: this.#screen.buf.x, y: this.#screen.buf.y };
   }
 
   /** Calls `cb` whenever a mode changes value; returns the unsubscribe function. */
@@ -188,7 +178,7 @@ export class Terminal {
           // ASCII fast path: print the whole run of printable ASCII.
           let j = i + 1;
           while (j < n && (b = bytes[j]) >= 0x20 && b < 0x7f) j++;
-          this.#printAscii(bytes, i, j);
+          this.#screen.printAscii(bytes, i, j);
           i = j;
           continue;
         }
@@ -240,28 +230,17 @@ export class Terminal {
   resize(cols: number, rows: number): void {
     cols = Math.max(1, Math.floor(cols));
     rows = Math.max(1, Math.floor(rows));
-    if (cols === this.#cols && rows === this.#rows) return;
-    for (const buf of [this.#normal, this.#alt]) this.#resizeBuffer(buf, cols, rows);
-    this.#cols = cols;
-    this.#rows = rows;
+    if (cols !== this.#screen.cols || rows !== this.#screen.rows) this.#screen.resize(cols, rows);
   }
 
   /** Visible rows of the active buffer, trailing spaces stripped. */
   screenLines(): string[] {
-    return this.#buf.lines.map((l) => l.text());
+    return this.#screen.screenLines();
   }
 
   /** Visible rows with soft-wrap continuations joined into one line each. */
   logicalScreenLines(): string[] {
-    const out: string[] = [];
-    const lines = this.#buf.lines;
-    let start = 0;
-    for (let y = 1; y <= lines.length; y++) {
-      if (y < lines.length && lines[y].wrapped) continue;
-      out.push(_joinRows(lines, start, y));
-      start = y;
-    }
-    return out;
+    return this.#screen.logicalScreenLines();
   }
 
   /**
@@ -269,28 +248,12 @@ export class Terminal {
    * oldest first, from the normal scrollback followed by the visible screen.
    */
   lastLines(n: number): string[] {
-    const sb = this.#normal.scrollback;
-    const screen = this.#buf.lines;
-    const total = (sb?.length ?? 0) + screen.length;
-    const at = (i: number): Line => i < (sb?.length ?? 0) ? sb!.get(i) : screen[i - sb!.length];
-    const out: string[] = [];
-    let i = total - 1;
-    while (i >= 0 && out.length < n) {
-      // one logical line: rows start..i, where rows start+1..i are continuations
-      let start = i;
-      while (start > 0 && at(start).wrapped) start--;
-      const rows: Line[] = [];
-      for (let k = start; k <= i; k++) rows.push(at(k));
-      const text = _joinRows(rows, 0, rows.length);
-      if (text.trim() !== "") out.push(text);
-      i = start - 1;
-    }
-    return out.reverse();
+    return this.#screen.lastLines(n);
   }
 
   /** The state in the shape of the corpus `oracle` object. */
   snapshot(): TerminalSnapshot {
-    const buf = this.#buf;
+    const buf = this.#screen.buf;
     const modes = {} as Record<string, unknown>;
     for (const k of ORACLE_MODE_KEYS) modes[k] = this.#modes[k];
     const wrappedRows: number[] = [];
@@ -301,7 +264,7 @@ export class Terminal {
       if (w !== null) cellWidths[String(y)] = w;
     });
     const scrollback: string[] = [];
-    const sb = this.#normal.scrollback!;
+    const sb = this.#screen.normal.scrollback!;
     for (let i = 0; i < sb.length; i++) scrollback.push(sb.get(i).text());
     const snap: TerminalSnapshot = {
       screen: this.screenLines(),
@@ -314,7 +277,9 @@ export class Terminal {
       bells: this.#bells,
       cellWidths,
     };
-    if (buf === this.#alt) snap.normalScreen = this.#normal.lines.map((l) => l.text());
+    if (buf === this.#screen.alt) {
+      snap.normalScreen = this.#screen.normal.lines.map((l) => l.text());
+    }
     return snap;
   }
 
@@ -328,18 +293,18 @@ export class Terminal {
     const t = TRANSITIONS[this.#state << 8 | (cp < 0xa0 ? cp : NON_ASCII_PRINTABLE)];
     let next = t & 15;
     const action = t >> 4;
-    if (action !== Action.print) this.#inPrintRun = false;
+    if (action !== Action.print) this.#screen.inPrintRun = false;
     switch (action) {
       case Action.print:
-        this.#printCp(cp);
+        this.#screen.printCp(cp);
         break;
       case Action.execute:
         this.#execute(cp);
-        this.#joinWidth = 0;
+        this.#screen.joinWidth = 0;
         break;
       case Action.csiDispatch:
         this.#csiDispatch(this.#collect << 8 | cp);
-        this.#joinWidth = 0;
+        this.#screen.joinWidth = 0;
         break;
       case Action.param:
         this.#paramByte(cp);
@@ -349,7 +314,7 @@ export class Terminal {
         break;
       case Action.escDispatch:
         this.#escDispatch(this.#collect << 8 | cp);
-        this.#joinWidth = 0;
+        this.#screen.joinWidth = 0;
         break;
       case Action.clear:
         this.#clearParams();
@@ -366,7 +331,7 @@ export class Terminal {
       case Action.oscEnd:
         this.#oscEnd(cp);
         this.#clearParams();
-        this.#joinWidth = 0;
+        this.#screen.joinWidth = 0;
         if (cp === 0x1b) next = State.escape;
         break;
       case Action.dcsHook:
@@ -384,7 +349,7 @@ export class Terminal {
         }
         this.#dcsIdent = 0;
         this.#clearParams();
-        this.#joinWidth = 0;
+        this.#screen.joinWidth = 0;
         if (cp === 0x1b) next = State.escape;
         break;
         // ignore, error: nothing
@@ -478,318 +443,10 @@ export class Terminal {
     for (const l of this.#modeListeners) l({ mode: "kittyKeyboardFlags", value });
   }
 
-  // ---------------------------------------------------------------- printing
-
-  /** Start of a print run: writing over the right half of a wide char erases its left half. */
-  #startRun(): void {
-    this.#inPrintRun = true;
-    const buf = this.#buf;
-    const x = buf.x;
-    if (x > 0 && x <= this.#cols) {
-      const cells = buf.lines[buf.y].cells;
-      if ((cells[x - 1] >>> WIDTH_SHIFT) === 2) cells[x - 1] = NULL_CELL;
-    }
-  }
-
-  /** After printing: an orphaned right half at the cursor becomes an erased cell. */
-  #endPrint(): void {
-    const buf = this.#buf;
-    if (buf.x < this.#cols) {
-      const cells = buf.lines[buf.y].cells;
-      if (cells[buf.x] === 0) cells[buf.x] = NULL_CELL;
-    }
-  }
-
-  #printAscii(bytes: Uint8Array, start: number, end: number): void {
-    if (this.#charset !== null || this.#modes.insert) {
-      for (let i = start; i < end; i++) this.#printCp(bytes[i]);
-      return;
-    }
-    if (!this.#inPrintRun) this.#startRun();
-    const buf = this.#buf;
-    const cols = this.#cols;
-    const wrap = this.#modes.wraparound;
-    let x = buf.x;
-    let cells = buf.lines[buf.y].cells;
-    let i = start;
-    while (i < end) {
-      if (x >= cols) {
-        if (wrap) {
-          this.#wrapDown();
-          cells = buf.lines[buf.y].cells;
-          x = 0;
-        } else {
-          // no autowrap: everything left overwrites the last column
-          cells[cols - 1] = bytes[end - 1] | NULL_CELL;
-          x = cols;
-          break;
-        }
-      }
-      let m = cols - x;
-      if (m > end - i) m = end - i;
-      for (let k = 0; k < m; k++) cells[x + k] = bytes[i + k] | NULL_CELL;
-      x += m;
-      i += m;
-    }
-    buf.x = x;
-    this.#joinWidth = 1;
-    this.#endPrint();
-  }
-
-  #printCp(cp: number): void {
-    if (!this.#inPrintRun) this.#startRun();
-    const buf = this.#buf;
-    const cols = this.#cols;
-    if (cp < 127 && this.#charset !== null) {
-      const mapped = this.#charset[cp];
-      if (mapped) cp = mapped;
-    }
-    let w = cp < 0x7f ? 1 : charWidth(cp);
-    let oldW = 0;
-    let join = false;
-    if (w === 0 && this.#joinWidth !== 0) {
-      join = true;
-      oldW = this.#joinWidth;
-      w = oldW;
-    }
-    this.#joinWidth = w;
-    let line = buf.lines[buf.y];
-    if (buf.x + w - oldW > cols) {
-      if (this.#modes.wraparound) {
-        const oldRow = line;
-        let oldCol = buf.x - oldW;
-        this.#wrapDown();
-        buf.x = oldW;
-        line = buf.lines[buf.y];
-        for (; oldCol < cols; oldCol++) oldRow.cells[oldCol] = NULL_CELL;
-      } else {
-        buf.x = cols - 1;
-        if (w === 2) return;
-      }
-    }
-    const cells = line.cells;
-    if (join && buf.x) {
-      const offset = (cells[buf.x - 1] & WIDTH_MASK) ? 1 : 2;
-      if (buf.x - offset >= 0) line.addToCell(buf.x - offset, cp, w);
-      return;
-    }
-    if (this.#modes.insert) {
-      this.#insertCells(line, buf.x, w - oldW);
-      if ((cells[cols - 1] >>> WIDTH_SHIFT) === 2) cells[cols - 1] = NULL_CELL;
-    }
-    if (buf.x >= cols) return; // a zero-width char at a pending wrap: nowhere to put it
-    cells[buf.x++] = cp | (w << WIDTH_SHIFT);
-    while (w-- > 1 && buf.x < cols) cells[buf.x++] = 0;
-    this.#endPrint();
-  }
-
-  /** Autowrap: move to the next row, scrolling at the bottom margin; marks it wrapped. */
-  #wrapDown(): void {
-    const buf = this.#buf;
-    buf.y++;
-    if (buf.y === buf.scrollBottom + 1) {
-      buf.y--;
-      this.#scrollUp(true);
-    } else {
-      if (buf.y >= this.#rows) buf.y = this.#rows - 1;
-      buf.lines[buf.y].wrapped = true;
-    }
-  }
-
-  // ---------------------------------------------------------------- buffer operations
-
-  /** A blank line, reusing `recycled` when it is given. */
-  #blank(recycled: Line | null | undefined): Line {
-    if (recycled) {
-      recycled.reset(this.#cols);
-      return recycled;
-    }
-    return new Line(this.#cols);
-  }
-
-  /** Scrolls the region up one line (LF/IND at the bottom margin, autowrap). */
-  #scrollUp(wrapped: boolean): void {
-    const buf = this.#buf;
-    const top = buf.scrollTop;
-    const bottom = buf.scrollBottom;
-    let line: Line;
-    if (top === 0 && buf.scrollback !== null) {
-      const old = buf.lines.shift()!;
-      line = this.#blank(buf.scrollback.push(old));
-    } else {
-      line = this.#blank(buf.lines.splice(top, 1)[0]);
-    }
-    line.wrapped = wrapped;
-    if (bottom === this.#rows - 1) buf.lines.push(line);
-    else buf.lines.splice(bottom, 0, line);
-  }
-
-  /** Removes `n` lines at row `at` and inserts as many blank lines at row `insertAt`. */
-  #shiftLines(at: number, insertAt: number, n: number): void {
-    const lines = this.#buf.lines;
-    for (let k = 0; k < n; k++) {
-      const removed = lines.splice(at, 1)[0];
-      lines.splice(insertAt, 0, this.#blank(removed));
-    }
-  }
-
-  #insertCells(line: Line, pos: number, n: number): void {
-    const cells = line.cells;
-    const len = cells.length;
-    pos %= len;
-    if (pos && (cells[pos - 1] >>> WIDTH_SHIFT) === 2) cells[pos - 1] = NULL_CELL;
-    if (n < len - pos) {
-      cells.copyWithin(pos + n, pos, len - n);
-      this.#moveCombined(line, pos, len - n, n);
-      cells.fill(NULL_CELL, pos, pos + n);
-    } else {
-      cells.fill(NULL_CELL, pos, len);
-    }
-    if ((cells[len - 1] >>> WIDTH_SHIFT) === 2) cells[len - 1] = NULL_CELL;
-  }
-
-  #deleteCells(line: Line, pos: number, n: number): void {
-    const cells = line.cells;
-    const len = cells.length;
-    pos %= len;
-    if (n < len - pos) {
-      cells.copyWithin(pos, pos + n, len);
-      this.#moveCombined(line, pos + n, len, -n);
-      cells.fill(NULL_CELL, len - n, len);
-    } else {
-      cells.fill(NULL_CELL, pos, len);
-    }
-    if (pos && (cells[pos - 1] >>> WIDTH_SHIFT) === 2) cells[pos - 1] = NULL_CELL;
-    if (cells[pos] === 0) cells[pos] = NULL_CELL;
-  }
-
-  /** Moves combined-cell texts of columns [from, to) by `delta` after a cell shift. */
-  #moveCombined(line: Line, from: number, to: number, delta: number): void {
-    const map = line.combined;
-    if (map === null || map.size === 0) return;
-    const moved = new Map<number, string>();
-    for (const [col, text] of map) {
-      if (col >= from && col < to) moved.set(col + delta, text);
-      else if (!moved.has(col)) moved.set(col, text);
-    }
-    line.combined = moved;
-  }
-
-  /** Erases cells [start, end) of row `y`, fixing wide characters cut at either edge. */
-  #eraseCells(y: number, start: number, end: number, clearWrap: boolean): void {
-    const line = this.#buf.lines[y];
-    const cells = line.cells;
-    const len = cells.length;
-    if (start && (cells[start - 1] >>> WIDTH_SHIFT) === 2) cells[start - 1] = NULL_CELL;
-    if (end < len && end > 0 && (cells[end - 1] >>> WIDTH_SHIFT) === 2) cells[end] = NULL_CELL;
-    if (start < end) cells.fill(NULL_CELL, start, Math.min(end, len));
-    if (clearWrap) line.wrapped = false;
-  }
-
-  #resetLine(y: number): void {
-    this.#buf.lines[y].reset(this.#cols);
-  }
-
-  // ---------------------------------------------------------------- cursor
-
-  #restrictCursor(maxCol = this.#cols - 1): void {
-    const buf = this.#buf;
-    buf.x = Math.min(maxCol, Math.max(0, buf.x));
-    buf.y = this.#modes.origin
-      ? Math.min(buf.scrollBottom, Math.max(buf.scrollTop, buf.y))
-      : Math.min(this.#rows - 1, Math.max(0, buf.y));
-  }
-
-  #setCursor(x: number, y: number): void {
-    const buf = this.#buf;
-    buf.x = x;
-    buf.y = this.#modes.origin ? buf.scrollTop + y : y;
-    this.#restrictCursor();
-  }
-
-  // Like xterm.js, relative moves go through setCursor and so add the top margin in origin mode.
-  #moveCursor(dx: number, dy: number): void {
-    this.#restrictCursor();
-    this.#setCursor(this.#buf.x + dx, this.#buf.y + dy);
-  }
-
-  #lineFeed(): void {
-    const buf = this.#buf;
-    if (this.#convertEol) buf.x = 0;
-    buf.y++;
-    if (buf.y === buf.scrollBottom + 1) {
-      buf.y--;
-      this.#scrollUp(false);
-    } else if (buf.y >= this.#rows) {
-      buf.y = this.#rows - 1;
-    } else {
-      buf.lines[buf.y].wrapped = false;
-    }
-    if (buf.x >= this.#cols) buf.x--;
-  }
-
-  #index(): void {
-    this.#restrictCursor();
-    const buf = this.#buf;
-    buf.y++;
-    if (buf.y === buf.scrollBottom + 1) {
-      buf.y--;
-      this.#scrollUp(false);
-    } else if (buf.y >= this.#rows) {
-      buf.y = this.#rows - 1;
-    }
-    this.#restrictCursor();
-  }
-
-  #reverseIndex(): void {
-    this.#restrictCursor();
-    const buf = this.#buf;
-    if (buf.y === buf.scrollTop) {
-      this.#shiftLines(buf.scrollBottom, buf.scrollTop, 1);
-    } else {
-      buf.y--;
-      this.#restrictCursor();
-    }
-  }
-
-  #backspace(): void {
-    const buf = this.#buf;
-    if (!this.#modes.reverseWraparound) {
-      this.#restrictCursor();
-      if (buf.x > 0) buf.x--;
-      return;
-    }
-    this.#restrictCursor(this.#cols);
-    if (buf.x > 0) buf.x--;
-    else if (buf.y > buf.scrollTop && buf.y <= buf.scrollBottom && buf.lines[buf.y].wrapped) {
-      buf.lines[buf.y].wrapped = false;
-      buf.y--;
-      buf.x = this.#cols - 1;
-      const c = buf.lines[buf.y].cells[buf.x];
-      if ((c & WIDTH_MASK) && !(c & (CP_MASK | COMBINED))) buf.x--;
-    }
-    this.#restrictCursor();
-  }
-
-  #saveCursor(): void {
-    const buf = this.#buf;
-    buf.savedX = buf.x;
-    buf.savedY = buf.base + buf.y;
-    buf.savedCharset = this.#charset;
-  }
-
-  #restoreCursor(): void {
-    const buf = this.#buf;
-    buf.x = buf.savedX || 0;
-    buf.y = Math.max(buf.savedY - buf.base, 0);
-    this.#charset = buf.savedCharset;
-    this.#restrictCursor();
-  }
-
   // ---------------------------------------------------------------- C0/C1, ESC
 
   #execute(code: number): void {
-    const buf = this.#buf;
+    const buf = this.#screen.buf;
     switch (code) {
       case 0x07:
         this.#bells++;
@@ -797,66 +454,56 @@ export class Terminal {
       case 0x0a:
       case 0x0b:
       case 0x0c:
-        this.#lineFeed();
+        this.#screen.lineFeed();
         break;
       case 0x0d:
         buf.x = 0;
         break;
       case 0x08:
-        this.#backspace();
+        this.#screen.backspace();
         break;
       case 0x09:
-        if (buf.x < this.#cols) buf.x = buf.nextStop(buf.x);
+        if (buf.x < this.#screen.cols) buf.x = buf.nextStop(buf.x);
         break;
       case 0x0e:
-        this.#setGLevel(1);
+        this.#screen.setGLevel(1);
         break;
       case 0x0f:
-        this.#setGLevel(0);
+        this.#screen.setGLevel(0);
         break;
       case 0x84:
-        this.#index();
+        this.#screen.index();
         break;
       case 0x85:
         buf.x = 0;
-        this.#index();
+        this.#screen.index();
         break;
       case 0x88:
-        if (buf.x < this.#cols) buf.tabs[buf.x] = 1;
+        if (buf.x < this.#screen.cols) buf.tabs[buf.x] = 1;
         break;
     }
   }
 
-  #setGLevel(level: number): void {
-    this.#glevel = level;
-    this.#charset = this.#gsets[level];
-  }
-
-  #setGCharset(g: number, charset: Charset | null): void {
-    this.#gsets[g] = charset;
-    if (this.#glevel === g) this.#charset = charset;
-  }
-
   #escDispatch(ident: number): void {
-    const buf = this.#buf;
+    const buf = this.#screen.buf;
     const final = ident & 0xff;
     const collect = ident >>> 8;
     if (collect === 0) {
       switch (String.fromCharCode(final)) {
         case "7":
-          return this.#saveCursor();
+          return this.#screen.saveCursor();
         case "8":
-          return this.#restoreCursor();
+          return this.#screen.restoreCursor();
         case "D":
-          return this.#index();
+          return this.#screen.index();
         case "E":
           buf.x = 0;
-          return this.#index();
+          return this.#screen.index();
         case "H":
-          if (buf.x < this.#cols) buf.tabs[buf.x] = 1;
+          if (buf.x < this.#screen.cols) buf.tabs[buf.x] = 1;
           return;
         case "M":
-          return this.#reverseIndex();
+          return this.#screen.reverseIndex();
         case "=":
           return this.#setMode("applicationKeypad", true);
         case ">":
@@ -864,54 +511,39 @@ export class Terminal {
         case "c":
           return this.#fullReset();
         case "n":
-          return this.#setGLevel(2);
+          return this.#screen.setGLevel(2);
         case "o":
         case "|":
-          return this.#setGLevel(3);
+          return this.#screen.setGLevel(3);
         case "}":
-          return this.#setGLevel(2);
+          return this.#screen.setGLevel(2);
         case "~":
-          return this.#setGLevel(1);
+          return this.#screen.setGLevel(1);
       }
       return;
     }
     if (collect === _C("%")) {
       if (final === _C("@") || final === _C("G")) {
-        this.#setGLevel(0);
-        this.#setGCharset(0, null);
+        this.#screen.setGLevel(0);
+        this.#screen.setGCharset(0, null);
       }
       return;
     }
-    if (collect === _C("#") && final === _C("8")) return this.#screenAlignment();
+    if (collect === _C("#") && final === _C("8")) return this.#screen.screenAlignment();
     const g = "()*+-.".indexOf(String.fromCharCode(collect));
     if (g >= 0) {
       const charset = charsetFor(final);
-      if (charset !== undefined) this.#setGCharset([0, 1, 2, 3, 1, 2][g], charset);
+      if (charset !== undefined) this.#screen.setGCharset([0, 1, 2, 3, 1, 2][g], charset);
     }
-  }
-
-  #screenAlignment(): void {
-    this.#setCursor(0, 0);
-    const buf = this.#buf;
-    for (let y = buf.y; y < this.#rows; y++) {
-      const line = buf.lines[y];
-      line.cells.fill(_C("E") | NULL_CELL);
-      line.combined = null;
-      line.wrapped = false;
-    }
-    this.#setCursor(0, 0);
   }
 
   #fullReset(): void {
-    const cursorHidden = this.#modes.cursorHidden; // xterm.js keeps it across RIS
-    const old = this.#modes;
-    this.#resetBuffers();
-    this.#modes = defaultModes();
-    this.#modes.cursorHidden = cursorHidden;
-    this.#convertEol = false;
-    this.#gsets = [null, null, null, null];
-    this.#glevel = 0;
-    this.#charset = null;
+    const old = copyModes(this.#modes);
+    this.#screen.resetBuffers();
+    Object.assign(this.#modes, defaultModes());
+    this.#modes.cursorHidden = old.cursorHidden; // xterm.js keeps it across RIS
+    this.#screen.convertEol = false;
+    this.#screen.resetCharsets();
     for (const k of Object.keys(old) as ModeName[]) {
       const v = this.#modes[k];
       if (k === "kittyKeyboardFlags") {
@@ -922,37 +554,31 @@ export class Terminal {
     }
   }
 
-  #resetBuffers(): void {
-    this.#normal = new ScreenBuffer(this.#cols, this.#rows, this.#scrollbackSize);
-    this.#alt = new ScreenBuffer(this.#cols, this.#rows, null);
-    this.#buf = this.#normal;
-  }
-
   // ---------------------------------------------------------------- CSI
 
   #csiDispatch(ident: number): void {
     const p = this.#params;
     const p0 = p[0];
     const n1 = p0 || 1;
-    const buf = this.#buf;
+    const buf = this.#screen.buf;
     switch (ident) {
       case 0x40: // @ ICH
-        this.#restrictCursor();
-        this.#insertCells(buf.lines[buf.y], buf.x, n1);
+        this.#screen.restrictCursor();
+        this.#screen.insertCells(buf.lines[buf.y], buf.x, n1);
         return;
       case 0x41: { // A CUU
         const d = buf.y - buf.scrollTop;
-        return this.#moveCursor(0, -(d >= 0 ? Math.min(d, n1) : n1));
+        return this.#screen.moveCursor(0, -(d >= 0 ? Math.min(d, n1) : n1));
       }
       case 0x42: { // B CUD
         const d = buf.scrollBottom - buf.y;
-        return this.#moveCursor(0, d >= 0 ? Math.min(d, n1) : n1);
+        return this.#screen.moveCursor(0, d >= 0 ? Math.min(d, n1) : n1);
       }
       case 0x43: // C CUF
       case 0x61: // a HPR
-        return this.#moveCursor(n1, 0);
+        return this.#screen.moveCursor(n1, 0);
       case 0x44: // D CUB
-        return this.#moveCursor(-n1, 0);
+        return this.#screen.moveCursor(-n1, 0);
       case 0x45: // E CNL
         this.#csiDispatch(0x42);
         buf.x = 0;
@@ -963,54 +589,54 @@ export class Terminal {
         return;
       case 0x47: // G CHA
       case 0x60: // ` HPA
-        return this.#setCursor(n1 - 1, buf.y);
+        return this.#screen.setCursor(n1 - 1, buf.y);
       case 0x48: // H CUP
       case 0x66: // f HVP
-        return this.#setCursor(this.#paramCount >= 2 ? (p[1] || 1) - 1 : 0, n1 - 1);
+        return this.#screen.setCursor(this.#paramCount >= 2 ? (p[1] || 1) - 1 : 0, n1 - 1);
       case 0x49: // I CHT
-        if (buf.x >= this.#cols) return;
-        for (let k = Math.min(n1, this.#cols); k > 0; k--) buf.x = buf.nextStop(buf.x);
+        if (buf.x >= this.#screen.cols) return;
+        for (let k = Math.min(n1, this.#screen.cols); k > 0; k--) buf.x = buf.nextStop(buf.x);
         return;
       case 0x5a: // Z CBT
-        if (buf.x >= this.#cols) return;
-        for (let k = Math.min(n1, this.#cols); k > 0; k--) buf.x = buf.prevStop(buf.x);
+        if (buf.x >= this.#screen.cols) return;
+        for (let k = Math.min(n1, this.#screen.cols); k > 0; k--) buf.x = buf.prevStop(buf.x);
         return;
       case 0x4a: // J ED
       case _Q | 0x4a: // ? J DECSED
-        return this.#eraseInDisplay(p0);
+        return this.#screen.eraseInDisplay(p0);
       case 0x4b: // K EL
       case _Q | 0x4b:
-        return this.#eraseInLine(p0);
+        return this.#screen.eraseInLine(p0);
       case 0x4c: // L IL
       case 0x4d: { // M DL
-        this.#restrictCursor();
+        this.#screen.restrictCursor();
         if (buf.y > buf.scrollBottom || buf.y < buf.scrollTop) return;
         const n = Math.min(n1, buf.scrollBottom - buf.y + 1);
-        if (ident === 0x4c) this.#shiftLines(buf.scrollBottom, buf.y, n);
-        else this.#shiftLines(buf.y, buf.scrollBottom, n);
+        if (ident === 0x4c) this.#screen.shiftLines(buf.scrollBottom, buf.y, n);
+        else this.#screen.shiftLines(buf.y, buf.scrollBottom, n);
         buf.x = 0;
         return;
       }
       case 0x50: // P DCH
-        this.#restrictCursor();
-        this.#deleteCells(buf.lines[buf.y], buf.x, n1);
+        this.#screen.restrictCursor();
+        this.#screen.deleteCells(buf.lines[buf.y], buf.x, n1);
         return;
       case 0x53: { // S SU
         const n = Math.min(n1, buf.scrollBottom - buf.scrollTop + 1);
-        this.#shiftLines(buf.scrollTop, buf.scrollBottom, n);
+        this.#screen.shiftLines(buf.scrollTop, buf.scrollBottom, n);
         return;
       }
       case 0x54: { // T SD
         const n = Math.min(n1, buf.scrollBottom - buf.scrollTop + 1);
-        this.#shiftLines(buf.scrollBottom, buf.scrollTop, n);
+        this.#screen.shiftLines(buf.scrollBottom, buf.scrollTop, n);
         return;
       }
       case 0x58: // X ECH
-        this.#restrictCursor();
-        this.#eraseCells(buf.y, buf.x, buf.x + n1, false);
+        this.#screen.restrictCursor();
+        this.#screen.eraseCells(buf.y, buf.x, buf.x + n1, false);
         return;
       case 0x62: // b REP
-        return this.#repeat(n1);
+        return this.#screen.repeat(n1);
       case 0x63: // c DA1
         if (p0 === 0) this.#emitQuery({ kind: "DA1" });
         return;
@@ -1018,19 +644,19 @@ export class Terminal {
         if (p0 === 0) this.#emitQuery({ kind: "DA2" });
         return;
       case 0x64: // d VPA
-        return this.#setCursor(buf.x, n1 - 1);
+        return this.#screen.setCursor(buf.x, n1 - 1);
       case 0x65: // e VPR
-        return this.#moveCursor(0, n1);
+        return this.#screen.moveCursor(0, n1);
       case 0x67: // g TBC
         if (p0 === 0) {
-          if (buf.x < this.#cols) buf.tabs[buf.x] = 0;
+          if (buf.x < this.#screen.cols) buf.tabs[buf.x] = 0;
         } else if (p0 === 3) buf.tabs.fill(0);
         return;
       case 0x68: // h SM
       case 0x6c: // l RM
         for (let k = 0; k < this.#paramCount; k++) {
           if (p[k] === 4) this.#setMode("insert", ident === 0x68);
-          else if (p[k] === 20) this.#convertEol = ident === 0x68;
+          else if (p[k] === 20) this.#screen.convertEol = ident === 0x68;
         }
         return;
       case _Q | 0x68: // ? h DECSET
@@ -1051,18 +677,20 @@ export class Terminal {
       case 0x72: { // r DECSTBM
         const top = p0 || 1;
         let bottom = p[1];
-        if (this.#paramCount < 2 || bottom > this.#rows || bottom === 0) bottom = this.#rows;
+        if (this.#paramCount < 2 || bottom > this.#screen.rows || bottom === 0) {
+          bottom = this.#screen.rows;
+        }
         if (bottom > top) {
           buf.scrollTop = top - 1;
           buf.scrollBottom = bottom - 1;
-          this.#setCursor(0, 0);
+          this.#screen.setCursor(0, 0);
         }
         return;
       }
       case 0x73: // s SCOSC
-        return this.#saveCursor();
+        return this.#screen.saveCursor();
       case 0x75: // u SCORC
-        return this.#restoreCursor();
+        return this.#screen.restoreCursor();
       case _Q | 0x75: // ? u kitty flags query
         return this.#emitQuery({ kind: "KITTY_FLAGS" });
       case _GT | 0x75: { // > u kitty push
@@ -1106,8 +734,8 @@ export class Terminal {
         if (buf.y > buf.scrollBottom || buf.y < buf.scrollTop) return;
         for (let y = buf.scrollTop; y <= buf.scrollBottom; y++) {
           const line = buf.lines[y];
-          if (ident === (_SP | 0x40)) this.#deleteCells(line, 0, n1);
-          else this.#insertCells(line, 0, n1);
+          if (ident === (_SP | 0x40)) this.#screen.deleteCells(line, 0, n1);
+          else this.#screen.insertCells(line, 0, n1);
           line.wrapped = false;
         }
         return;
@@ -1117,8 +745,8 @@ export class Terminal {
         if (buf.y > buf.scrollBottom || buf.y < buf.scrollTop) return;
         for (let y = buf.scrollTop; y <= buf.scrollBottom; y++) {
           const line = buf.lines[y];
-          if ((ident & 0xff) === 0x7d) this.#insertCells(line, buf.x, n1);
-          else this.#deleteCells(line, buf.x, n1);
+          if ((ident & 0xff) === 0x7d) this.#screen.insertCells(line, buf.x, n1);
+          else this.#screen.deleteCells(line, buf.x, n1);
           line.wrapped = false;
         }
         return;
@@ -1127,68 +755,16 @@ export class Terminal {
     }
   }
 
-  #eraseInDisplay(mode: number): void {
-    this.#restrictCursor(this.#cols);
-    const buf = this.#buf;
-    const cols = this.#cols;
-    switch (mode) {
-      case 0:
-        this.#eraseCells(buf.y, buf.x, cols, buf.x === 0);
-        for (let y = buf.y + 1; y < this.#rows; y++) this.#resetLine(y);
-        return;
-      case 1: {
-        this.#eraseCells(buf.y, 0, buf.x + 1, true);
-        if (buf.x + 1 >= cols) {
-          // xterm.js clears the wrap flag of the line at absolute index y+1 (ignoring ybase)
-          const abs = buf.y + 1;
-          const base = buf.base;
-          const line = abs < base ? buf.scrollback!.get(abs) : buf.lines[abs - base];
-          if (line) line.wrapped = false;
-        }
-        for (let y = buf.y - 1; y >= 0; y--) this.#resetLine(y);
-        return;
-      }
-      case 2:
-        for (let y = 0; y < this.#rows; y++) this.#resetLine(y);
-        return;
-      case 3:
-        buf.scrollback?.clear();
-        return;
-    }
-  }
-
-  #eraseInLine(mode: number): void {
-    this.#restrictCursor(this.#cols);
-    const buf = this.#buf;
-    if (mode === 0) this.#eraseCells(buf.y, buf.x, this.#cols, buf.x === 0);
-    else if (mode === 1) this.#eraseCells(buf.y, 0, buf.x + 1, false);
-    else if (mode === 2) this.#eraseCells(buf.y, 0, this.#cols, true);
-  }
-
-  #repeat(n: number): void {
-    const w = this.#joinWidth;
-    if (!w) return;
-    const buf = this.#buf;
-    const x = buf.x - w;
-    if (x < 0 || x >= this.#cols) return;
-    const text = buf.lines[buf.y].cellText(x);
-    if (text === "") return;
-    const cps = Array.from(text, (c) => c.codePointAt(0)!);
-    // Bounded so a huge count cannot stall the interpreter.
-    const times = Math.min(n, 1 << 20);
-    for (let k = 0; k < times; k++) for (const cp of cps) this.#printCp(cp);
-  }
-
   #decset(mode: number, on: boolean): void {
     switch (mode) {
       case 1:
         return this.#setMode("applicationCursorKeys", on);
       case 2:
-        if (on) { for (let g = 0; g < 4; g++) this.#setGCharset(g, null); }
+        if (on) { for (let g = 0; g < 4; g++) this.#screen.setGCharset(g, null); }
         return;
       case 6:
         this.#setMode("origin", on);
-        return this.#setCursor(0, 0);
+        return this.#screen.setCursor(0, 0);
       case 7:
         return this.#setMode("wraparound", on);
       case 45:
@@ -1212,54 +788,34 @@ export class Terminal {
       case 25:
         return this.#setMode("cursorHidden", !on);
       case 1048:
-        return on ? this.#saveCursor() : this.#restoreCursor();
+        return on ? this.#screen.saveCursor() : this.#screen.restoreCursor();
       case 1049:
       case 47:
       case 1047:
         if (on) {
-          if (mode === 1049) this.#saveCursor();
-          this.#activateAlt();
+          if (mode === 1049) this.#screen.saveCursor();
+          this.#screen.activateAlt();
+          this.#setMode("altScreen", true);
         } else {
-          this.#activateNormal();
-          if (mode === 1049) this.#restoreCursor();
+          this.#screen.activateNormal();
+          this.#setMode("altScreen", false);
+          if (mode === 1049) this.#screen.restoreCursor();
         }
         return;
       case 2004:
         return this.#setMode("bracketedPaste", on);
       case 2026:
         return this.#setMode("synchronizedOutput", on);
+      case 2031:
+        return this.#setMode("colorSchemeUpdates", on);
     }
   }
 
-  #activateAlt(): void {
-    if (this.#buf === this.#alt) return;
-    const alt = this.#alt;
-    alt.x = this.#normal.x;
-    alt.y = this.#normal.y;
-    this.#buf = alt;
-    this.#setMode("altScreen", true);
-  }
-
-  #activateNormal(): void {
-    if (this.#buf === this.#normal) return;
-    const normal = this.#normal;
-    normal.x = this.#alt.x;
-    normal.y = this.#alt.y;
-    // the alternate buffer starts blank the next time; xterm.js keeps its saved cursor
-    const old = this.#alt;
-    this.#alt = new ScreenBuffer(this.#cols, this.#rows, null);
-    this.#alt.savedX = old.savedX;
-    this.#alt.savedY = old.savedY;
-    this.#alt.savedCharset = old.savedCharset;
-    this.#buf = normal;
-    this.#setMode("altScreen", false);
-  }
-
   #softReset(): void {
-    const buf = this.#buf;
+    const buf = this.#screen.buf;
     this.#setMode("cursorHidden", false);
     buf.scrollTop = 0;
-    buf.scrollBottom = this.#rows - 1;
+    buf.scrollBottom = this.#screen.rows - 1;
     this.#setMode("insert", false);
     this.#setMode("applicationCursorKeys", false);
     this.#setMode("applicationKeypad", false);
@@ -1269,75 +825,9 @@ export class Terminal {
     this.#setMode("sendFocus", false);
     this.#setMode("synchronizedOutput", false);
     this.#setMode("wraparound", true);
-    this.#gsets = [null, null, null, null];
-    this.#glevel = 0;
-    this.#charset = null;
+    this.#screen.resetCharsets();
     buf.savedX = 0;
     buf.savedY = buf.base;
     buf.savedCharset = null;
   }
-
-  #resizeBuffer(buf: ScreenBuffer, cols: number, rows: number): void {
-    const oldRows = this.#rows;
-    if (cols !== this.#cols) {
-      const resizeLine = (line: Line) => {
-        const cells = new Uint32Array(cols).fill(NULL_CELL);
-        cells.set(line.cells.subarray(0, Math.min(cols, line.cells.length)));
-        if ((cells[cols - 1] >>> WIDTH_SHIFT) === 2) cells[cols - 1] = NULL_CELL;
-        line.cells = cells;
-        if (line.combined) {
-          for (const col of [...line.combined.keys()]) {
-            if (col >= cols) line.combined.delete(col);
-          }
-        }
-      };
-      buf.lines.forEach(resizeLine);
-      const tabs = new Uint8Array(cols);
-      tabs.set(buf.tabs.subarray(0, Math.min(cols, buf.tabs.length)));
-      for (let i = Math.ceil(buf.tabs.length / 8) * 8; i < cols; i += 8) tabs[i] = 1;
-      buf.tabs = tabs;
-    }
-    if (rows > oldRows) {
-      for (let k = oldRows; k < rows; k++) {
-        // cursor on the last row and scrollback available: pull a line back down
-        const pulled = buf.y === buf.lines.length - 1 ? buf.scrollback?.pop() : undefined;
-        if (pulled) {
-          if (pulled.cells.length !== cols) {
-            const cells = new Uint32Array(cols).fill(NULL_CELL);
-            cells.set(pulled.cells.subarray(0, Math.min(cols, pulled.cells.length)));
-            pulled.cells = cells;
-          }
-          buf.lines.unshift(pulled);
-          buf.y++;
-          buf.savedY = Math.max(0, buf.savedY);
-        } else buf.lines.push(new Line(cols));
-      }
-    } else if (rows < oldRows) {
-      for (let k = oldRows; k > rows; k--) {
-        if (buf.lines.length - 1 > buf.y) buf.lines.pop();
-        else {
-          const top = buf.lines.shift()!;
-          buf.scrollback?.push(top);
-          buf.y--;
-        }
-      }
-    }
-    buf.x = Math.min(buf.x, cols - 1);
-    buf.y = Math.max(0, Math.min(buf.y, rows - 1));
-    buf.savedX = Math.min(buf.savedX, cols - 1);
-    buf.scrollTop = 0;
-    buf.scrollBottom = rows - 1;
-  }
-}
-
-/** Text of rows [start, end) joined: all but the last row untrimmed, trailing spaces stripped. */
-function _joinRows(lines: Line[], start: number, end: number): string {
-  let text = "";
-  for (let k = start; k < end; k++) {
-    const line = lines[k];
-    text += k < end - 1 ? line.text(false, line.cells.length) : line.text();
-  }
-  let n = text.length;
-  while (n > 0 && text.charCodeAt(n - 1) === 0x20) n--;
-  return text.slice(0, n);
 }

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { type ModeChange, type Query, replyTo, restoreSequence, Terminal } from "./mod.ts";
+import { type ModeChange, type Query, replyTo, Terminal } from "./mod.ts";
 
 const term = (data: string | Uint8Array, cols = 20, rows = 5) => {
   const t = new Terminal({ cols, rows });
@@ -122,39 +122,6 @@ Deno.test("queries are reported and replied to", () => {
   assertEquals(dec(queries[6]), "\x1b]11;rgb:0000/0000/0000\x1b\\");
   assertEquals(dec(queries[7]), "\x1b[0n");
   ok(dec(queries[4]).startsWith("\x1bP>|"));
-});
-
-Deno.test("restoreSequence undoes what an agent left set", () => {
-  const t = term(
-    "\x1b[?1049h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h\x1b[>1u\x1b[>5u\x1b[>4;2m" +
-      "\x1b[?2026h\x1b[?25l\x1b[?1h\x1b=",
-  );
-  const seq = restoreSequence(t.modes);
-  for (
-    const part of [
-      "\x1b[?1049l",
-      "\x1b[?1002l",
-      "\x1b[?1006l",
-      "\x1b[?2004l",
-      "\x1b[?1004l",
-      "\x1b[<2u",
-      "\x1b[>4m",
-      "\x1b[?2026l",
-      "\x1b[?25h",
-      "\x1b[0m",
-      "\x1b[?1l",
-      "\x1b>",
-    ]
-  ) ok(seq.includes(part), JSON.stringify(part));
-  // feeding it back leaves every tracked mode at its default
-  t.write(seq);
-  const m = t.modes;
-  assertEquals(
-    [m.altScreen, m.mouseTracking, m.mouseEncoding, m.bracketedPaste, m.sendFocus],
-    [false, "none", "DEFAULT", false, false],
-  );
-  assertEquals([m.kittyKeyboardFlags, m.modifyOtherKeys, m.cursorHidden], [[], 0, false]);
-  assertEquals(restoreSequence(new Terminal({ cols: 2, rows: 2 }).modes), "\x1b[0m\x1b[?25h");
 });
 
 Deno.test("lastLines joins soft-wrapped rows and skips empty lines", () => {

@@ -1,0 +1,594 @@
+/**
+ * The screen model the interpreter drives: the normal and alternate buffers, the cursor,
+ * printing (autowrap, wide and combining characters, charsets), editing (erase, insert,
+ * delete, scroll) and resize. Pure; the parser and mode handling live in `terminal.ts`.
+ *
+ * @module
+ */
+import { ScreenBuffer } from "./buffer.ts";
+import type { Charset } from "./charsets.ts";
+import { COMBINED, CP_MASK, Line, NULL_CELL, WIDTH_MASK, WIDTH_SHIFT } from "./line.ts";
+import type { Modes } from "./modes.ts";
+import { charWidth } from "./width.ts";
+
+const _E = 0x45;
+
+/** The screen of a {@link Terminal}: buffers, cursor and every operation on them. */
+export class Screen {
+  /** Columns. */
+  cols: number;
+  /** Rows. */
+  rows: number;
+  /** The normal buffer (it owns the scrollback). */
+  normal!: ScreenBuffer;
+  /** The alternate buffer (no scrollback). */
+  alt!: ScreenBuffer;
+  /** The buffer shown: `normal` or `alt`. */
+  buf!: ScreenBuffer;
+  /** LNM (CSI 20 h): line feed also returns the carriage. */
+  convertEol = false;
+  /** The character set in use (GL), null for ASCII. */
+  charset: Charset | null = null;
+  /** Width of the preceding printed char, 0 when a combining mark would not join it. */
+  joinWidth = 0;
+  /** Inside a run of printed characters (the wide-char fix-up of `#startRun` is done). */
+  inPrintRun = false;
+  readonly #scrollbackSize: number;
+  // shared with the Terminal, which changes it in place: insert, wraparound, origin…
+  readonly #modes: Readonly<Modes>;
+  #gsets: (Charset | null)[] = [null, null, null, null];
+  #glevel = 0;
+
+  constructor(cols: number, rows: number, scrollback: number, modes: Readonly<Modes>) {
+    this.cols = cols;
+    this.rows = rows;
+    this.#scrollbackSize = scrollback;
+    this.#modes = modes;
+    this.resetBuffers();
+  }
+
+  /** Fresh blank normal and alternate buffers, the normal one shown. */
+  resetBuffers(): void {
+    this.normal = new ScreenBuffer(this.cols, this.rows, this.#scrollbackSize);
+    this.alt = new ScreenBuffer(this.cols, this.rows, null);
+    this.buf = this.normal;
+  }
+
+  /** G0–G3 back to ASCII, G0 in use. */
+  resetCharsets(): void {
+    this.#gsets = [null, null, null, null];
+    this.#glevel = 0;
+    this.charset = null;
+  }
+
+  /** Resizes both buffers; content is kept (no reflow), the cursor is clamped. */
+  resize(cols: number, rows: number): void {
+    for (const buf of [this.normal, this.alt]) this.#resizeBuffer(buf, cols, rows);
+    this.cols = cols;
+    this.rows = rows;
+  }
+
+  /** Visible rows of the active buffer, trailing spaces stripped. */
+  screenLines(): string[] {
+    return this.buf.lines.map((l) => l.text());
+  }
+
+  /** Visible rows with soft-wrap continuations joined into one line each. */
+  logicalScreenLines(): string[] {
+    const out: string[] = [];
+    const lines = this.buf.lines;
+    let start = 0;
+    for (let y = 1; y <= lines.length; y++) {
+      if (y < lines.length && lines[y].wrapped) continue;
+      out.push(_joinRows(lines, start, y));
+      start = y;
+    }
+    return out;
+  }
+
+  /**
+   * The last `n` logical lines that have text (not empty after stripping trailing spaces),
+   * oldest first, from the normal scrollback followed by the visible screen.
+   */
+  lastLines(n: number): string[] {
+    const sb = this.normal.scrollback;
+    const screen = this.buf.lines;
+    const total = (sb?.length ?? 0) + screen.length;
+    const at = (i: number): Line => i < (sb?.length ?? 0) ? sb!.get(i) : screen[i - sb!.length];
+    const out: string[] = [];
+    let i = total - 1;
+    while (i >= 0 && out.length < n) {
+      // one logical line: rows start..i, where rows start+1..i are continuations
+      let start = i;
+      while (start > 0 && at(start).wrapped) start--;
+      const rows: Line[] = [];
+      for (let k = start; k <= i; k++) rows.push(at(k));
+      const text = _joinRows(rows, 0, rows.length);
+      if (text.trim() !== "") out.push(text);
+      i = start - 1;
+    }
+    return out.reverse();
+  }
+
+  // ---------------------------------------------------------------- printing
+
+  /** Start of a print run: writing over the right half of a wide char erases its left half. */
+  #startRun(): void {
+    this.inPrintRun = true;
+    const buf = this.buf;
+    const x = buf.x;
+    if (x > 0 && x <= this.cols) {
+      const cells = buf.lines[buf.y].cells;
+      if ((cells[x - 1] >>> WIDTH_SHIFT) === 2) cells[x - 1] = NULL_CELL;
+    }
+  }
+
+  /** After printing: an orphaned right half at the cursor becomes an erased cell. */
+  #endPrint(): void {
+    const buf = this.buf;
+    if (buf.x < this.cols) {
+      const cells = buf.lines[buf.y].cells;
+      if (cells[buf.x] === 0) cells[buf.x] = NULL_CELL;
+    }
+  }
+
+  /** Prints bytes [start, end) of `bytes`, all printable ASCII (the fast path). */
+  printAscii(bytes: Uint8Array, start: number, end: number): void {
+    if (this.charset !== null || this.#modes.insert) {
+      for (let i = start; i < end; i++) this.printCp(bytes[i]);
+      return;
+    }
+    if (!this.inPrintRun) this.#startRun();
+    const buf = this.buf;
+    const cols = this.cols;
+    const wrap = this.#modes.wraparound;
+    let x = buf.x;
+    let cells = buf.lines[buf.y].cells;
+    let i = start;
+    while (i < end) {
+      if (x >= cols) {
+        if (wrap) {
+          this.#wrapDown();
+          cells = buf.lines[buf.y].cells;
+          x = 0;
+        } else {
+          // no autowrap: everything left overwrites the last column
+          cells[cols - 1] = bytes[end - 1] | NULL_CELL;
+          x = cols;
+          break;
+        }
+      }
+      let m = cols - x;
+      if (m > end - i) m = end - i;
+      for (let k = 0; k < m; k++) cells[x + k] = bytes[i + k] | NULL_CELL;
+      x += m;
+      i += m;
+    }
+    buf.x = x;
+    this.joinWidth = 1;
+    this.#endPrint();
+  }
+
+  /** Prints one code point: charset mapping, width, joining a combining mark, autowrap. */
+  printCp(cp: number): void {
+    if (!this.inPrintRun) this.#startRun();
+    const buf = this.buf;
+    const cols = this.cols;
+    if (cp < 127 && this.charset !== null) {
+      const mapped = this.charset[cp];
+      if (mapped) cp = mapped;
+    }
+    let w = cp < 0x7f ? 1 : charWidth(cp);
+    let oldW = 0;
+    let join = false;
+    if (w === 0 && this.joinWidth !== 0) {
+      join = true;
+      oldW = this.joinWidth;
+      w = oldW;
+    }
+    this.joinWidth = w;
+    let line = buf.lines[buf.y];
+    if (buf.x + w - oldW > cols) {
+      if (this.#modes.wraparound) {
+        const oldRow = line;
+        let oldCol = buf.x - oldW;
+        this.#wrapDown();
+        buf.x = oldW;
+        line = buf.lines[buf.y];
+        for (; oldCol < cols; oldCol++) oldRow.cells[oldCol] = NULL_CELL;
+      } else {
+        buf.x = cols - 1;
+        if (w === 2) return;
+      }
+    }
+    const cells = line.cells;
+    if (join && buf.x) {
+      const offset = (cells[buf.x - 1] & WIDTH_MASK) ? 1 : 2;
+      if (buf.x - offset >= 0) line.addToCell(buf.x - offset, cp, w);
+      return;
+    }
+    if (this.#modes.insert) {
+      this.insertCells(line, buf.x, w - oldW);
+      if ((cells[cols - 1] >>> WIDTH_SHIFT) === 2) cells[cols - 1] = NULL_CELL;
+    }
+    if (buf.x >= cols) return; // a zero-width char at a pending wrap: nowhere to put it
+    cells[buf.x++] = cp | (w << WIDTH_SHIFT);
+    while (w-- > 1 && buf.x < cols) cells[buf.x++] = 0;
+    this.#endPrint();
+  }
+
+  /** Autowrap: move to the next row, scrolling at the bottom margin; marks it wrapped. */
+  #wrapDown(): void {
+    const buf = this.buf;
+    // on the last row below the margins xterm.js flags the row it stays on
+    if (this.#down(true) || buf.y !== buf.scrollBottom) buf.lines[buf.y].wrapped = true;
+  }
+
+  /**
+   * One row down; at the bottom margin the region scrolls up instead, its new blank row
+   * flagged `wrapped`. True when the cursor moved (false: scrolled, or stuck on the last row).
+   */
+  #down(wrapped: boolean): boolean {
+    const buf = this.buf;
+    if (buf.y === buf.scrollBottom) {
+      this.#scrollUp(wrapped);
+      return false;
+    }
+    if (buf.y >= this.rows - 1) return false;
+    buf.y++;
+    return true;
+  }
+
+  // ---------------------------------------------------------------- buffer operations
+
+  /** A blank line, reusing `recycled` when it is given. */
+  #blank(recycled: Line | null | undefined): Line {
+    if (recycled) {
+      recycled.reset(this.cols);
+      return recycled;
+    }
+    return new Line(this.cols);
+  }
+
+  /** Scrolls the region up one line (LF/IND at the bottom margin, autowrap). */
+  #scrollUp(wrapped: boolean): void {
+    const buf = this.buf;
+    const top = buf.scrollTop;
+    const bottom = buf.scrollBottom;
+    let line: Line;
+    if (top === 0 && buf.scrollback !== null) {
+      const old = buf.lines.shift()!;
+      line = this.#blank(buf.scrollback.push(old));
+    } else {
+      line = this.#blank(buf.lines.splice(top, 1)[0]);
+    }
+    line.wrapped = wrapped;
+    if (bottom === this.rows - 1) buf.lines.push(line);
+    else buf.lines.splice(bottom, 0, line);
+  }
+
+  /** Removes `n` lines at row `at` and inserts as many blank lines at row `insertAt`. */
+  shiftLines(at: number, insertAt: number, n: number): void {
+    const lines = this.buf.lines;
+    for (let k = 0; k < n; k++) {
+      const removed = lines.splice(at, 1)[0];
+      lines.splice(insertAt, 0, this.#blank(removed));
+    }
+  }
+
+  /** ICH on `line`: inserts `n` blank cells at `pos`, shifting the rest right. */
+  insertCells(line: Line, pos: number, n: number): void {
+    const cells = line.cells;
+    const len = cells.length;
+    pos %= len;
+    if (pos && (cells[pos - 1] >>> WIDTH_SHIFT) === 2) cells[pos - 1] = NULL_CELL;
+    if (n < len - pos) {
+      cells.copyWithin(pos + n, pos, len - n);
+      this.#moveCombined(line, pos, len - n, n);
+      cells.fill(NULL_CELL, pos, pos + n);
+    } else {
+      cells.fill(NULL_CELL, pos, len);
+    }
+    if ((cells[len - 1] >>> WIDTH_SHIFT) === 2) cells[len - 1] = NULL_CELL;
+  }
+
+  /** DCH on `line`: deletes `n` cells at `pos`, shifting the rest left. */
+  deleteCells(line: Line, pos: number, n: number): void {
+    const cells = line.cells;
+    const len = cells.length;
+    pos %= len;
+    if (n < len - pos) {
+      cells.copyWithin(pos, pos + n, len);
+      this.#moveCombined(line, pos + n, len, -n);
+      cells.fill(NULL_CELL, len - n, len);
+    } else {
+      cells.fill(NULL_CELL, pos, len);
+    }
+    if (pos && (cells[pos - 1] >>> WIDTH_SHIFT) === 2) cells[pos - 1] = NULL_CELL;
+    if (cells[pos] === 0) cells[pos] = NULL_CELL;
+  }
+
+  /** Moves combined-cell texts of columns [from, to) by `delta` after a cell shift. */
+  #moveCombined(line: Line, from: number, to: number, delta: number): void {
+    const map = line.combined;
+    if (map === null || map.size === 0) return;
+    const moved = new Map<number, string>();
+    for (const [col, text] of map) {
+      if (col >= from && col < to) moved.set(col + delta, text);
+      else if (!moved.has(col)) moved.set(col, text);
+    }
+    line.combined = moved;
+  }
+
+  /** Erases cells [start, end) of row `y`, fixing wide characters cut at either edge. */
+  eraseCells(y: number, start: number, end: number, clearWrap: boolean): void {
+    const line = this.buf.lines[y];
+    const cells = line.cells;
+    const len = cells.length;
+    if (start && (cells[start - 1] >>> WIDTH_SHIFT) === 2) cells[start - 1] = NULL_CELL;
+    if (end < len && end > 0 && (cells[end - 1] >>> WIDTH_SHIFT) === 2) cells[end] = NULL_CELL;
+    if (start < end) cells.fill(NULL_CELL, start, Math.min(end, len));
+    if (clearWrap) line.wrapped = false;
+  }
+
+  #resetLine(y: number): void {
+    this.buf.lines[y].reset(this.cols);
+  }
+
+  // ---------------------------------------------------------------- cursor
+
+  /** Clamps the cursor into the screen (into the margins in origin mode). */
+  restrictCursor(maxCol = this.cols - 1): void {
+    const buf = this.buf;
+    buf.x = Math.min(maxCol, Math.max(0, buf.x));
+    buf.y = this.#modes.origin
+      ? Math.min(buf.scrollBottom, Math.max(buf.scrollTop, buf.y))
+      : Math.min(this.rows - 1, Math.max(0, buf.y));
+  }
+
+  /** Moves the cursor to (x, y), relative to the top margin in origin mode, clamped. */
+  setCursor(x: number, y: number): void {
+    const buf = this.buf;
+    buf.x = x;
+    buf.y = this.#modes.origin ? buf.scrollTop + y : y;
+    this.restrictCursor();
+  }
+
+  /** Moves the cursor by (dx, dy); like xterm.js, adds the top margin in origin mode. */
+  moveCursor(dx: number, dy: number): void {
+    this.restrictCursor();
+    this.setCursor(this.buf.x + dx, this.buf.y + dy);
+  }
+
+  /** LF/VT/FF: next row, scrolling at the bottom margin. */
+  lineFeed(): void {
+    const buf = this.buf;
+    if (this.convertEol) buf.x = 0;
+    if (this.#down(false)) buf.lines[buf.y].wrapped = false;
+    if (buf.x >= this.cols) buf.x--;
+  }
+
+  /** IND: next row, scrolling at the bottom margin; a pending wrap is dropped. */
+  index(): void {
+    this.restrictCursor();
+    this.#down(false);
+    this.restrictCursor();
+  }
+
+  /** RI: previous row, scrolling down at the top margin. */
+  reverseIndex(): void {
+    this.restrictCursor();
+    const buf = this.buf;
+    if (buf.y === buf.scrollTop) {
+      this.shiftLines(buf.scrollBottom, buf.scrollTop, 1);
+    } else {
+      buf.y--;
+      this.restrictCursor();
+    }
+  }
+
+  /** BS, wrapping back over soft-wrapped rows in reverse-wraparound mode. */
+  backspace(): void {
+    const buf = this.buf;
+    if (!this.#modes.reverseWraparound) {
+      this.restrictCursor();
+      if (buf.x > 0) buf.x--;
+      return;
+    }
+    this.restrictCursor(this.cols);
+    if (buf.x > 0) buf.x--;
+    else if (buf.y > buf.scrollTop && buf.y <= buf.scrollBottom && buf.lines[buf.y].wrapped) {
+      buf.lines[buf.y].wrapped = false;
+      buf.y--;
+      buf.x = this.cols - 1;
+      const c = buf.lines[buf.y].cells[buf.x];
+      if ((c & WIDTH_MASK) && !(c & (CP_MASK | COMBINED))) buf.x--;
+    }
+    this.restrictCursor();
+  }
+
+  /** DECSC: saves the cursor (row as an absolute index, like xterm.js) and charset. */
+  saveCursor(): void {
+    const buf = this.buf;
+    buf.savedX = buf.x;
+    buf.savedY = buf.base + buf.y;
+    buf.savedCharset = this.charset;
+  }
+
+  /** DECRC: restores what `saveCursor` saved. */
+  restoreCursor(): void {
+    const buf = this.buf;
+    buf.x = buf.savedX || 0;
+    buf.y = Math.max(buf.savedY - buf.base, 0);
+    this.charset = buf.savedCharset;
+    this.restrictCursor();
+  }
+
+  /** Locking shift: G`level` becomes the charset in use. */
+  setGLevel(level: number): void {
+    this.#glevel = level;
+    this.charset = this.#gsets[level];
+  }
+
+  /** SCS: designates `charset` as G`g`. */
+  setGCharset(g: number, charset: Charset | null): void {
+    this.#gsets[g] = charset;
+    if (this.#glevel === g) this.charset = charset;
+  }
+
+  /** DECALN: fills the screen with `E`. */
+  screenAlignment(): void {
+    this.setCursor(0, 0);
+    const buf = this.buf;
+    for (let y = buf.y; y < this.rows; y++) {
+      const line = buf.lines[y];
+      line.cells.fill(_E | NULL_CELL);
+      line.combined = null;
+      line.wrapped = false;
+    }
+    this.setCursor(0, 0);
+  }
+
+  /** ED / DECSED with parameter `mode`. */
+  eraseInDisplay(mode: number): void {
+    this.restrictCursor(this.cols);
+    const buf = this.buf;
+    const cols = this.cols;
+    switch (mode) {
+      case 0:
+        this.eraseCells(buf.y, buf.x, cols, buf.x === 0);
+        for (let y = buf.y + 1; y < this.rows; y++) this.#resetLine(y);
+        return;
+      case 1: {
+        this.eraseCells(buf.y, 0, buf.x + 1, true);
+        if (buf.x + 1 >= cols) {
+          // xterm.js clears the wrap flag of the line at absolute index y+1 (ignoring ybase)
+          const abs = buf.y + 1;
+          const base = buf.base;
+          const line = abs < base ? buf.scrollback!.get(abs) : buf.lines[abs - base];
+          if (line) line.wrapped = false;
+        }
+        for (let y = buf.y - 1; y >= 0; y--) this.#resetLine(y);
+        return;
+      }
+      case 2:
+        for (let y = 0; y < this.rows; y++) this.#resetLine(y);
+        return;
+      case 3:
+        buf.scrollback?.clear();
+        return;
+    }
+  }
+
+  /** EL / DECSEL with parameter `mode`. */
+  eraseInLine(mode: number): void {
+    this.restrictCursor(this.cols);
+    const buf = this.buf;
+    if (mode === 0) this.eraseCells(buf.y, buf.x, this.cols, buf.x === 0);
+    else if (mode === 1) this.eraseCells(buf.y, 0, buf.x + 1, false);
+    else if (mode === 2) this.eraseCells(buf.y, 0, this.cols, true);
+  }
+
+  /** REP: prints the preceding character `n` more times. */
+  repeat(n: number): void {
+    const w = this.joinWidth;
+    if (!w) return;
+    const buf = this.buf;
+    const x = buf.x - w;
+    if (x < 0 || x >= this.cols) return;
+    const text = buf.lines[buf.y].cellText(x);
+    if (text === "") return;
+    const cps = Array.from(text, (c) => c.codePointAt(0)!);
+    // Bounded so a huge count cannot stall the interpreter.
+    const times = Math.min(n, 1 << 20);
+    for (let k = 0; k < times; k++) for (const cp of cps) this.printCp(cp);
+  }
+
+  /** Shows the alternate buffer, the cursor carried over. */
+  activateAlt(): void {
+    if (this.buf === this.alt) return;
+    const alt = this.alt;
+    alt.x = this.normal.x;
+    alt.y = this.normal.y;
+    this.buf = alt;
+  }
+
+  /** Shows the normal buffer again; the alternate one starts blank next time. */
+  activateNormal(): void {
+    if (this.buf === this.normal) return;
+    const normal = this.normal;
+    normal.x = this.alt.x;
+    normal.y = this.alt.y;
+    // the alternate buffer starts blank the next time; xterm.js keeps its saved cursor
+    const old = this.alt;
+    this.alt = new ScreenBuffer(this.cols, this.rows, null);
+    this.alt.savedX = old.savedX;
+    this.alt.savedY = old.savedY;
+    this.alt.savedCharset = old.savedCharset;
+    this.buf = normal;
+  }
+
+  #resizeBuffer(buf: ScreenBuffer, cols: number, rows: number): void {
+    const oldRows = this.rows;
+    if (cols !== this.cols) {
+      const resizeLine = (line: Line) => {
+        const cells = new Uint32Array(cols).fill(NULL_CELL);
+        cells.set(line.cells.subarray(0, Math.min(cols, line.cells.length)));
+        if ((cells[cols - 1] >>> WIDTH_SHIFT) === 2) cells[cols - 1] = NULL_CELL;
+        line.cells = cells;
+        if (line.combined) {
+          for (const col of [...line.combined.keys()]) {
+            if (col >= cols) line.combined.delete(col);
+          }
+        }
+      };
+      buf.lines.forEach(resizeLine);
+      const tabs = new Uint8Array(cols);
+      tabs.set(buf.tabs.subarray(0, Math.min(cols, buf.tabs.length)));
+      for (let i = Math.ceil(buf.tabs.length / 8) * 8; i < cols; i += 8) tabs[i] = 1;
+      buf.tabs = tabs;
+    }
+    if (rows > oldRows) {
+      for (let k = oldRows; k < rows; k++) {
+        // cursor on the last row and scrollback available: pull a line back down
+        const pulled = buf.y === buf.lines.length - 1 ? buf.scrollback?.pop() : undefined;
+        if (pulled) {
+          if (pulled.cells.length !== cols) {
+            const cells = new Uint32Array(cols).fill(NULL_CELL);
+            cells.set(pulled.cells.subarray(0, Math.min(cols, pulled.cells.length)));
+            pulled.cells = cells;
+          }
+          buf.lines.unshift(pulled);
+          buf.y++;
+          buf.savedY = Math.max(0, buf.savedY);
+        } else buf.lines.push(new Line(cols));
+      }
+    } else if (rows < oldRows) {
+      for (let k = oldRows; k > rows; k--) {
+        if (buf.lines.length - 1 > buf.y) buf.lines.pop();
+        else {
+          const top = buf.lines.shift()!;
+          buf.scrollback?.push(top);
+          buf.y--;
+        }
+      }
+    }
+    buf.x = Math.min(buf.x, cols - 1);
+    buf.y = Math.max(0, Math.min(buf.y, rows - 1));
+    buf.savedX = Math.min(buf.savedX, cols - 1);
+    buf.scrollTop = 0;
+    buf.scrollBottom = rows - 1;
+  }
+}
+
+/** Text of rows [start, end) joined: all but the last row untrimmed, trailing spaces stripped. */
+function _joinRows(lines: Line[], start: number, end: number): string {
+  let text = "";
+  for (let k = start; k < end; k++) {
+    const line = lines[k];
+    text += k < end - 1 ? line.text(false, line.cells.length) : line.text();
+  }
+  let n = text.length;
+  while (n > 0 && text.charCodeAt(n - 1) === 0x20) n--;
+  return text.slice(0, n);
+}
