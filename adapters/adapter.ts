@@ -117,6 +117,11 @@ export interface Adapter {
   readonly binNames: readonly string[];
   /** How to install it when missing. */
   readonly installHint: string;
+  /**
+   * Arguments that would resume or continue an earlier session: refused in the extra arguments of
+   * a launch that carries a handoff (a handoff always starts a new native session).
+   */
+  readonly resumeFlags: readonly string[];
   /** Roads this agent supports, best first. */
   readonly roads: readonly Road[];
   /** Road used for automatic handoffs unless config says otherwise. */

@@ -46,6 +46,7 @@ export const aider: Adapter = {
   displayName: "aider",
   binNames: ["aider"],
   installHint: "python -m pip install aider-install && aider-install",
+  resumeFlags: [],
   roads: _ROADS,
   defaultRoad: "paste",
   roadCap: () => null,

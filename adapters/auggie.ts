@@ -47,6 +47,7 @@ export const auggie: Adapter = {
   displayName: "Auggie (Augment Code)",
   binNames: ["auggie"],
   installHint: "npm install -g @augmentcode/auggie",
+  resumeFlags: _RESUME,
   roads: _ROADS,
   defaultRoad: "prompt",
   roadCap: () => null,

@@ -115,6 +115,7 @@ export const claude: Adapter = {
   displayName: "Claude Code",
   binNames: ["claude"],
   installHint: "npm install -g @anthropic-ai/claude-code",
+  resumeFlags: _RESUME,
   roads: _ROADS,
   defaultRoad: "hook",
   roadCap: (road) => (road === "hook" ? CLAUDE_HOOK_CAP : null),

@@ -57,6 +57,7 @@ export const codex: Adapter = {
   displayName: "Codex CLI",
   binNames: ["codex"],
   installHint: "npm install -g @openai/codex",
+  resumeFlags: _RESUME,
   roads: _ROADS,
   defaultRoad: "prompt",
   roadCap: () => null,

@@ -56,6 +56,7 @@ export const copilot: Adapter = {
   displayName: "GitHub Copilot CLI",
   binNames: ["copilot"],
   installHint: "npm install -g @github/copilot",
+  resumeFlags: _RESUME,
   roads: _ROADS,
   defaultRoad: "prompt",
   roadCap: () => null,

@@ -39,6 +39,7 @@ export const crush: Adapter = {
   displayName: "Crush",
   binNames: ["crush"],
   installHint: "npm install -g @charmland/crush",
+  resumeFlags: [],
   roads: _ROADS,
   defaultRoad: "paste",
   roadCap: () => null,

@@ -143,6 +143,7 @@ export const gemini: Adapter = {
   displayName: "Gemini CLI",
   binNames: ["gemini"],
   installHint: "npm install -g @google/gemini-cli",
+  resumeFlags: _RESUME,
   roads: _ROADS,
   defaultRoad: "prompt",
   roadCap: () => null,

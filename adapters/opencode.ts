@@ -223,6 +223,7 @@ export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
     displayName: flavor.displayName,
     binNames: [name],
     installHint: flavor.installHint,
+    resumeFlags: _RESUME,
     roads: _ROADS,
     defaultRoad: "prompt",
     roadCap: () => null,

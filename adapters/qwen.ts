@@ -59,6 +59,7 @@ export const qwen: Adapter = {
   displayName: "Qwen Code",
   binNames: ["qwen"],
   installHint: "npm install -g @qwen-code/qwen-code (needs Node.js 22 or newer)",
+  resumeFlags: _RESUME,
   roads: _ROADS,
   defaultRoad: "prompt",
   roadCap: () => null,

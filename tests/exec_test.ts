@@ -30,9 +30,15 @@ interface ExecResult {
  */
 async function exec(
   args: string[],
-  opts: { modes?: Record<string, string>; bins?: string[]; stdin?: string } = {},
+  opts: {
+    modes?: Record<string, string>;
+    bins?: string[];
+    stdin?: string;
+    config?: Record<string, unknown>;
+  } = {},
 ): Promise<ExecResult> {
   const home = Deno.makeTempDirSync({ prefix: "uuldana-exec-" });
+  if (opts.config) Deno.writeTextFileSync(join(home, "config.json"), JSON.stringify(opts.config));
   const log = join(home, "log");
   Deno.mkdirSync(log);
   const env: Record<string, string> = {
@@ -291,6 +297,21 @@ Deno.test("exec: --max-handoffs 0 stops after the first limit (exit 3); missing 
   } finally {
     cleanup(bounded);
     cleanup(skipping);
+  }
+});
+
+Deno.test("exec: a handoff never goes to an agent whose configured args would resume a session", async () => {
+  const r = await exec([TASK, "--agents", "claude,gemini,codex"], {
+    modes: { claude: "limit" },
+    config: { agents: { gemini: { args: ["-r", "latest"] } } },
+  });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    assert(/skipping gemini: its configured arguments hold -r/.test(r.stderr), r.stderr);
+    assertEquals(argvOf(r, "gemini"), null);
+    assert(argvOf(r, "codex")!.some((a) => a.includes("BEGIN UULDANA HANDOFF")));
+  } finally {
+    cleanup(r);
   }
 });
 

@@ -232,6 +232,13 @@ async function _member(
   if (conf.disabled) return skip("disabled in the config");
   const found = await findAgent(adapter, opts.ctx.config);
   if (!found) return skip(`not installed (${adapter.installHint})`);
+  // A handoff starts a new native session: never one the config's arguments would resume.
+  const resume = firstPrompt
+    ? undefined
+    : conf.args.find((a) => adapter.resumeFlags.includes(a.split("=")[0]));
+  if (resume) {
+    return skip(`its configured arguments hold ${resume}, which would resume an old session`);
+  }
   if (firstPrompt && !launchFits(headless.launch(found.path, firstPrompt, conf.args))) {
     return skip(`the task is longer than one argument may be (${MAX_ARG_BYTES} bytes)`);
   }

@@ -147,6 +147,11 @@ export class AgentRun {
     this.#input.markUncertain();
   }
 
+  /** Tells the input tracker that uuldana submitted what was in the input box: it is empty. */
+  noteInputSubmitted(): void {
+    this.#input.reset();
+  }
+
   /** The agent's name. */
   get adapterName(): string {
     return this.#opts.adapter.name;
@@ -337,6 +342,8 @@ export class AgentRun {
     const hit = this.#opts.adapter.detectLimit(this.vt.logicalScreenLines(), {
       now: this.#opts.now?.() ?? new Date(),
       delivered: this.#opts.delivered,
+      // Some agents wrap their own long lines at the width: the detector re-joins those rows.
+      cols: this.vt.cols,
     });
     if (!hit) return;
     if (this.#opts.shouldHandOff ? this.#opts.shouldHandOff(hit) : hit.kind === "usage") {

@@ -321,7 +321,10 @@ async function _submitKickoff(
   let problem: string | null;
   try {
     const result = await pasteHandoff(run, kickoff, { timeoutMs: _pasteTimeoutMs(opts) });
-    if (result.pasted) await run.write(submitKey);
+    if (result.pasted) {
+      await run.write(submitKey);
+      run.noteInputSubmitted();
+    }
     problem = result.pasted ? null : result.reason;
   } catch (e) {
     problem = (e as Error)?.message ?? String(e);

@@ -83,9 +83,14 @@ export class TerminalSession {
     this.#run = run;
   }
 
-  /** One status line on stderr that reads well in raw mode too. */
+  /**
+   * One status line on stderr that reads well in raw mode too. Between agents the rest of the
+   * screen below is cleared (what is there belongs to the agent that just stopped); while an agent
+   * runs only the line is, so its screen is not erased.
+   */
   status = (line: string): void => {
-    const text = this.#raw ? `\r\x1b[Kuuldana: ${line}\r\n` : `uuldana: ${line}\n`;
+    const clear = this.#run ? "\x1b[K" : "\x1b[J";
+    const text = this.#raw ? `\r${clear}uuldana: ${line}\r\n` : `uuldana: ${line}\n`;
     try {
       Deno.stderr.writeSync(_encoder.encode(text));
     } catch {
