@@ -8,6 +8,8 @@ import { readFileSync } from "node:fs";
 import { UsageError, UuldanaError } from "../errors.ts";
 import type { Journal, RunRow } from "../journal/journal.ts";
 import { openContext } from "./context.ts";
+// Recorded text is shown, never interpreted: no escape sequence from it reaches the terminal.
+import { sanitize } from "../handoff/sanitize.ts";
 import { bold, dim } from "./style.ts";
 import { exportAsciicast } from "../session/asciicast.ts";
 
@@ -110,7 +112,7 @@ export function showCommand() {
           return;
         }
         if (opts.screen) {
-          for (const line of screen) console.log(line);
+          for (const line of screen) console.log(sanitize(line));
           return;
         }
         if (opts.handoff) {
@@ -141,7 +143,7 @@ export function showCommand() {
         for (const e of entries) {
           console.log(
             `  ${e.role === "user" ? "User" : "Agent"} ${dim(`[${e.fidelity}]`)}: ${
-              e.text.split("\n").join("\n    ")
+              sanitize(e.text).split("\n").join("\n    ")
             }`,
           );
         }
@@ -157,7 +159,7 @@ export function showCommand() {
         console.log(
           bold(`\nlast screen lines (${screen.length})`) + dim("  — `--screen` prints them all"),
         );
-        for (const line of screen.slice(-10)) console.log(`  ${line}`);
+        for (const line of screen.slice(-10)) console.log(`  ${sanitize(line)}`);
       } finally {
         journal.close();
       }

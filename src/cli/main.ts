@@ -84,6 +84,8 @@ export async function main(args: string[]): Promise<number> {
 }
 
 function _exitCodeFor(e: unknown, program: Command): number {
+  // `uuldana runs | head`: the reader left; that is not an error worth a word.
+  if (e instanceof Deno.errors.BrokenPipe) return 141;
   if (e instanceof CommanderError) {
     if (
       e.code === "commander.helpDisplayed" || e.code === "commander.version" ||
