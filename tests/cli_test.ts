@@ -106,6 +106,7 @@ Deno.test("run without a terminal: output passes through, the exit code is the a
   const at = r.stdout.indexOf("hello from the agent");
   assert(at > 0, JSON.stringify(r.stdout));
   const after = r.stdout.slice(at);
+  assert(after.includes("\x18\x1b["), "the restore first cancels any unfinished sequence (CAN)");
   for (
     const undo of [
       "\x1b[?1049l",

@@ -223,7 +223,8 @@ export class AgentRun {
     this.#detached = true;
     this.#opts.keyboard.setSink(null);
     // Whatever the agent left set (alternate screen, mouse, kitty keys…) is undone for the user.
-    this.#opts.user.write(_encoder.encode(restoreSequence(this.vt.modes)));
+    // CAN first: if the agent stopped mid-sequence, the terminal drops it instead of running it.
+    this.#opts.user.write(_encoder.encode("\x18" + restoreSequence(this.vt.modes)));
   }
 
   async #supervise(): Promise<void> {
@@ -236,7 +237,7 @@ export class AgentRun {
         if (!this.#detached) user.write(chunk);
         this.vt.write(chunk);
         this.#recording.add(chunk, now);
-        this.#quiet.output(now, this.vt.modes.synchronizedOutput);
+        this.#quiet.output(now, this.vt.inSynchronizedUpdate);
         this.#scheduleDetect();
         this.#wakeWaiters();
       }

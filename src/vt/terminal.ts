@@ -132,6 +132,11 @@ export class Terminal {
     return copyModes(this.#modes);
   }
 
+  /** Whether a synchronized update (?2026) is open; cheap enough to ask after every chunk. */
+  get inSynchronizedUpdate(): boolean {
+    return this.#modes.synchronizedOutput;
+  }
+
   /** Last title set with OSC 0/2 ("" before any). */
   get title(): string {
     return this.#title ?? "";
