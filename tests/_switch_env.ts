@@ -51,7 +51,12 @@ export class SwitchWorld {
   constructor(
     chain: string[],
     agentEnv: Record<string, Record<string, string>> = {},
-    extra: { bins?: Record<string, string>; config?: Record<string, unknown> } = {},
+    extra: {
+      bins?: Record<string, string>;
+      /** More config keys per agent (e.g. `stallSeconds`). */
+      agents?: Record<string, Record<string, unknown>>;
+      config?: Record<string, unknown>;
+    } = {},
   ) {
     Deno.mkdirSync(this.workspace);
     const self = [
@@ -77,6 +82,7 @@ export class SwitchWorld {
           SIM_REPLY_MS: "50",
           ...agentEnv[name],
         },
+        ...extra.agents?.[name],
       };
     }
     Deno.writeTextFileSync(this.config, JSON.stringify({ chain, agents, ...extra.config }));

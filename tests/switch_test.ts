@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { framedBody, SwitchWorld, TypedKeyboard } from "./_switch_env.ts";
 import { CONTINUE_REQUEST } from "../src/handoff/frame.ts";
 import type { AgentRun } from "../src/session/agent_run.ts";
+import { REPO_DIR } from "./_paths.ts";
 
 const REQUEST = "Add a --dry-run flag to deploy.sh and a test for it";
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -481,6 +482,53 @@ Deno.test(
     } finally {
       Date.now = realNow;
       await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "the stall rule: busy past stallSeconds with no answer hands off; off by default",
+  opts,
+  async () => {
+    const fixture = join(REPO_DIR, "tests", "fixtures", "pty_agents", "silent_retry.sh");
+    // Types a request at the fixture's prompt; stops the next agent once it answered the handoff.
+    const drive = (keys: TypedKeyboard) => (run: AgentRun | null) => {
+      if (run?.adapterName === "gemini") {
+        run.waitUntil(() => run.vt.screenLines().some((l) => l.includes(">")), 20_000)
+          .then((ready) => ready && keys.type("fix the build\r"));
+      } else if (run?.adapterName === "codex") {
+        run.waitUntil(() => run.vt.screenLines().some((l) => l.includes("Continuing from")), 20_000)
+          .then(() => run.stop("SIGTERM"));
+      }
+    };
+    const on = new SwitchWorld(["gemini", "codex"], {}, {
+      bins: { gemini: fixture },
+      agents: { gemini: { stallSeconds: 3 } },
+    });
+    const off = new SwitchWorld(["gemini", "codex"], {}, { bins: { gemini: fixture } });
+    try {
+      const keys = new TypedKeyboard();
+      assertEquals((await on.runChain({ keyboard: keys, onRun: drive(keys) })).code, 143);
+      const [start] = on.events("codex", "start");
+      const prompt = String(start.prompt);
+      assert(framedBody(prompt)?.body.includes("fix the build"), prompt.slice(0, 300));
+      assertMatch(prompt, /busy for [3-6] s with no answer/);
+      const j = on.journal();
+      try {
+        const gemini = j.runs().find((r) => r.agent === "gemini")!;
+        assertEquals(gemini.endReason, "limit");
+        assertMatch(gemini.limitMessage ?? "", /stall rule: 3 s/);
+      } finally {
+        j.close();
+      }
+
+      const keysOff = new TypedKeyboard();
+      const { code } = await off.runChain({ keyboard: keysOff, onRun: drive(keysOff) });
+      assertEquals(code, 0, "without the rule the agent runs until it gives up by itself");
+      assertEquals(off.events("codex", "start").length, 0);
+    } finally {
+      await on.close();
+      await off.close();
     }
   },
 );

@@ -26,6 +26,11 @@ export interface AgentConfig {
   disabled: boolean;
   /** Delivery road for automatic handoffs (adapter default when absent). */
   road?: Road;
+  /**
+   * The stall rule, off when absent: an agent that shows itself busy (its spinner) this many
+   * seconds without answering counts as limited and is handed off (Gemini and Qwen retry silently).
+   */
+  stallSeconds?: number;
 }
 
 /** The whole configuration after validation and defaults. */
@@ -54,7 +59,7 @@ export const DEFAULT_CHAIN: readonly string[] = [
   "copilot",
 ];
 
-const _AGENT_KEYS = new Set(["bin", "args", "env", "disabled", "road"]);
+const _AGENT_KEYS = new Set(["bin", "args", "env", "disabled", "road", "stallSeconds"]);
 const _TOP_KEYS = new Set(["chain", "agents", "quietSeconds", "pasteTimeoutSeconds"]);
 
 function _typeOf(v: unknown): string {
@@ -160,6 +165,11 @@ function _parseAgent(
       throw bad(at("road"), `one of ${ROADS.map((r) => `"${r}"`).join(", ")}`, v.road);
     }
     out.road = v.road as Road;
+  }
+  if ("stallSeconds" in v) {
+    const n = v.stallSeconds;
+    if (typeof n !== "number" || !(n > 0)) throw bad(at("stallSeconds"), "a positive number", n);
+    out.stallSeconds = n;
   }
   return out;
 }

@@ -93,6 +93,10 @@ Deno.test("validation names the file, the key and the expected type", () => {
     ],
     [{ agents: { codex: { road: "teleport" } } }, `"agents.codex.road" must be one of`],
     [{ agents: { codex: { bin: "" } } }, `"agents.codex.bin" must be a non-empty string`],
+    [
+      { agents: { gemini: { stallSeconds: 0 } } },
+      `"agents.gemini.stallSeconds" must be a positive number`,
+    ],
     [{ agents: { codex: { colour: "red" } } }, `unknown key "agents.codex.colour"`],
     [{ chian: [] }, `unknown key "chian"`],
     [{ quietSeconds: -1 }, `"quietSeconds" must be a positive number`],

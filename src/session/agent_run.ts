@@ -6,6 +6,7 @@
  * @module
  */
 import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
+import { busySeconds } from "../../adapters/stall.ts";
 import type { Journal } from "../journal/journal.ts";
 import { type PtyProcess, spawnPty } from "../pty/pty_process.ts";
 import { Terminal } from "../vt/mod.ts";
@@ -55,6 +56,11 @@ export interface AgentRunOptions {
   checkSwitch?: SwitchCheck;
   /** Lists agents and roads for `/agent` alone. */
   listAgents?: () => string;
+  /**
+   * The stall rule (off when undefined): busy this many seconds by the agent's own spinner, with
+   * no answer, counts as a limit.
+   */
+  stallSeconds?: number;
   /** The clock limit detection resolves reset times against. */
   now?: () => Date;
 }
@@ -340,15 +346,34 @@ export class AgentRun {
   #detect(): void {
     if (this.finished) return;
     this.#noteAltScreen();
-    const hit = this.#opts.adapter.detectLimit(this.vt.logicalScreenLines(), {
+    const lines = this.vt.logicalScreenLines();
+    const hit = this.#opts.adapter.detectLimit(lines, {
       now: this.#opts.now?.() ?? new Date(),
       delivered: this.#opts.delivered,
       // Some agents wrap their own long lines at the width: the detector re-joins those rows.
       cols: this.vt.cols,
     });
-    if (!hit) return;
-    if (this.#opts.shouldHandOff ? this.#opts.shouldHandOff(hit) : hit.kind === "usage") {
-      this.#decide({ reason: "limit", limit: hit, exitCode: null });
+    if (hit) {
+      if (this.#opts.shouldHandOff ? this.#opts.shouldHandOff(hit) : hit.kind === "usage") {
+        this.#decide({ reason: "limit", limit: hit, exitCode: null });
+      }
+      return;
     }
+    this.#checkStall(lines);
+  }
+
+  // Agents that retry silently (Gemini capacity errors, Qwen) show only a spinner with a timer.
+  #checkStall(lines: readonly string[]): void {
+    const limit = this.#opts.stallSeconds;
+    if (limit === undefined) return;
+    const busy = busySeconds(this.#opts.adapter, lines);
+    if (busy === null || busy < limit) return;
+    const message = `${this.#opts.adapter.displayName} was busy for ${busy} s with no answer ` +
+      `(it may be retrying silently; stall rule: ${limit} s)`;
+    this.#decide({
+      reason: "limit",
+      limit: { kind: "usage", message, resetsAt: null },
+      exitCode: null,
+    });
   }
 }

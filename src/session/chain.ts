@@ -290,6 +290,7 @@ async function _launch(
       shouldHandOff: (hit) => shouldHandOff(hit),
       checkSwitch: (name) => _switchProblem(ctx, members, adapter.name, name),
       listAgents: () => _agentList(members, adapter.name),
+      stallSeconds: cfg.stallSeconds,
     });
   } catch (e) {
     removeScratch();
