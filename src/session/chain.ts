@@ -22,7 +22,7 @@ import { AgentRun, type RunOutcome, type UserTerminal } from "./agent_run.ts";
 import type { Keyboard } from "./keyboard.ts";
 import { type PreparedHandoff, prepareHandoff, runConversation } from "../handoff/prepare.ts";
 import { pasteHandoff } from "./paste.ts";
-import { CONTINUE_REQUEST } from "../handoff/frame.ts";
+import { closingLine, CONTINUE_REQUEST, openingLine } from "../handoff/frame.ts";
 import { waitForReset } from "./reset_wait.ts";
 
 /** What a chain needs from the outside world. */
@@ -321,7 +321,10 @@ async function _submitKickoff(
 ): Promise<void> {
   let problem: string | null;
   try {
-    const result = await pasteHandoff(run, kickoff, { timeoutMs: _pasteTimeoutMs(opts) });
+    const result = await pasteHandoff(run, kickoff, {
+      timeoutMs: _pasteTimeoutMs(opts),
+      probes: [kickoff.slice(0, 40)],
+    });
     if (result.pasted) {
       await run.write(submitKey);
       run.noteInputSubmitted();
@@ -347,8 +350,10 @@ async function _pasteWhenReady(
   journal.updateHandoff(handoff.id, { toRun: run.runId });
   let reason: string;
   try {
+    const { nonce } = handoff.composed;
     const result = await pasteHandoff(run, handoff.composed.text, {
       timeoutMs: _pasteTimeoutMs(opts),
+      probes: [openingLine(nonce), closingLine(nonce)],
     });
     if (result.pasted) {
       journal.updateHandoff(handoff.id, { status: "pasted", receipt: result.receipt });

@@ -23,7 +23,14 @@ const _CHUNK_PAUSE_MS = 8;
 export async function pasteHandoff(
   run: AgentRun,
   text: string,
-  opts: { timeoutMs: number },
+  opts: {
+    timeoutMs: number;
+    /**
+     * Lines only this text has (a handoff's nonce boundaries), looked for on the screen as the
+     * delivery receipt. Never a line the agent's own interface could show too.
+     */
+    probes: readonly string[];
+  },
 ): Promise<PasteResult> {
   const ready = await run.waitUntil(
     () => run.vt.modes.bracketedPaste && run.isQuiet(),
@@ -45,24 +52,17 @@ export async function pasteHandoff(
   }
   // The input box now holds text the user did not type: `/agent` there is not a command.
   run.noteTypedByUuldana();
-  return { pasted: true, receipt: await _receipt(run, text) };
+  return { pasted: true, receipt: await _receipt(run, opts.probes) };
 }
 
-// Lines of the handoff distinctive enough to find on the screen: its first lines and its last
-// ones (agents that show a long paste scrolled keep the end visible; the END boundary is there).
-function _probeLines(text: string): string[] {
-  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l.length >= 12).map((l) =>
-    l.slice(0, 40)
-  );
-  return [...new Set([...lines.slice(0, 2), ...lines.slice(-6)])];
-}
+// Claude Code shows a long paste as one line, `[Pasted text #1 +41 lines]`, until it is sent.
+const _COLLAPSED = /\[Pasted text #\d+[^\]]*\]/;
 
-async function _receipt(run: AgentRun, text: string): Promise<string> {
-  const probes = _probeLines(text);
+async function _receipt(run: AgentRun, probes: readonly string[]): Promise<string> {
   let seen: string | undefined;
   const visible = await run.waitUntil(() => {
     const screen = run.vt.logicalScreenLines().join("\n");
-    seen = probes.find((p) => screen.includes(p));
+    seen = probes.find((p) => screen.includes(p)) ?? _COLLAPSED.exec(screen)?.[0];
     return seen !== undefined;
   }, 5000);
   return visible

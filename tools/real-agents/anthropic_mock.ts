@@ -5,10 +5,10 @@
  *
  * @module
  */
-const port = Number(Deno.args[0] ?? 18080);
+const port = Number(Deno.args[0] ?? 0); // 0: any free port, printed as "mock on PORT"
 const reset = Math.floor(Date.now() / 1000) + 3 * 3600;
 Deno.serve(
-  { hostname: "127.0.0.1", port, onListen: () => console.error(`mock on ${port}`) },
+  { hostname: "127.0.0.1", port, onListen: (addr) => console.error(`mock on ${addr.port}`) },
   async (req) => {
     const url = new URL(req.url);
     console.error(req.method, url.pathname);

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Checks uuldana against the REAL Claude Code: installs it from npm into a scratch folder (never the
-# repo), answers its API calls with a local mock on 127.0.0.1 that returns the usage-limit 429,
-# runs `uuldana run claude --then codex` in tmux, types a request, and checks that Claude's real
-# limit screen made uuldana hand the framed conversation to the next agent (uuldana's simulated
-# Codex, which records what it received). Needs npm registry access and tmux. Takes ~1 minute.
+# Checks uuldana against the REAL Claude Code. It installs Claude Code from npm into a scratch folder
+# (never the repo) and answers its API calls with a local mock on 127.0.0.1 that returns the
+# usage-limit 429 (no account, no credentials). Then, in tmux:
+#   1. automatic: `uuldana run claude --then codex`, a request typed; Claude's real limit screen must
+#      make uuldana hand the framed conversation to the next agent (uuldana's simulated Codex, which
+#      records what it received), and Claude must be stopped;
+#   2. manual: `uuldana run codex --then claude`, a turn typed, then `/agent claude`; the framed
+#      handoff must land in real Claude's input box and must NOT be sent (the mock sees no message).
+# Needs npm registry access and tmux. Takes about a minute.
 #
 #   tools/real-agents/check_claude_limit.sh [CLAUDE_VERSION]
 set -euo pipefail
@@ -11,15 +15,21 @@ version="${1:-2.1.197}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 deno="$repo/tools/deno.sh"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-claude-XXXXXX")"
-port=18080
-sock="uuldana-real-$$"
-cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; kill "${mock_pid:-0}" 2>/dev/null || true; }
+sock="uuldana-real-$$-0"
+cleanup() {
+  for s in "uuldana-real-$$-1" "uuldana-real-$$-2"; do tmux -L "$s" kill-server 2>/dev/null || true; done
+  kill "${mock_pid:-0}" 2>/dev/null || true
+}
 trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null || true; exit 1; }
 
 echo "installing @anthropic-ai/claude-code@$version into $work/agents" >&2
 npm install --prefix "$work/agents" --no-audit --no-fund --loglevel=error "@anthropic-ai/claude-code@$version" >&2
-"$deno" run -A "$repo/tools/real-agents/anthropic_mock.ts" "$port" 2>"$work/mock.log" &
+"$deno" run -A "$repo/tools/real-agents/anthropic_mock.ts" 2>"$work/mock.log" &
 mock_pid=$!
+for _ in $(seq 1 100); do grep -q "^mock on " "$work/mock.log" && break; sleep 0.1; done
+port="$(sed -n 's/^mock on \([0-9]*\)$/\1/p' "$work/mock.log")"
+[[ -n "$port" ]] || fail "the mock did not start: $(cat "$work/mock.log")"
 
 mkdir -p "$work/home" "$work/ws" "$work/bin"
 printf '{"hasCompletedOnboarding":true,"theme":"dark","projects":{"%s":{"hasTrustDialogAccepted":true}}}' "$work/ws" > "$work/home/.claude.json"
@@ -33,22 +43,47 @@ cat > "$work/config.json" <<JSON
   "codex": {"bin": "$work/bin/codex", "env": {"SIM_AGENT_LOG": "$work/codex.log"}}}}
 JSON
 
-tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 -c "$work/ws" \
-  "env UULDANA_CONFIG=$work/config.json UULDANA_HOME=$work/data TERM=xterm-256color $deno run -A $repo/mod.ts run claude; echo EXIT=\$?; sleep 600"
-wait_for() { # pattern, seconds
-  for _ in $(seq 1 $(($2 * 5))); do tmux -L "$sock" capture-pane -p | grep -q "$1" && return 0; sleep 0.2; done
-  echo "timed out waiting for: $1" >&2; tmux -L "$sock" capture-pane -p >&2; return 1
+scenario=0
+start() { # uuldana args…; each scenario gets its own tmux server
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  scenario=$((scenario + 1))
+  sock="uuldana-real-$$-$scenario"
+  tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 -c "$work/ws" \
+    "env UULDANA_CONFIG=$work/config.json UULDANA_HOME=$work/data TERM=xterm-256color $deno run -A $repo/mod.ts $*; echo EXIT=\$?; sleep 600"
 }
+wait_for() { # pattern, seconds
+  for _ in $(seq 1 $(($2 * 5))); do tmux -L "$sock" capture-pane -p | grep -q -- "$1" && return 0; sleep 0.2; done
+  fail "timed out waiting for: $1"
+}
+type_line() { tmux -L "$sock" send-keys -l "$1"; tmux -L "$sock" send-keys Enter; }
+codex_sessions() { grep -c '"persona":"codex".*"mode":"tui"' "$work/codex.log" 2>/dev/null || true; }
+
+# 1. Automatic: Claude's real limit screen → the framed handoff reaches the next agent.
+start run claude
 wait_for "for shortcuts" 60
 sleep 1
-tmux -L "$sock" send-keys -l "Add a --dry-run flag to deploy.sh"
-tmux -L "$sock" send-keys Enter
-for _ in $(seq 1 150); do grep -q '"persona":"codex".*"mode":"tui"' "$work/codex.log" 2>/dev/null && break; sleep 0.2; done
+type_line "Add a --dry-run flag to deploy.sh"
+for _ in $(seq 1 150); do [[ "$(codex_sessions)" -ge 1 ]] && break; sleep 0.2; done
 grep '"persona":"codex".*"mode":"tui"' "$work/codex.log" | grep -q 'BEGIN UULDANA HANDOFF' \
-  || { echo "FAIL: codex did not start on the framed handoff" >&2; tmux -L "$sock" capture-pane -p >&2; exit 1; }
-grep -q "You've hit your session limit" "$work/codex.log" \
-  || { echo "FAIL: the handoff does not carry Claude's limit message" >&2; exit 1; }
+  || fail "codex did not start on the framed handoff"
+grep -q "You've hit your session limit" "$work/codex.log" || fail "the handoff lacks Claude's limit message"
 sleep 1
-if pgrep -f "$work/agents" >/dev/null; then echo "FAIL: Claude Code is still running" >&2; exit 1; fi
+pgrep -f "$work/agents" >/dev/null && fail "Claude Code is still running after the switch"
+echo "ok 1: real Claude Code $version hit its (mock) limit; uuldana handed off framed and stopped it" >&2
+
+# 2. Manual: /agent claude pastes the framed handoff into real Claude's input box, unsent.
+start run codex --then claude
+wait_for "for shortcuts" 60
+sleep 1
+type_line "refactor the parser into its own module"
+sleep 2
+type_line "/agent claude"
+posts_before="$(grep -c 'POST /v1/messages' "$work/mock.log" || true)"
+wait_for "Pasted text" 60
+sleep 3
+posts_after="$(grep -c 'POST /v1/messages' "$work/mock.log" || true)"
+[[ "$posts_after" == "$posts_before" ]] || fail "the pasted handoff was sent to the API"
+UULDANA_HOME="$work/data" "$deno" run -A "$repo/mod.ts" runs --json \
+  | grep -q '"status": "pasted"' || fail "the journal does not record the paste"
+echo "ok 2: /agent claude pasted the framed handoff into real Claude's input box; nothing was sent" >&2
 UULDANA_HOME="$work/data" "$deno" run -A "$repo/mod.ts" runs
-echo "OK: real Claude Code $version hit its (mock) usage limit; uuldana handed off framed; Claude was stopped." >&2
