@@ -536,3 +536,37 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "store road: OpenCode gets a new imported session holding the handoff, and the kickoff is submitted",
+  opts,
+  async () => {
+    // Like real OpenCode, the simulated one drops input while it loads the imported session.
+    const w = new SwitchWorld(["claude", "opencode"], {
+      claude: { SIM_LIMIT_AFTER: "1" },
+      opencode: { SIM_LOADING_MS: "2500" },
+    }, { agents: { opencode: { road: "store" } } });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", REQUEST);
+      const [session] = await w.waitForEvent("opencode", "session");
+      assert(framedBody(String(session.firstMessage))?.body.includes(REQUEST));
+      const [submit] = await w.waitForEvent("opencode", "submit");
+      assertEquals(submit.text, "Continue the work described in the handoff message above.");
+      const dropped = w.events("opencode", "dropped").map((e) => String(e.bytes));
+      assert(dropped.some((b) => b.includes("Continue the work")), "the first paste was lost");
+      assertEquals(w.events("opencode", "submit").length, 1, "and pasted again, sent once");
+      const [start] = w.events("opencode", "start");
+      assert((start.argv as string[]).includes("-s"), JSON.stringify(start.argv));
+      const j = w.journal();
+      try {
+        const [h] = j.handoffs(1);
+        assertEquals([h.toAgent, h.road, h.status], ["opencode", "store", "delivered"]);
+      } finally {
+        j.close();
+      }
+    } finally {
+      await w.close();
+    }
+  },
+);

@@ -319,17 +319,29 @@ async function _submitKickoff(
   kickoff: string,
   submitKey: string,
 ): Promise<void> {
-  let problem: string | null;
+  let problem: string | null = null;
   try {
-    const result = await pasteHandoff(run, kickoff, {
-      timeoutMs: _pasteTimeoutMs(opts),
-      probes: [kickoff.slice(0, 40)],
-    });
-    if (result.pasted) {
-      await run.write(submitKey);
-      run.noteInputSubmitted();
+    // A TUI still loading can drop a paste (OpenCode while it opens the imported session): the
+    // kickoff is sent only once it is visible in the input box, pasted again at the next quiet.
+    for (let attempt = 1;; attempt++) {
+      const result = await pasteHandoff(run, kickoff, {
+        timeoutMs: _pasteTimeoutMs(opts),
+        probes: [kickoff.slice(0, 40)],
+      });
+      if (!result.pasted) {
+        problem = result.reason;
+        break;
+      }
+      if (result.visible) {
+        await run.write(submitKey);
+        run.noteInputSubmitted();
+        break;
+      }
+      if (attempt === 3) {
+        problem = "the pasted kickoff never showed in its input box";
+        break;
+      }
     }
-    problem = result.pasted ? null : result.reason;
   } catch (e) {
     problem = (e as Error)?.message ?? String(e);
   }

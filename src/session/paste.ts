@@ -8,7 +8,7 @@ import type { AgentRun } from "./agent_run.ts";
 
 /** What happened to a paste. */
 export type PasteResult =
-  | { pasted: true; receipt: string }
+  | { pasted: true; receipt: string; visible: boolean }
   | { pasted: false; reason: string };
 
 const _encoder = new TextEncoder();
@@ -52,20 +52,27 @@ export async function pasteHandoff(
   }
   // The input box now holds text the user did not type: `/agent` there is not a command.
   run.noteTypedByUuldana();
-  return { pasted: true, receipt: await _receipt(run, opts.probes) };
+  const seen = await _seen(run, opts.probes);
+  return {
+    pasted: true,
+    visible: seen !== null,
+    receipt: seen !== null
+      ? `visible on screen: "${seen}"`
+      : "written, but not visible on screen (the agent may show large pastes collapsed)",
+  };
 }
 
-// Claude Code shows a long paste as one line, `[Pasted text #1 +41 lines]`, until it is sent.
-const _COLLAPSED = /\[Pasted text #\d+[^\]]*\]/;
+// Agents that collapse a long paste into one line until it is sent: Claude Code shows
+// `[Pasted text #1 +41 lines]`, Codex `[Pasted Content 3000 chars]`.
+const _COLLAPSED = /\[Pasted (?:text|Content)\b[^\]]*\]/;
 
-async function _receipt(run: AgentRun, probes: readonly string[]): Promise<string> {
+// The probe (or collapsed-paste line) that became visible within 5 s, or null.
+async function _seen(run: AgentRun, probes: readonly string[]): Promise<string | null> {
   let seen: string | undefined;
-  const visible = await run.waitUntil(() => {
+  await run.waitUntil(() => {
     const screen = run.vt.logicalScreenLines().join("\n");
     seen = probes.find((p) => screen.includes(p)) ?? _COLLAPSED.exec(screen)?.[0];
     return seen !== undefined;
   }, 5000);
-  return visible
-    ? `visible on screen: "${seen}"`
-    : "written, but not visible on screen (the agent may show large pastes collapsed)";
+  return seen ?? null;
 }

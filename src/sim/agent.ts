@@ -7,7 +7,9 @@
  * Environment: `SIM_AGENT_LOG` (JSON-lines log), `SIM_LIMIT_AFTER=N` (the N-th turn hits the
  * limit), `SIM_RESET_AT` (reset time shown), `SIM_HELP_WITHOUT_PROMPT=1` (help lacks the proof
  * line), `SIM_STATE_DIR` (OpenCode sessions), `SIM_REPLY_MS` (reply delay, default 150),
- * `SIM_STARTUP_MS` (delay before the prompt is ready), `SIM_RETRY_MS` (OpenCode retry tick).
+ * `SIM_STARTUP_MS` (delay before the prompt is ready), `SIM_RETRY_MS` (OpenCode retry tick),
+ * `SIM_LOADING_MS` (after the first frame, with bracketed paste already on, input is dropped this
+ * long while a session "loads", as real OpenCode does when it opens an imported session).
  *
  * @module
  */
@@ -187,6 +189,7 @@ class _Session {
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #done: (code: number) => void = () => {};
   #finished = false;
+  #loadingUntil = 0;
   #signals: [Deno.Signal, () => void][] = [];
 
   constructor(p: Persona, launch: SimLaunch, log: SimLog) {
@@ -239,6 +242,11 @@ class _Session {
         `\x1b]0;${this.#p.title(this.#view.cwd)}\x07\x1b[?25l\x1b[?2004h\x1b[?1004h`,
     );
     this.#render();
+    const loading = _envInt("SIM_LOADING_MS", 0);
+    if (loading) {
+      this.#loadingUntil = performance.now() + loading;
+      setTimeout(() => this.#render(), loading);
+    }
     if (this.#launch.prompt !== null) this.#submit(this.#launch.prompt);
     this.#readLoop();
     const code = await finished;
@@ -311,6 +319,10 @@ class _Session {
       }
       const text = dec.decode(buf.subarray(0, n), { stream: true });
       if (!text) continue;
+      if (performance.now() < this.#loadingUntil) {
+        this.#log.write({ event: "dropped", bytes: text });
+        continue;
+      }
       this.#log.write({ event: "input", bytes: text });
       for (const ev of this.#decoder.feed(text)) this.#key(ev);
       clearTimeout(this.#flushTimer);
