@@ -207,11 +207,7 @@ async function _resolveMembers(opts: ChainOptions): Promise<_Member[]> {
   const names = opts.first
     ? [opts.first, ...(opts.then ?? config.chain.filter((n) => n !== opts.first))]
     : config.chain;
-  const seen = new Set<string>();
-  const members: _Member[] = [];
-  for (const name of names) {
-    if (seen.has(name)) continue;
-    seen.add(name);
+  const adapters = [...new Set(names)].map((name) => {
     const adapter = adapterByName(name);
     if (!adapter) {
       throw new UsageError(
@@ -219,10 +215,14 @@ async function _resolveMembers(opts: ChainOptions): Promise<_Member[]> {
         "see `uuldana agents` for the agents uuldana knows",
       );
     }
-    const found = await findAgent(adapter, config);
-    members.push({ adapter, found, disabled: agentConfig(config, name).disabled });
-  }
-  return members;
+    return adapter;
+  });
+  // Each lookup asks the binary for its version: all at once, so the first agent starts sooner.
+  return await Promise.all(adapters.map(async (adapter) => ({
+    adapter,
+    found: await findAgent(adapter, config),
+    disabled: agentConfig(config, adapter.name).disabled,
+  })));
 }
 
 function _firstMember(members: _Member[], wanted: string | null): _Member {
