@@ -22,12 +22,25 @@ Deno.test("a recording keeps bytes and timing, and exports asciicast v2 with spl
   assertEquals(lines.slice(1).map((l) => JSON.parse(l)), [[0.5, "o", "A"], [1.5, "o", "€\n"]]);
 });
 
-Deno.test("a recording is bounded and says it was truncated", () => {
-  const rec = new OutputRecording(80, 24, 10, 0);
-  rec.add(new Uint8Array(8).fill(0x61), 1);
-  rec.add(new Uint8Array(8).fill(0x62), 2);
-  rec.add(new Uint8Array(8).fill(0x63), 3);
+Deno.test("a recording keeps its beginning up to the compressed bound, timing trimmed to match", () => {
+  // Incompressible bytes: 600 KiB in 10 KiB chunks, against a bound that holds one 256 KiB block.
+  const chunks = Array.from(
+    { length: 60 },
+    () => crypto.getRandomValues(new Uint8Array(10 * 1024)),
+  );
+  const rec = new OutputRecording(80, 24, 300 * 1024, 0);
+  chunks.forEach((c, i) => rec.add(c, i));
   const stored = rec.finish();
-  assertEquals(new TextDecoder().decode(recordingBytes(stored)), "aaaaaaaabb");
   assertEquals(stored.truncated, true);
+  const kept = recordingBytes(stored);
+  assertEquals(kept.length, 256 * 1024);
+  const all = new Uint8Array(chunks.length * 10 * 1024);
+  chunks.forEach((c, i) => all.set(c, i * 10 * 1024));
+  assertEquals(kept, all.subarray(0, kept.length));
+  const timed = stored.timing.split("\n").reduce((n, line) => n + Number(line.split(" ")[1]), 0);
+  assertEquals(timed, kept.length);
+});
+
+Deno.test("an empty recording reads back empty", () => {
+  assertEquals(recordingBytes(new OutputRecording(80, 24).finish()).length, 0);
 });
