@@ -61,6 +61,12 @@ export interface SpawnPtyOptions {
   /** Initial window size, in effect before the agent starts. */
   cols: number;
   rows: number;
+  /**
+   * Hand out each output chunk as a view of the shim's read buffer, valid only until the next
+   * chunk is read, instead of a copy. For a consumer that uses every chunk at once and keeps none
+   * (the session): no allocation per chunk, so a burst does not pile up buffers awaiting GC.
+   */
+  borrowChunks?: boolean;
 }
 
 const _isLinux = Deno.build.os === "linux";
@@ -105,7 +111,7 @@ export async function spawnPty(opts: SpawnPtyOptions): Promise<PtyProcess> {
   } catch (e) {
     throw new UuldanaError(`cannot start script: ${e instanceof Error ? e.message : e}`);
   }
-  return new _ScriptPty(child, info.flavour);
+  return new _ScriptPty(child, info.flavour, opts.borrowChunks ?? false);
 }
 
 class _ScriptPty implements PtyProcess {
@@ -126,11 +132,11 @@ class _ScriptPty implements PtyProcess {
   #stopping: Promise<PtyExit> | null = null;
   #stderrTail = "";
 
-  constructor(child: Deno.ChildProcess, flavour: ScriptFlavour) {
+  constructor(child: Deno.ChildProcess, flavour: ScriptFlavour, borrowChunks: boolean) {
     this.#child = child;
     this.#flavour = flavour;
     this.pid = child.pid;
-    this.output = _exactChunks(child.stdout);
+    this.output = _exactChunks(child.stdout, borrowChunks);
     this.#writer = child.stdin.getWriter();
     const stderrDone = this.#drainStderr();
     this.exited = child.status.then(async (status) => {
@@ -296,7 +302,10 @@ class _ScriptPty implements PtyProcess {
  * ~16× the data alive until GC (RSS +50 MB on a 100 MB burst). Reading BYOB into one reused
  * buffer and copying out only what was read costs one small copy and keeps RSS flat.
  */
-function _exactChunks(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+function _exactChunks(
+  source: ReadableStream<Uint8Array>,
+  borrow: boolean,
+): ReadableStream<Uint8Array> {
   let reader: ReadableStreamBYOBReader;
   try {
     reader = source.getReader({ mode: "byob" });
@@ -304,11 +313,21 @@ function _exactChunks(source: ReadableStream<Uint8Array>): ReadableStream<Uint8A
     return source; // not a byte stream: hand it out as it is
   }
   let buf = new Uint8Array(65_536);
+  // Borrowed chunks alternate between two buffers, and nothing is read ahead (high-water mark 0):
+  // the next read only starts once the consumer asked for the next chunk, so the one it holds is
+  // never written under it.
+  let spare = borrow ? new Uint8Array(65_536) : null;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { value, done } = await reader.read(buf);
       if (done || value === undefined) {
         controller.close();
+        return;
+      }
+      if (spare) {
+        controller.enqueue(value);
+        buf = spare;
+        spare = new Uint8Array(value.buffer);
         return;
       }
       controller.enqueue(value.slice());
@@ -317,7 +336,7 @@ function _exactChunks(source: ReadableStream<Uint8Array>): ReadableStream<Uint8A
     cancel(reason) {
       return reader.cancel(reason);
     },
-  });
+  }, { highWaterMark: borrow ? 0 : 1 });
 }
 
 async function _sweepSession(sid: number): Promise<void> {

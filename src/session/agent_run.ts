@@ -124,7 +124,9 @@ export class AgentRun {
     });
     let pty: PtyProcess;
     try {
+      // Every chunk is used at once and kept by nobody (the recording copies what it keeps).
       pty = await spawnPty({
+        borrowChunks: true,
         argv: opts.argv,
         env: opts.env,
         cwd: opts.workspace,
