@@ -11,6 +11,9 @@ import { COMBINED, CP_MASK, Line, NULL_CELL, WIDTH_MASK, WIDTH_SHIFT } from "./l
 import type { Modes } from "./modes.ts";
 import { charWidth } from "./width.ts";
 
+/** The most rows of one logical line that `lastLines` joins; a longer line keeps its end. */
+const _MAX_JOINED_ROWS = 50;
+
 const _E = 0x45;
 
 /** The screen of a {@link Terminal}: buffers, cursor and every operation on them. */
@@ -101,9 +104,11 @@ export class Screen {
       // one logical line: rows start..i, where rows start+1..i are continuations
       let start = i;
       while (start > 0 && at(start).wrapped) start--;
+      // A logical line longer than _MAX_JOINED_ROWS rows (a soft-wrapped flood) keeps its end.
+      const from = Math.max(start, i - _MAX_JOINED_ROWS + 1);
       const rows: Line[] = [];
-      for (let k = start; k <= i; k++) rows.push(at(k));
-      const text = _joinRows(rows, 0, rows.length);
+      for (let k = from; k <= i; k++) rows.push(at(k));
+      const text = (from > start ? "…" : "") + _joinRows(rows, 0, rows.length);
       if (text.trim() !== "") out.push(text);
       i = start - 1;
     }

@@ -250,7 +250,8 @@ export class Terminal {
 
   /**
    * The last `n` logical lines that have text (not empty after stripping trailing spaces),
-   * oldest first, from the normal scrollback followed by the visible screen.
+   * oldest first, from the normal scrollback followed by the visible screen. A logical line that
+   * wraps over more than 50 rows keeps only its last 50, after a "…".
    */
   lastLines(n: number): string[] {
     return this.#screen.lastLines(n);

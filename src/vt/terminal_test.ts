@@ -149,3 +149,12 @@ Deno.test("DEC special graphics, REP, insert mode, tabs", () => {
   assertEquals(term("abc\r\x1b[4hX").screenLines()[0], "Xabc");
   assertEquals(term("a\tb\x1b[3g\r\tc").screenLines()[0], "a       b          c");
 });
+
+Deno.test("lastLines keeps only the end of a soft-wrapped flood, marked as cut", () => {
+  const t = new Terminal({ cols: 10, rows: 4, scrollback: 1000 });
+  t.write("first line\r\n");
+  t.write("x".repeat(10 * 200) + "END");
+  const lines = t.lastLines(5);
+  assertEquals(lines.at(-1), "…" + "x".repeat(10 * 49) + "END");
+  assertEquals(lines.at(-2), "first line");
+});
