@@ -21,9 +21,9 @@ import { simAgentCommand } from "./sim_agent.ts";
 export function buildProgram(): Command {
   const program = new Command("uuldana")
     .description(
-      "Keeps your coding agent's work going: runs Claude Code, Codex, Gemini, OpenCode, Qwen, Copilot…\n" +
-        "untouched in a pseudo-terminal, and when one hits its usage limit, hands the conversation\n" +
-        "(framed as untrusted evidence) to the next agent of your chain.",
+      "Keeps your coding agent's work going. Runs Claude Code, Codex, Gemini, OpenCode, Qwen, " +
+        "Copilot… untouched in a pseudo-terminal; when one hits its usage limit, hands the " +
+        "conversation (framed as untrusted evidence) to the next agent of your chain.",
     )
     .version(VERSION, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
