@@ -6,7 +6,10 @@
 #      make uuldana hand the framed conversation to the next agent (uuldana's simulated Codex, which
 #      records what it received), and Claude must be stopped;
 #   2. manual: `uuldana run codex --then claude`, a turn typed, then `/agent claude`; the framed
-#      handoff must land in real Claude's input box and must NOT be sent (the mock sees no message).
+#      handoff must land in real Claude's input box and must NOT be sent (the mock sees no message);
+#   3. hook road: `uuldana run codex --then claude` with the simulated Codex hitting its limit; real
+#      Claude must start on the handoff through its SessionStart hook and the kickoff, so the first
+#      message request Claude sends to the (mock) API carries the framed handoff.
 # Needs npm registry access and tmux. Takes about a minute.
 #
 #   tools/real-agents/check_claude_limit.sh [CLAUDE_VERSION]
@@ -25,7 +28,7 @@ fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null ||
 
 echo "installing @anthropic-ai/claude-code@$version into $work/agents" >&2
 npm install --prefix "$work/agents" --no-audit --no-fund --loglevel=error "@anthropic-ai/claude-code@$version" >&2
-"$deno" run -A "$repo/tools/real-agents/anthropic_mock.ts" 2>"$work/mock.log" &
+"$deno" run -A "$repo/tools/real-agents/anthropic_mock.ts" 0 "$work/bodies.jsonl" 2>"$work/mock.log" &
 mock_pid=$!
 for _ in $(seq 1 100); do grep -q "^mock on " "$work/mock.log" && break; sleep 0.1; done
 port="$(sed -n 's/^mock on \([0-9]*\)$/\1/p' "$work/mock.log")"
@@ -86,4 +89,25 @@ posts_after="$(grep -c 'POST /v1/messages' "$work/mock.log" || true)"
 UULDANA_HOME="$work/data" "$deno" run -A "$repo/mod.ts" runs --json \
   | grep -q '"status": "pasted"' || fail "the journal does not record the paste"
 echo "ok 2: /agent claude pasted the framed handoff into real Claude's input box; nothing was sent" >&2
+
+# 3. Hook road: the simulated Codex hits its limit; real Claude starts on the handoff.
+python3 - "$work/config.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+config = json.load(open(path))
+config["agents"]["codex"]["env"]["SIM_LIMIT_AFTER"] = "1"
+json.dump(config, open(path, "w"))
+PY
+: > "$work/bodies.jsonl"
+start run codex --then claude
+wait_for "for shortcuts" 60
+sleep 1
+type_line "Add a --dry-run flag to deploy.sh"
+# Claude's first request may be its session-title one; the turn itself carries the hook context.
+for _ in $(seq 1 300); do grep -q 'BEGIN UULDANA HANDOFF' "$work/bodies.jsonl" 2>/dev/null && break; sleep 0.2; done
+[[ -s "$work/bodies.jsonl" ]] || fail "real Claude sent no message after the handoff"
+grep -q 'BEGIN UULDANA HANDOFF' "$work/bodies.jsonl" || fail "no request from Claude carries the framed handoff"
+grep -q 'Continue the work described in the uuldana handoff' "$work/bodies.jsonl" \
+  || fail "Claude's request lacks the kickoff prompt"
+echo "ok 3: real Claude ran the SessionStart hook: its turn carries the framed handoff as context" >&2
 UULDANA_HOME="$work/data" "$deno" run -A "$repo/mod.ts" runs
