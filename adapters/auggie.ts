@@ -4,23 +4,15 @@
  *
  * @module
  */
-import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
-import { optionWithValue, refuseResume, requireRoad } from "./launch_rules.ts";
+import type { Adapter, DetectOptions, LimitHit, Road } from "./adapter.ts";
+import { optionPromptLaunch } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { hideDelivered, limitHit, normalizeSpace } from "./screen_text.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
 const _RESUME = ["-c", "--continue", "-r", "--resume"];
 
-function _launch(req: LaunchRequest): Launch {
-  if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs] };
-  requireRoad("auggie", req.road, _ROADS);
-  refuseResume("auggie", req.extraArgs, _RESUME);
-  if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
-  return {
-    argv: [req.bin, ...req.extraArgs, optionWithValue("auggie", "--instruction", req.handoff)],
-  };
-}
+const _launch = optionPromptLaunch("auggie", "--instruction", _ROADS, _RESUME);
 
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = hideDelivered(lines, opts.delivered);

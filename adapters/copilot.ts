@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
-import { optionWithValue, refuseResume, requireRoad } from "./launch_rules.ts";
+import type { Adapter, DetectOptions, LimitHit, Road } from "./adapter.ts";
+import { optionPromptLaunch } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { parseResetTime } from "./reset_time.ts";
 import { hideDelivered, type LimitRule, matchRule, normalizeSpace } from "./screen_text.ts";
@@ -22,15 +22,7 @@ const _RULES: readonly LimitRule[] = [
   { re: /user_(?:weekly|global|model)_rate_limited/, kind: "usage" },
 ];
 
-function _launch(req: LaunchRequest): Launch {
-  if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs] };
-  requireRoad("copilot", req.road, _ROADS);
-  refuseResume("copilot", req.extraArgs, _RESUME);
-  if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
-  return {
-    argv: [req.bin, ...req.extraArgs, optionWithValue("copilot", "--interactive", req.handoff)],
-  };
-}
+const _launch = optionPromptLaunch("copilot", "--interactive", _ROADS, _RESUME);
 
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = hideDelivered(lines, opts.delivered);

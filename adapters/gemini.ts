@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
-import { optionWithValue, refuseResume, requireRoad } from "./launch_rules.ts";
+import type { Adapter, DetectOptions, LimitHit, Road } from "./adapter.ts";
+import { optionPromptLaunch } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import {
   hideDelivered,
@@ -118,19 +118,7 @@ export function detectApiErrorLine(
   return null;
 }
 
-function _launch(req: LaunchRequest): Launch {
-  if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs] };
-  requireRoad("gemini", req.road, _ROADS);
-  refuseResume("gemini", req.extraArgs, _RESUME);
-  if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
-  return {
-    argv: [
-      req.bin,
-      ...req.extraArgs,
-      optionWithValue("gemini", "--prompt-interactive", req.handoff),
-    ],
-  };
-}
+const _launch = optionPromptLaunch("gemini", "--prompt-interactive", _ROADS, _RESUME);
 
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = hideDelivered(lines, opts.delivered);

@@ -4,11 +4,9 @@
  *
  * @module
  */
+import { MAX_ARG_BYTES } from "../src/arg_limit.ts";
 import { UuldanaError } from "../src/errors.ts";
-import type { Road } from "./adapter.ts";
-
-/** Largest single argv string on Linux (MAX_ARG_STRLEN − 1 for the NUL), in UTF-8 bytes. */
-export const MAX_ARG_BYTES = 131_071;
+import type { Launch, LaunchRequest, Road } from "./adapter.ts";
 
 /** A launch that cannot be built as asked (unsupported road, text too big, resume flag). */
 export class RoadError extends UuldanaError {
@@ -55,19 +53,48 @@ export function optionWithValue(agent: string, name: string, value: string): str
   return arg;
 }
 
+/**
+ * The launch of an agent whose opening prompt is the value of one option (`--option=TEXT`): a
+ * fresh session without a handoff, the prompt road with one, and the paste road as a fresh start.
+ */
+export function optionPromptLaunch(
+  agent: string,
+  option: string,
+  roads: readonly Road[],
+  resumeFlags: readonly string[],
+): (req: LaunchRequest) => Launch {
+  return (req) => {
+    if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs] };
+    requireRoad(agent, req.road, roads);
+    refuseResume(agent, req.extraArgs, resumeFlags);
+    if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
+    return { argv: [req.bin, ...req.extraArgs, optionWithValue(agent, option, req.handoff)] };
+  };
+}
+
 /** Throws when `extraArgs` hold a flag that would resume or continue an old session. */
 export function refuseResume(
   agent: string,
   extraArgs: readonly string[],
   resumeFlags: readonly string[],
 ): void {
-  for (const arg of extraArgs) {
-    const flag = arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;
-    if (resumeFlags.includes(flag)) {
-      throw new RoadError(
-        `a handoff starts a new ${agent} session, but the extra arguments hold ${flag}`,
-        `remove ${flag} from agents.${agent}.args in the config or from the command line`,
-      );
-    }
+  const flag = resumeFlagIn(extraArgs, resumeFlags);
+  if (flag !== undefined) {
+    throw new RoadError(
+      `a handoff starts a new ${agent} session, but the extra arguments hold ${flag}`,
+      `remove ${flag} from agents.${agent}.args in the config or from the command line`,
+    );
   }
+}
+
+/** The first of `resumeFlags` that `args` hold (as `FLAG` or `FLAG=value`), if any. */
+export function resumeFlagIn(
+  args: readonly string[],
+  resumeFlags: readonly string[],
+): string | undefined {
+  for (const arg of args) {
+    const flag = arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;
+    if (resumeFlags.includes(flag)) return flag;
+  }
+  return undefined;
 }

@@ -5,12 +5,17 @@
  *
  * @module
  */
-import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
+import type { Adapter, DetectOptions, LimitHit, Road } from "./adapter.ts";
 import { detectApiErrorLine } from "./gemini.ts";
-import { optionWithValue, refuseResume, requireRoad } from "./launch_rules.ts";
+import { optionPromptLaunch } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
-import { parseResetTime } from "./reset_time.ts";
-import { hideDelivered, type LimitRule, matchRule, normalizeSpace } from "./screen_text.ts";
+import {
+  hideDelivered,
+  limitHit,
+  type LimitRule,
+  matchRule,
+  normalizeSpace,
+} from "./screen_text.ts";
 import { ESC_TO_CANCEL_SPINNER } from "./stall.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
@@ -25,15 +30,7 @@ const _LINE_RULES: readonly LimitRule[] = [
   { re: /^Qwen OAuth (?:quota exceeded|free tier has been discontinued)/, kind: "usage" },
 ];
 
-function _launch(req: LaunchRequest): Launch {
-  if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs] };
-  requireRoad("qwen", req.road, _ROADS);
-  refuseResume("qwen", req.extraArgs, _RESUME);
-  if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
-  return {
-    argv: [req.bin, ...req.extraArgs, optionWithValue("qwen", "--prompt-interactive", req.handoff)],
-  };
-}
+const _launch = optionPromptLaunch("qwen", "--prompt-interactive", _ROADS, _RESUME);
 
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = hideDelivered(lines, opts.delivered);
@@ -43,11 +40,7 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
     const text = normalizeSpace(rows[i]).replace(/^✕\s*/, "");
     const rule = matchRule(text, _LINE_RULES);
     if (rule) {
-      return {
-        kind: rule.kind,
-        message: text,
-        resetsAt: parseResetTime(text, opts.now, opts.timeZone),
-      };
+      return limitHit(rule.kind, text, opts);
     }
   }
   return null;

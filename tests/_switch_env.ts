@@ -153,6 +153,16 @@ export class SwitchWorld {
     return Number(/\[exit (\d+)\]/.exec(screen)![1]);
   }
 
+  /** Runs `fn` on the journal uuldana wrote, then closes it. */
+  withJournal<T>(fn: (journal: Journal) => T): T {
+    const journal = this.journal();
+    try {
+      return fn(journal);
+    } finally {
+      journal.close();
+    }
+  }
+
   /** Opens the journal uuldana wrote (close it after use). */
   journal(): Journal {
     return Journal.open(this.home);

@@ -54,8 +54,7 @@ Deno.test(
       await w.term.send("C-c");
       await w.term.send("C-c");
       assertEquals(await w.exitCode(), 0);
-      const j = w.journal();
-      try {
+      w.withJournal((j) => {
         const [codexRun, claudeRun] = j.runs();
         assertEquals([claudeRun.agent, claudeRun.endReason, codexRun.agent, codexRun.endReason], [
           "claude",
@@ -80,9 +79,7 @@ Deno.test(
         ]);
         assertEquals(statSync(h.filePath!).mode & 0o777, 0o600);
         assertEquals(framedBody(readFileSync(h.filePath!, "utf8"))!.nonce, framed.nonce);
-      } finally {
-        j.close();
-      }
+      });
     } finally {
       await w.close();
     }
@@ -113,13 +110,10 @@ Deno.test(
       await w.term.send("C-c");
       await w.term.send("C-c");
       assertEquals(await w.exitCode(), 0);
-      const j = w.journal();
-      try {
+      w.withJournal((j) => {
         const [h] = j.handoffs(1);
         assertEquals([h.toAgent, h.road, h.status], ["claude", "hook", "delivered"]);
-      } finally {
-        j.close();
-      }
+      });
     } finally {
       await w.close();
     }
@@ -168,8 +162,7 @@ Deno.test(
       await w.term.send("C-c");
       await w.term.send("C-c");
       assertEquals(await w.exitCode(), 0);
-      const j = w.journal();
-      try {
+      w.withJournal((j) => {
         const [h] = j.handoffs(1);
         assertEquals([h.toAgent, h.mode, h.road, h.status], ["codex", "manual", "paste", "pasted"]);
         // The receipt names this handoff's own END boundary, never a line an interface also shows.
@@ -178,9 +171,7 @@ Deno.test(
           `visible on screen: "----- END UULDANA HANDOFF ${framed.nonce} -----"`,
         );
         assertEquals(j.runs()[1].endReason, "switch");
-      } finally {
-        j.close();
-      }
+      });
     } finally {
       await w.close();
     }
@@ -205,14 +196,11 @@ Deno.test(
       const saved = join(w.home, "handoff.md");
       assert(existsSync(saved));
       assert(framedBody(readFileSync(saved, "utf8"))!.body.includes("write the changelog"));
-      const j = w.journal();
-      try {
+      w.withJournal((j) => {
         const [h] = j.handoffs(1);
         assertEquals([h.toAgent, h.status], ["gemini", "saved"]);
         assertMatch(h.error ?? "", /bracketed paste/);
-      } finally {
-        j.close();
-      }
+      });
     } finally {
       await w.close();
     }
@@ -237,12 +225,9 @@ Deno.test(
         (await w.term.capture()).replaceAll("\n", ""),
         /Nobody spoke to claude; codex starts clean/,
       );
-      const j = w.journal();
-      try {
+      w.withJournal((j) => {
         assertEquals(j.handoffs().length, 0);
-      } finally {
-        j.close();
-      }
+      });
     } finally {
       await w.close();
     }
@@ -266,16 +251,13 @@ Deno.test(
       await w.term.send("C-c");
       await w.term.send("C-c");
       await w.exitCode();
-      const j = w.journal();
-      try {
+      w.withJournal((j) => {
         const hs = j.handoffs();
         const refused = hs.find((h) => h.toAgent === "codex")!;
         assertEquals(refused.status, "refused");
         assert(existsSync(refused.filePath!));
         assertEquals(hs.find((h) => h.toAgent === "gemini")!.status, "delivered");
-      } finally {
-        j.close();
-      }
+      });
     } finally {
       await w.close();
     }
@@ -296,14 +278,11 @@ Deno.test(
       assertEquals(await w.exitCode(), 3);
       const screen = await w.term.capture();
       assertMatch(screen.replaceAll("\n", ""), /every agent of the chain is limited/);
-      const j = w.journal();
-      try {
+      w.withJournal((j) => {
         const last = j.handoffs(1)[0];
         assertEquals(last.status, "refused");
         assert(existsSync(last.filePath!));
-      } finally {
-        j.close();
-      }
+      });
     } finally {
       await w.close();
     }
@@ -357,9 +336,7 @@ Deno.test(
         return false;
       };
       assert(await agentAlive());
-      const j = w.journal();
-      const [run] = j.runs();
-      j.close();
+      const [run] = w.withJournal((j) => j.runs());
       const { DatabaseSync } = await import("node:sqlite");
       const db = new DatabaseSync(join(w.home, "journal.db"));
       const owner = Number(
@@ -373,12 +350,7 @@ Deno.test(
         await new Promise((r) => setTimeout(r, 200));
       }
       assertEquals(await agentAlive(), false, "the agent was left running");
-      const again = w.journal();
-      try {
-        assertEquals(again.run(run.id)!.endReason, "interrupted");
-      } finally {
-        again.close();
-      }
+      w.withJournal((again) => assertEquals(again.run(run.id)!.endReason, "interrupted"));
     } finally {
       await w.close();
     }
@@ -407,16 +379,13 @@ Deno.test(
       });
       assertEquals(code, 143);
       assertEquals(w.events("codex", "start").length, 0, "codex was started after the signal");
-      const j = w.journal();
-      try {
+      w.withJournal((j) => {
         const [claudeRun] = j.runs();
         assertEquals([claudeRun.agent, claudeRun.endReason], ["claude", "limit"]);
         const [h] = j.handoffsFrom(claudeRun.id);
         assertEquals([h.toAgent, h.status], ["codex", "saved"]);
         assert(existsSync(h.filePath!));
-      } finally {
-        j.close();
-      }
+      });
     } finally {
       await w.close();
     }
@@ -517,14 +486,11 @@ Deno.test(
       const prompt = String(start.prompt);
       assert(framedBody(prompt)?.body.includes("fix the build"), prompt.slice(0, 300));
       assertMatch(prompt, /busy for [3-6] s with no answer/);
-      const j = on.journal();
-      try {
+      on.withJournal((j) => {
         const gemini = j.runs().find((r) => r.agent === "gemini")!;
         assertEquals(gemini.endReason, "limit");
         assertMatch(gemini.limitMessage ?? "", /stall rule: 3 s/);
-      } finally {
-        j.close();
-      }
+      });
 
       const keysOff = new TypedKeyboard();
       const { code } = await off.runChain({ keyboard: keysOff, onRun: drive(keysOff) });
@@ -558,13 +524,10 @@ Deno.test(
       assertEquals(w.events("opencode", "submit").length, 1, "and pasted again, sent once");
       const [start] = w.events("opencode", "start");
       assert((start.argv as string[]).includes("-s"), JSON.stringify(start.argv));
-      const j = w.journal();
-      try {
+      w.withJournal((j) => {
         const [h] = j.handoffs(1);
         assertEquals([h.toAgent, h.road, h.status], ["opencode", "store", "delivered"]);
-      } finally {
-        j.close();
-      }
+      });
     } finally {
       await w.close();
     }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { MAX_ARG_BYTES } from "../launch_rules.ts";
+import { MAX_ARG_BYTES } from "../../src/arg_limit.ts";
 
 /** Something the agent said, worth carrying in a handoff. */
 export interface MessageEvent {

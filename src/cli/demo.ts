@@ -97,15 +97,12 @@ export function demoCommand() {
           extraArgs: [],
           noWait: true,
           workspace,
-          user: term.user,
+          ...term.chainIO(),
           keyboard,
-          size: () => term.size(),
-          status: term.status,
           onRun: (run) => {
             term.setRun(run);
             if (run) drive(run);
           },
-          abort: term.abort.signal,
         });
       } finally {
         term.close();

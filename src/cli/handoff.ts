@@ -110,12 +110,7 @@ Examples:
             extraArgs: [],
             noWait: !opts.wait,
             workspace: run.workspace,
-            user: term.user,
-            keyboard: term.keyboard,
-            size: () => term.size(),
-            status: term.status,
-            onRun: (r) => term.setRun(r),
-            abort: term.abort.signal,
+            ...term.chainIO(),
             initial: { handoff, road, conversation },
           });
         } finally {

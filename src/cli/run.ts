@@ -66,12 +66,7 @@ Exit code: the agent's own; 3 when every agent is limited; 127 when the agent is
           extraArgs: args,
           noWait: !opts.wait,
           workspace: Deno.cwd(),
-          user: term.user,
-          keyboard: term.keyboard,
-          size: () => term.size(),
-          status: term.status,
-          onRun: (run) => term.setRun(run),
-          abort: term.abort.signal,
+          ...term.chainIO(),
         });
       } finally {
         term.close();

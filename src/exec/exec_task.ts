@@ -12,6 +12,7 @@ import { findAgent } from "../../adapters/find.ts";
 import type { HeadlessAdapter, HeadlessEvent } from "../../adapters/headless/event.ts";
 import { launchFits, MAX_ARG_BYTES } from "../../adapters/headless/event.ts";
 import { headlessAdapter } from "../../adapters/headless/registry.ts";
+import { resumeFlagIn } from "../../adapters/launch_rules.ts";
 import { agentConfig } from "../config/config.ts";
 import type { Context } from "../cli/context.ts";
 import { ExitCode, NotFoundError, UsageError } from "../errors.ts";
@@ -233,9 +234,7 @@ async function _member(
   const found = await findAgent(adapter, opts.ctx.config);
   if (!found) return skip(`not installed (${adapter.installHint})`);
   // A handoff starts a new native session: never one the config's arguments would resume.
-  const resume = firstPrompt
-    ? undefined
-    : conf.args.find((a) => adapter.resumeFlags.includes(a.split("=")[0]));
+  const resume = firstPrompt ? undefined : resumeFlagIn(conf.args, adapter.resumeFlags);
   if (resume) {
     return skip(`its configured arguments hold ${resume}, which would resume an old session`);
   }

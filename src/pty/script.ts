@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { MAX_ARG_BYTES } from "../arg_limit.ts";
 import { NotFoundError, UsageError } from "../errors.ts";
 
 /** Which `script` implementation is installed. */
@@ -39,9 +40,6 @@ export interface ScriptCommand {
  * prelude restores it (or unsets `SHELL` when it was empty) and removes this variable.
  */
 export const OUTER_SHELL_VAR = "UULDANA_OUTER_SHELL";
-
-/** Linux `MAX_ARG_STRLEN`: the longest single argv string in bytes, including its NUL. */
-const _MAX_ARG_BYTES = 131_071;
 
 /**
  * Runs inside the pty before the agent. `iutf8` makes the line discipline erase whole UTF-8
@@ -109,9 +107,9 @@ export function scriptArgv(
   if (flavour === "util-linux") {
     const command = `${prelude}exec ${argv.map(shellQuote).join(" ")}`;
     const bytes = new TextEncoder().encode(command).length + 1;
-    if (bytes > _MAX_ARG_BYTES) {
+    if (bytes > MAX_ARG_BYTES) {
       throw new UsageError(
-        `the agent's command line is too long (${bytes} bytes; at most ${_MAX_ARG_BYTES})`,
+        `the agent's command line is too long (${bytes} bytes; at most ${MAX_ARG_BYTES})`,
         "put a long prompt in a file and pass a short prompt that points to it",
       );
     }

@@ -6,6 +6,7 @@
  */
 import { enterRawMode, type RawMode, terminalSize } from "../pty/raw_mode.ts";
 import type { AgentRun, UserTerminal } from "./agent_run.ts";
+import type { ChainOptions } from "./chain.ts";
 import { type Keyboard, NoKeyboard, StdinKeyboard } from "./keyboard.ts";
 
 const _encoder = new TextEncoder();
@@ -97,6 +98,18 @@ export class TerminalSession {
       // stderr gone: the journal still has everything.
     }
   };
+
+  /** What a chain takes from this terminal: screen, keys, size, status lines, runs, signals. */
+  chainIO(): Pick<ChainOptions, "user" | "keyboard" | "size" | "status" | "onRun" | "abort"> {
+    return {
+      user: this.user,
+      keyboard: this.keyboard,
+      size: () => this.size(),
+      status: this.status,
+      onRun: (run) => this.setRun(run),
+      abort: this.abort.signal,
+    };
+  }
 
   /** Restores the terminal and stops listening. Idempotent. */
   close(): void {

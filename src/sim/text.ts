@@ -1,31 +1,15 @@
 /**
- * Terminal text helpers for the simulated agents: cell widths, word wrapping, fitting a line
- * into a width. Pure.
+ * Terminal text helpers for the simulated agents: word wrapping, fitting a line into a width,
+ * with the cell widths of uuldana's own VT interpreter. Pure.
  *
  * @module
  */
-
-/** Terminal cells one code point takes: 0 (combining, controls), 1, or 2 (wide / emoji). */
-export function cellWidth(cp: number): number {
-  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
-  if (
-    (cp >= 0x0300 && cp <= 0x036f) || (cp >= 0x200b && cp <= 0x200f) ||
-    (cp >= 0xfe00 && cp <= 0xfe0f)
-  ) return 0;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd)
-  ) return 2;
-  return 1;
-}
+import { charWidth } from "../vt/width.ts";
 
 /** Cells a string takes on one terminal row (no escapes inside). */
 export function textWidth(s: string): number {
   let w = 0;
-  for (const ch of s) w += cellWidth(ch.codePointAt(0)!);
+  for (const ch of s) w += charWidth(ch.codePointAt(0)!);
   return w;
 }
 
@@ -36,7 +20,7 @@ export function fit(s: string, width: number): string {
   let out = "";
   let w = 0;
   for (const ch of s) {
-    const cw = cellWidth(ch.codePointAt(0)!);
+    const cw = charWidth(ch.codePointAt(0)!);
     if (w + cw > width - 1) break;
     out += ch;
     w += cw;
@@ -64,7 +48,7 @@ export function wrapLine(line: string, width: number): string[] {
     let cells = 0;
     let end = start;
     while (end < chars.length) {
-      const cw = cellWidth(chars[end].codePointAt(0)!);
+      const cw = charWidth(chars[end].codePointAt(0)!);
       if (cells + cw > w) break;
       cells += cw;
       end++;
