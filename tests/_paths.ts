@@ -17,11 +17,23 @@ export const REPO_DIR: string = dirname(dirname(fileURLToPath(import.meta.url)))
 export const SHARED_DIR: string = Deno.env.get("UULDANA_SHARED_DIR") ??
   join(dirname(REPO_DIR), "shared");
 
+/**
+ * The V8 flags uuldana ships with, taken from `deno task start` (compile.sh embeds the same), so
+ * tests and benchmarks run the program users get.
+ */
+export const V8_FLAGS: string = (() => {
+  const config = JSON.parse(Deno.readTextFileSync(join(REPO_DIR, "deno.json")));
+  const flag = /--v8-flags=\S+/.exec(config.tasks.start);
+  if (!flag) throw new Error("deno.json: the start task names no --v8-flags");
+  return flag[0];
+})();
+
 /** argv that starts uuldana from source with the running Deno. */
 export const UULDANA: readonly string[] = [
   Deno.execPath(),
   "run",
   "-A",
   "--quiet",
+  V8_FLAGS,
   join(REPO_DIR, "mod.ts"),
 ];

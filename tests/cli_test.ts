@@ -138,6 +138,9 @@ Deno.test("run without a terminal: output passes through, the exit code is the a
   assert(
     events.map((e: [number, string, string]) => e[2]).join("").includes("hello from the agent"),
   );
+  // The recording is a private file beside the journal, written while the run went.
+  const recording = join(home, "recordings", `run-${runs[0].id}.gz`);
+  assertEquals(Deno.statSync(recording).mode! & 0o777, 0o600);
 });
 
 Deno.test("typed turns are recorded from keys, and `handoff --print` composes them framed", async () => {

@@ -6,10 +6,11 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import process from "node:process";
 import { UuldanaError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
+import { recordingFileName } from "./recording_file.ts";
 
 /** Who said a transcript entry. */
 export type Role = "user" | "agent";
@@ -401,24 +402,37 @@ export class Journal {
     ).run(binPath, version, proof.accepted ? 1 : 0, proof.line, _now());
   }
 
-  /** Stores a run's (bounded, compressed) raw output and its timing for `uuldana export`. */
-  saveOutput(
-    runId: number,
-    out: { cols: number; rows: number; timing: string; data: Uint8Array; truncated: boolean },
-  ): void {
+  /**
+   * Opens a run's output recording for `uuldana export` at its size now and returns the path of
+   * the file its members go to. The timing follows at the end ({@link finishOutput}).
+   */
+  startOutput(runId: number, size: { cols: number; rows: number }): string {
+    const file = recordingFileName(runId);
     this.#db.prepare(
-      `INSERT INTO outputs (run_id, cols, rows, timing, data, truncated) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO outputs (run_id, cols, rows, timing, data, truncated, file)
+       VALUES (?, ?, ?, '', x'', 0, ?)
        ON CONFLICT(run_id) DO UPDATE SET cols = excluded.cols, rows = excluded.rows,
-         timing = excluded.timing, data = excluded.data, truncated = excluded.truncated`,
-    ).run(runId, out.cols, out.rows, out.timing, out.data, out.truncated ? 1 : 0);
+         file = excluded.file`,
+    ).run(runId, size.cols, size.rows, file);
+    return join(dirname(this.path), file);
   }
 
-  /** A run's stored output, or null. */
+  /** Stores the timing that goes with a run's recorded members. */
+  finishOutput(runId: number, summary: { timing: string; truncated: boolean }): void {
+    this.#db.prepare("UPDATE outputs SET timing = ?, truncated = ? WHERE run_id = ?")
+      .run(summary.timing, summary.truncated ? 1 : 0, runId);
+  }
+
+  /**
+   * A run's recorded output, or null when it recorded none: the gzip data (from its file; a run
+   * recorded before schema 3 has it in the journal) and its timing (empty when the run was
+   * interrupted). Throws {@link JournalError} when the recording's file is gone.
+   */
   output(
     runId: number,
   ): { cols: number; rows: number; timing: string; data: Uint8Array; truncated: boolean } | null {
     const row = this.#db.prepare(
-      "SELECT cols, rows, timing, data, truncated FROM outputs WHERE run_id = ?",
+      "SELECT cols, rows, timing, data, truncated, file FROM outputs WHERE run_id = ?",
     )
       .get(runId) as {
         cols: number;
@@ -426,8 +440,23 @@ export class Journal {
         timing: string;
         data: Uint8Array;
         truncated: number;
+        file: string | null;
       } | undefined;
-    return row ? { ...row, truncated: Number(row.truncated) === 1 } : null;
+    if (!row) return null;
+    const { file, ...stored } = row;
+    let data = stored.data;
+    if (file !== null) {
+      const path = join(dirname(this.path), file);
+      try {
+        data = Deno.readFileSync(path);
+      } catch (e) {
+        throw new JournalError(
+          `run ${runId}'s recording ${path} cannot be read: ${(e as Error).message}`,
+          "recordings live beside the journal; it may have been deleted",
+        );
+      }
+    }
+    return { ...stored, data, truncated: Number(row.truncated) === 1 };
   }
 
   /** Closes the database. */

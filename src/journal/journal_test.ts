@@ -1,8 +1,10 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { Journal, JOURNAL_FILE, JournalError } from "./journal.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
+import { RecordingFile } from "./recording_file.ts";
 
 function assertThrows<E extends Error>(fn: () => unknown, type: new (...a: never[]) => E): E {
   try {
@@ -140,6 +142,51 @@ Deno.test("runs of the live owner are not marked interrupted", () => {
   } finally {
     a.close();
     b.close();
+  }
+});
+
+Deno.test("recorded output: a version 2 blob still reads; new runs record to a private file beside the journal", () => {
+  const dir = tempDir();
+  const path = join(dir, JOURNAL_FILE);
+  const old = new DatabaseSync(path);
+  old.exec(MIGRATIONS[0]);
+  old.exec(MIGRATIONS[1]);
+  old.exec("PRAGMA user_version = 2");
+  old.exec(
+    "INSERT INTO runs (agent, workspace, transport, started_at) " +
+      "VALUES ('gemini', '/old', 'pty', '2026-01-01T00:00:00Z')",
+  );
+  old.prepare(
+    "INSERT INTO outputs (run_id, cols, rows, timing, data) VALUES (1, 80, 24, '0 7', ?)",
+  ).run(gzipSync(new TextEncoder().encode("before ")));
+  old.close();
+
+  const j = Journal.open(dir);
+  try {
+    assertEquals(j.schemaVersion, SCHEMA_VERSION);
+    assertEquals(new TextDecoder().decode(gunzipSync(j.output(1)!.data)), "before ");
+    // A run of this build: the row and file at start, members while it goes, timing at the end.
+    const run = j.startRun({ agent: "gemini", workspace: "/w", transport: "pty", bin: null });
+    const file = RecordingFile.create(j.startOutput(run, { cols: 100, rows: 30 }));
+    for (const text of ["one ", "two ", "three"]) {
+      file.append(gzipSync(new TextEncoder().encode(text)));
+    }
+    file.close();
+    const recordings = join(dir, "recordings");
+    assertEquals(Deno.statSync(recordings).mode! & 0o777, 0o700);
+    assertEquals(Deno.statSync(join(recordings, `run-${run}.gz`)).mode! & 0o777, 0o600);
+    const interrupted = j.output(run)!;
+    assertEquals([interrupted.cols, interrupted.rows, interrupted.timing], [100, 30, ""]);
+    j.finishOutput(run, { timing: "0 4\n0 4\n0 5", truncated: true });
+    const out = j.output(run)!;
+    assertEquals(new TextDecoder().decode(gunzipSync(out.data)), "one two three");
+    assertEquals([out.timing, out.truncated], ["0 4\n0 4\n0 5", true]);
+    assertEquals(j.output(run + 1), null);
+    Deno.removeSync(join(recordings, `run-${run}.gz`));
+    const e = assertThrows(() => j.output(run), JournalError);
+    assert(e.message.includes(`run-${run}.gz`), e.message);
+  } finally {
+    j.close();
   }
 });
 

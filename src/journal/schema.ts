@@ -73,6 +73,9 @@ export const MIGRATIONS: readonly string[] = [
      data       BLOB NOT NULL,
      truncated  INTEGER NOT NULL DEFAULT 0
    );`,
+  // 3: recorded output goes to a file beside the journal while the run goes (see
+  // recording_file.ts); `file` names it and `data` stays empty. Older rows keep their blob.
+  `ALTER TABLE outputs ADD COLUMN file TEXT;`,
 ];
 
 /** The schema version this build writes. */

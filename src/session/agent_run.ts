@@ -15,6 +15,7 @@ import { eraseBytes, InputTracker } from "./input.ts";
 import { QuietDetector } from "./quiet.ts";
 import type { Keyboard } from "./keyboard.ts";
 import { OutputRecording } from "./recording.ts";
+import { RecordingFile } from "../journal/recording_file.ts";
 
 /** The user's side of the terminal. */
 export interface UserTerminal {
@@ -66,6 +67,11 @@ export interface AgentRunOptions {
 }
 
 const _DETECT_EVERY_MS = 40;
+/**
+ * Scrollback rows a run keeps. Only the last 120 lines with text are ever read (the journal, the
+ * handoff), and 2,000 rows hold those with room for wrapping: a fifth of the VT's default memory.
+ */
+const _SCROLLBACK_ROWS = 2_000;
 const _encoder = new TextEncoder();
 
 /** A running agent. Create with `AgentRun.start`. */
@@ -88,6 +94,7 @@ export class AgentRun {
   readonly #quiet: QuietDetector;
   readonly #input = new InputTracker();
   readonly #recording: OutputRecording;
+  #recordingFile: RecordingFile | null = null;
   readonly #waiters = new Set<() => void>();
   #decided: RunOutcome | null = null;
   /** The agent's process is gone (it may have ended on its own, undecided). */
@@ -107,9 +114,9 @@ export class AgentRun {
     this.#opts = opts;
     this.runId = runId;
     this.#pty = pty;
-    this.vt = new Terminal({ cols: opts.cols, rows: opts.rows });
+    this.vt = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: _SCROLLBACK_ROWS });
     this.#quiet = new QuietDetector(performance.now(), { quietMs: opts.quietMs ?? 1500 });
-    this.#recording = new OutputRecording(opts.cols, opts.rows);
+    this.#recording = this.#startRecording();
     this.outcome = new Promise((resolve) => this.#resolveOutcome = resolve);
     this.ended = this.#supervise();
   }
@@ -265,6 +272,18 @@ export class AgentRun {
     this.#resolveOutcome(outcome);
   }
 
+  /** Records the output to a file beside the journal; without one the run goes on unrecorded. */
+  #startRecording(): OutputRecording {
+    const { journal, cols, rows } = this.#opts;
+    try {
+      this.#recordingFile = RecordingFile.create(journal.startOutput(this.runId, { cols, rows }));
+    } catch { /* no recording */ }
+    const file = this.#recordingFile;
+    const recording = new OutputRecording((member) => file!.append(member));
+    if (!file) recording.stop();
+    return recording;
+  }
+
   /** The last 120 lines with text, including what a full-screen agent last showed. */
   #screenLines(): string[] {
     this.#noteAltScreen();
@@ -286,7 +305,8 @@ export class AgentRun {
       cols: this.vt.cols,
       rows: this.vt.rows,
     });
-    journal.saveOutput(this.runId, this.#recording.finish());
+    journal.finishOutput(this.runId, this.#recording.finish());
+    this.#recordingFile?.close();
     const limit = outcome.reason === "limit" ? outcome.limit : null;
     journal.endRun(this.runId, {
       reason: outcome.reason === "stopped" ? "signal" : outcome.reason,

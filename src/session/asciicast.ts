@@ -33,7 +33,8 @@ export function exportAsciicast(
     at += n;
     if (text) lines.push(JSON.stringify([Number(t.toFixed(6)), "o", text]));
   }
-  const rest = decoder.decode();
+  // Bytes beyond the timing: a run that was killed before its timing was stored.
+  const rest = decoder.decode(bytes.subarray(at));
   if (rest) lines.push(JSON.stringify([Number(t.toFixed(6)), "o", rest]));
   return lines.join("\n") + "\n";
 }

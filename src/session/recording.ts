@@ -1,10 +1,10 @@
 /**
  * Keeps a run's raw terminal output with its timing, bounded, for `uuldana export`. Output is
  * copied into one reusable block and compressed block by block as it arrives (gzip members, which
- * concatenate into one valid gzip stream), so memory holds only compressed data plus one block,
- * and a burst costs no more than the compressed bound. The beginning is kept (a recording must
- * start at the beginning to replay); once the compressed bound is reached the rest is counted as
- * truncated.
+ * concatenate into one valid gzip stream). Each member goes straight to a sink (the journal), so
+ * memory holds one block whatever the burst, and a run that is killed keeps what it recorded. The
+ * beginning is kept (a recording must start at the beginning to replay); once the compressed
+ * bound is reached the rest is counted as truncated.
  *
  * @module
  */
@@ -15,38 +15,49 @@ export const DEFAULT_RECORDING_BYTES = 4 * 1024 * 1024;
 
 const _BLOCK = 256 * 1024;
 
-/** A finished recording as stored in the journal. */
-export interface StoredRecording {
-  cols: number;
-  rows: number;
+/** What a recording adds once it is finished: the timing that goes with its members. */
+export interface RecordingSummary {
   /** Classic `script` timing: one line per chunk, `<seconds since previous> <bytes>`. */
   timing: string;
-  /** gzip of the concatenated chunks. */
-  data: Uint8Array;
   truncated: boolean;
 }
 
-/** Collects output chunks as they arrive. */
+/** A finished recording as read back from the journal. */
+export interface StoredRecording extends RecordingSummary {
+  cols: number;
+  rows: number;
+  /** gzip of the concatenated chunks (the members in order). */
+  data: Uint8Array;
+}
+
+/** Options of an {@link OutputRecording}. */
+export interface OutputRecordingOptions {
+  /** Bound on the compressed bytes handed to the sink (default {@link DEFAULT_RECORDING_BYTES}). */
+  maxBytes?: number;
+  /** Start of the timing clock (ms, performance clock). */
+  now?: number;
+}
+
+/**
+ * Collects output chunks as they arrive and hands each compressed member to `sink`. A sink that
+ * throws ends the recording (marked truncated); the error goes no further.
+ */
 export class OutputRecording {
-  readonly #members: Uint8Array[] = [];
+  readonly #sink: (member: Uint8Array) => void;
   readonly #timing: string[] = [];
   readonly #maxBytes: number;
   readonly #block = new Uint8Array(_BLOCK);
   #filled = 0;
   #compressed = 0;
-  /** Raw bytes inside the kept members. */
+  /** Raw bytes inside the members handed out. */
   #kept = 0;
   #last: number;
   #truncated = false;
 
-  constructor(
-    readonly cols: number,
-    readonly rows: number,
-    maxBytes = DEFAULT_RECORDING_BYTES,
-    now = performance.now(),
-  ) {
-    this.#maxBytes = maxBytes;
-    this.#last = now;
+  constructor(sink: (member: Uint8Array) => void, opts: OutputRecordingOptions = {}) {
+    this.#sink = sink;
+    this.#maxBytes = opts.maxBytes ?? DEFAULT_RECORDING_BYTES;
+    this.#last = opts.now ?? performance.now();
   }
 
   /** Adds one chunk seen at `now` (ms, performance clock). The chunk is not kept. */
@@ -64,17 +75,30 @@ export class OutputRecording {
     }
   }
 
+  /** Stops recording: what follows is counted as truncated. */
+  stop(): void {
+    if (this.#truncated) return;
+    this.#filled = 0;
+    this.#truncated = true;
+    this.#trimTiming();
+  }
+
   #flush(): void {
     if (this.#filled === 0) return;
     const raw = this.#filled;
     const member = gzipSync(this.#block.subarray(0, raw), { level: constants.Z_BEST_SPEED });
     this.#filled = 0;
     if (this.#compressed + member.length > this.#maxBytes) {
-      this.#truncated = true;
-      this.#trimTiming();
+      this.stop();
       return;
     }
-    this.#members.push(new Uint8Array(member));
+    try {
+      this.#sink(member);
+    } catch {
+      // The journal cannot take more (disk full…): the recording ends, never the run.
+      this.stop();
+      return;
+    }
     this.#compressed += member.length;
     this.#kept += raw;
   }
@@ -95,22 +119,10 @@ export class OutputRecording {
     }
   }
 
-  /** The compressed recording. */
-  finish(): StoredRecording {
+  /** Hands the last partial block to the sink and returns the timing of everything kept. */
+  finish(): RecordingSummary {
     this.#flush();
-    const data = new Uint8Array(this.#compressed);
-    let at = 0;
-    for (const m of this.#members) {
-      data.set(m, at);
-      at += m.length;
-    }
-    return {
-      cols: this.cols,
-      rows: this.rows,
-      timing: this.#timing.join("\n"),
-      data,
-      truncated: this.#truncated,
-    };
+    return { timing: this.#timing.join("\n"), truncated: this.#truncated };
   }
 }
 
