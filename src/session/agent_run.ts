@@ -279,7 +279,7 @@ export class AgentRun {
       this.#recordingFile = RecordingFile.create(journal.startOutput(this.runId, { cols, rows }));
     } catch { /* no recording */ }
     const file = this.#recordingFile;
-    const recording = new OutputRecording((member) => file!.append(member));
+    const recording = new OutputRecording((member) => file?.append(member));
     if (!file) recording.stop();
     return recording;
   }

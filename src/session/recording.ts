@@ -1,10 +1,10 @@
 /**
  * Keeps a run's raw terminal output with its timing, bounded, for `uuldana export`. Output is
  * copied into one reusable block and compressed block by block as it arrives (gzip members, which
- * concatenate into one valid gzip stream). Each member goes straight to a sink (the journal), so
- * memory holds one block whatever the burst, and a run that is killed keeps what it recorded. The
- * beginning is kept (a recording must start at the beginning to replay); once the compressed
- * bound is reached the rest is counted as truncated.
+ * concatenate into one valid gzip stream). Each member goes straight to a sink (a file beside
+ * the journal), so memory holds one block whatever the burst, and a run that is killed keeps what
+ * it recorded. The beginning is kept (a recording must start at the beginning to replay); once the
+ * compressed bound is reached the rest is counted as truncated.
  *
  * @module
  */
