@@ -10,6 +10,7 @@ import {
 } from "node:assert/strict";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { framedBody, SwitchWorld, TypedKeyboard } from "./_switch_env.ts";
 import { CONTINUE_REQUEST } from "../src/handoff/frame.ts";
 import type { AgentRun } from "../src/session/agent_run.ts";
@@ -344,13 +345,23 @@ Deno.test(
           .owner_pid,
       );
       db.close();
+      // What the agent showed reaches the recording's file while it runs, not at the end.
+      const recording = join(w.home, "recordings", `run-${run.id}.gz`);
+      const flushed = Date.now() + 10_000;
+      while ((Deno.statSync(recording).size === 0) && Date.now() < flushed) {
+        await new Promise((r) => setTimeout(r, 200));
+      }
       Deno.kill(owner, "SIGKILL");
       const deadline = Date.now() + 15_000;
       while (await agentAlive() && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 200));
       }
       assertEquals(await agentAlive(), false, "the agent was left running");
-      w.withJournal((again) => assertEquals(again.run(run.id)!.endReason, "interrupted"));
+      w.withJournal((again) => {
+        assertEquals(again.run(run.id)!.endReason, "interrupted");
+        const shown = new TextDecoder().decode(gunzipSync(again.output(run.id)!.data));
+        assert(shown.includes("Claude Code"), JSON.stringify(shown.slice(0, 200)));
+      });
     } finally {
       await w.close();
     }

@@ -72,6 +72,8 @@ const _DETECT_EVERY_MS = 40;
  * handoff), and 2,000 rows hold those with room for wrapping: a fifth of the VT's default memory.
  */
 const _SCROLLBACK_ROWS = 2_000;
+/** Output reaches the recording's file at most this long after it was shown (if uuldana is killed). */
+const _RECORDING_FLUSH_MS = 2_000;
 const _encoder = new TextEncoder();
 
 /** A running agent. Create with `AgentRun.start`. */
@@ -95,6 +97,7 @@ export class AgentRun {
   readonly #input = new InputTracker();
   readonly #recording: OutputRecording;
   #recordingFile: RecordingFile | null = null;
+  #recordingFlush: ReturnType<typeof setTimeout> | undefined;
   readonly #waiters = new Set<() => void>();
   #decided: RunOutcome | null = null;
   /** The agent's process is gone (it may have ended on its own, undecided). */
@@ -252,12 +255,17 @@ export class AgentRun {
         if (!this.#detached) user.write(chunk);
         this.vt.write(chunk);
         this.#recording.add(chunk, now);
+        this.#recordingFlush ??= setTimeout(() => {
+          this.#recordingFlush = undefined;
+          this.#recording.flush();
+        }, _RECORDING_FLUSH_MS);
         this.#quiet.output(now, this.vt.inSynchronizedUpdate);
         this.#scheduleDetect();
         this.#wakeWaiters();
       }
     } finally {
       clearTimeout(this.#detectTimer);
+      clearTimeout(this.#recordingFlush);
     }
     // The throttled look may still be pending: a limit printed just before the agent quit counts.
     this.#detect();

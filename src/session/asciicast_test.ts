@@ -71,12 +71,15 @@ Deno.test("members reach the sink as blocks fill, not at the end; a failing sink
   const kib = new Uint8Array(1024).fill(0x41);
   for (let i = 0; i < 300; i++) rec.add(kib, i);
   assertEquals(members.length, 1); // the first 256 KiB, while the run goes on
+  rec.flush();
+  rec.flush(); // nothing new: no empty member
+  assertEquals(members.length, 2); // the 44 KiB after it, on request
   fail = true;
   for (let i = 0; i < 300; i++) rec.add(kib, 300 + i);
   const summary = rec.finish();
   assertEquals(summary.truncated, true);
   const timed = summary.timing.split("\n").reduce((n, l) => n + Number(l.split(" ")[1]), 0);
-  assertEquals(timed, 256 * 1024); // exactly what the sink took
+  assertEquals(timed, 300 * 1024); // exactly what the sink took
 });
 
 Deno.test("an interrupted run (no timing) still exports what it recorded", () => {

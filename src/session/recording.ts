@@ -3,7 +3,7 @@
  * copied into one reusable block and compressed block by block as it arrives (gzip members, which
  * concatenate into one valid gzip stream). Each member goes straight to a sink (a file beside
  * the journal), so memory holds one block whatever the burst, and a run that is killed keeps what
- * it recorded. The beginning is kept (a recording must start at the beginning to replay); once the
+ * it recorded up to its last flush. The beginning is kept (a recording must start at the beginning to replay); once the
  * compressed bound is reached the rest is counted as truncated.
  *
  * @module
@@ -70,7 +70,7 @@ export class OutputRecording {
       this.#block.set(chunk.subarray(at, at + n), this.#filled);
       this.#filled += n;
       at += n;
-      if (this.#filled === _BLOCK) this.#flush();
+      if (this.#filled === _BLOCK) this.flush();
       if (this.#truncated) return;
     }
   }
@@ -83,8 +83,12 @@ export class OutputRecording {
     this.#trimTiming();
   }
 
-  #flush(): void {
-    if (this.#filled === 0) return;
+  /**
+   * Hands what was gathered since the last member to the sink now, as a member of its own. Blocks
+   * fill themselves; flushing sooner bounds what a killed run loses.
+   */
+  flush(): void {
+    if (this.#filled === 0 || this.#truncated) return;
     const raw = this.#filled;
     const member = gzipSync(this.#block.subarray(0, raw), { level: constants.Z_BEST_SPEED });
     this.#filled = 0;
@@ -121,7 +125,7 @@ export class OutputRecording {
 
   /** Hands the last partial block to the sink and returns the timing of everything kept. */
   finish(): RecordingSummary {
-    this.#flush();
+    this.flush();
     return { timing: this.#timing.join("\n"), truncated: this.#truncated };
   }
 }
