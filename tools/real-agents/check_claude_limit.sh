@@ -20,7 +20,7 @@ deno="$repo/tools/deno.sh"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-claude-XXXXXX")"
 sock="uuldana-real-$$-0"
 cleanup() {
-  for s in "uuldana-real-$$-1" "uuldana-real-$$-2"; do tmux -L "$s" kill-server 2>/dev/null || true; done
+  for n in 1 2 3; do tmux -L "uuldana-real-$$-$n" kill-server 2>/dev/null || true; done
   kill "${mock_pid:-0}" 2>/dev/null || true
 }
 trap cleanup EXIT
