@@ -143,6 +143,23 @@ Deno.test("run without a terminal: output passes through, the exit code is the a
   assertEquals(Deno.statSync(recording).mode! & 0o777, 0o600);
 });
 
+Deno.test("run: a recording that cannot be written never stops the agent; export says why", async () => {
+  const home = Deno.makeTempDirSync();
+  Deno.writeTextFileSync(join(home, "recordings"), "a file where the directory would go");
+  const r = await uuldana(["run", "gemini"], {
+    home,
+    env: { UULDANA_GEMINI_BIN: join(FIXTURES, "leave_modes.sh") },
+  });
+  assertEquals(r.code, 7, r.stderr);
+  assert(r.stdout.includes("hello from the agent"), JSON.stringify(r.stdout));
+  const screen = await uuldana(["show", "last", "--screen"], { home });
+  assert(screen.stdout.includes("hello from the agent"), screen.stdout);
+  const cast = await uuldana(["export", "last", "--asciicast", "-"], { home });
+  assertEquals(cast.code, 1);
+  assertMatch(cast.stderr, /recording .*recordings.* cannot be read/);
+  noStackTrace(cast);
+});
+
 Deno.test("typed turns are recorded from keys, and `handoff --print` composes them framed", async () => {
   const home = Deno.makeTempDirSync();
   const agent = join(home, "chat-agent");

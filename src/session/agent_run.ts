@@ -284,12 +284,14 @@ export class AgentRun {
   #startRecording(): OutputRecording {
     const { journal, cols, rows } = this.#opts;
     try {
-      this.#recordingFile = RecordingFile.create(journal.startOutput(this.runId, { cols, rows }));
-    } catch { /* no recording */ }
-    const file = this.#recordingFile;
-    const recording = new OutputRecording((member) => file?.append(member));
-    if (!file) recording.stop();
-    return recording;
+      const file = RecordingFile.create(journal.startOutput(this.runId, { cols, rows }));
+      this.#recordingFile = file;
+      return new OutputRecording((member) => file.append(member));
+    } catch {
+      const unrecorded = new OutputRecording(() => {});
+      unrecorded.stop();
+      return unrecorded;
+    }
   }
 
   /** The last 120 lines with text, including what a full-screen agent last showed. */
