@@ -28,12 +28,14 @@ export const V8_FLAGS: string = (() => {
   return flag[0];
 })();
 
-/** argv that starts uuldana from source with the running Deno. */
+/** argv that starts uuldana from source with the running Deno, from any working directory. */
 export const UULDANA: readonly string[] = [
   Deno.execPath(),
   "run",
   "-A",
   "--quiet",
   V8_FLAGS,
+  "--config",
+  join(REPO_DIR, "deno.json"),
   join(REPO_DIR, "mod.ts"),
 ];

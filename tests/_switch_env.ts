@@ -13,7 +13,7 @@ import { ensurePrivateDir } from "../src/config/paths.ts";
 import type { AgentRun } from "../src/session/agent_run.ts";
 import { runChain } from "../src/session/chain.ts";
 import type { Keyboard, KeySink } from "../src/session/keyboard.ts";
-import { REPO_DIR, UULDANA } from "./_paths.ts";
+import { UULDANA } from "./_paths.ts";
 import { TmuxTerminal } from "./_tmux.ts";
 
 /** Keys a test types, delivered like the user's stdin to whichever run holds the keyboard. */
@@ -59,17 +59,12 @@ export class SwitchWorld {
     } = {},
   ) {
     Deno.mkdirSync(this.workspace);
-    const self = [
-      Deno.execPath(),
-      "run",
-      "-A",
-      "--quiet",
-      "--config",
-      join(REPO_DIR, "deno.json"),
-      join(REPO_DIR, "mod.ts"),
-    ];
     this.bins = {
-      ...installSimAgents(join(this.root, "bin"), ["claude", "codex", "gemini", "opencode"], self),
+      ...installSimAgents(
+        join(this.root, "bin"),
+        ["claude", "codex", "gemini", "opencode"],
+        UULDANA,
+      ),
       ...extra.bins,
     };
     const agents: Record<string, unknown> = {};

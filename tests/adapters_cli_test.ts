@@ -6,7 +6,6 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import { fileURLToPath } from "node:url";
 import { installFakeAgent } from "./fixtures/fake_agents/install.ts";
 import { topHelp } from "./fixtures/fake_agents/help.ts";
 import { adapterByName, ADAPTERS } from "../adapters/registry.ts";
@@ -14,29 +13,17 @@ import { chunkSizes, detectInRecording } from "../src/cli/debug_detect.ts";
 import { normalizeSpace } from "../adapters/screen_text.ts";
 import { Terminal } from "../src/vt/mod.ts";
 import { SHARED_DIR } from "./_paths.ts";
+import { runUuldana } from "./_uuldana.ts";
 import { join } from "node:path";
 
-const MOD = fileURLToPath(new URL("../mod.ts", import.meta.url));
 const CORPUS = join(SHARED_DIR, "corpus", "agents");
 
 // Keep Deno's own cache (and certificate settings) while the test changes HOME.
 const DENO_DIR = Deno.env.get("DENO_DIR") ??
   `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`}/deno`;
 
-async function uuldana(args: string[], env: Record<string, string>) {
-  const res = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD, ...args],
-    env: { DENO_DIR, ...env },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: res.code,
-    stdout: new TextDecoder().decode(res.stdout),
-    stderr: new TextDecoder().decode(res.stderr),
-  };
+function uuldana(args: string[], env: Record<string, string>) {
+  return runUuldana(args, { env: { DENO_DIR, ...env }, clearEnv: true });
 }
 
 Deno.test("agents --json: found, version, proof from the real help, refusal, config bin and disabled", async () => {

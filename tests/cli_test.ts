@@ -9,41 +9,27 @@ import {
 } from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_DIR, UULDANA } from "./_paths.ts";
+import { runUuldana, type UuldanaOutput } from "./_uuldana.ts";
 
 const FIXTURES = join(REPO_DIR, "tests", "fixtures", "pty_agents");
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Result = UuldanaOutput;
 
 /** Runs uuldana with a private data dir and config; `stdin` is written then closed. */
-async function uuldana(
+function uuldana(
   args: string[],
   opts: { env?: Record<string, string>; stdin?: string; home?: string } = {},
 ): Promise<Result> {
   const home = opts.home ?? Deno.makeTempDirSync({ prefix: "uuldana-cli-" });
-  const child = new Deno.Command(UULDANA[0], {
-    args: [...UULDANA.slice(1), ...args],
+  return runUuldana(args, {
     env: {
       UULDANA_HOME: home,
       UULDANA_CONFIG: join(home, "config.json"),
       NO_COLOR: "1",
       ...opts.env,
     },
-    stdin: opts.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (opts.stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(opts.stdin));
-    await w.close();
-  }
-  const out = await child.output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+    stdin: opts.stdin,
+  });
 }
 
 function noStackTrace(r: Result): void {

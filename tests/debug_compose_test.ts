@@ -4,20 +4,13 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { REPO_DIR } from "./_paths.ts";
+import { runUuldana } from "./_uuldana.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
-const FIXTURES = join(ROOT, "tests", "fixtures", "packages");
+const FIXTURES = join(REPO_DIR, "tests", "fixtures", "packages");
 
-async function uuldana(args: string[], home: string) {
-  const res = await new Deno.Command(join(ROOT, "tools", "deno.sh"), {
-    args: ["run", "-A", join(ROOT, "mod.ts"), ...args],
-    cwd: ROOT,
-    env: { UULDANA_HOME: home, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: res.code, stdout: dec.decode(res.stdout), stderr: dec.decode(res.stderr) };
+function uuldana(args: string[], home: string) {
+  return runUuldana(args, { cwd: REPO_DIR, env: { UULDANA_HOME: home, NO_COLOR: "1" } });
 }
 
 Deno.test("debug compose --road hook --json frames the injection fixture and writes nothing", async () => {

@@ -7,13 +7,13 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import process from "node:process";
 import { Journal } from "../src/journal/journal.ts";
+import { REPO_DIR, UULDANA } from "./_paths.ts";
+import { runUuldana } from "./_uuldana.ts";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const FAKES = join(ROOT, "tests", "fixtures", "headless_agents");
+const FAKES = join(REPO_DIR, "tests", "fixtures", "headless_agents");
 const AGENTS = ["claude", "codex", "gemini", "opencode", "qwen", "copilot"];
 
 interface ExecResult {
@@ -57,29 +57,13 @@ async function exec(
   for (const [name, mode] of Object.entries(opts.modes ?? {})) {
     env[`FAKE_${name.toUpperCase()}_MODE`] = mode;
   }
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", join(ROOT, "mod.ts"), "exec", ...args],
+  const out = await runUuldana(["exec", ...args], {
     cwd: home,
     clearEnv: true,
     env,
-    stdin: opts.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (opts.stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(opts.stdin));
-    await w.close();
-  }
-  const out = await child.output();
-  const dec = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: dec.decode(out.stdout),
-    stderr: dec.decode(out.stderr),
-    home,
-    log,
-  };
+    stdin: opts.stdin,
+  });
+  return { ...out, home, log };
 }
 
 function argvOf(r: ExecResult, agent: string): string[] | null {
@@ -383,8 +367,8 @@ Deno.test("exec: SIGINT stops the running agent's process group and exits 130", 
   const home = Deno.makeTempDirSync({ prefix: "uuldana-exec-int-" });
   const log = join(home, "log");
   Deno.mkdirSync(log);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", join(ROOT, "mod.ts"), "exec", TASK, "--agents", "claude,codex"],
+  const child = new Deno.Command(UULDANA[0], {
+    args: [...UULDANA.slice(1), "exec", TASK, "--agents", "claude,codex"],
     cwd: home,
     clearEnv: true,
     env: {

@@ -42,7 +42,7 @@ export function selfArgv(): string[] {
 export function installSimAgents(
   dir: string,
   personas: string[],
-  self: string[],
+  self: readonly string[],
 ): Record<string, string> {
   Deno.mkdirSync(dir, { recursive: true });
   const out: Record<string, string> = {};
