@@ -60,8 +60,12 @@ interface _Member {
   proof?: Promise<Proof>;
 }
 
-function _proof(member: _Member, journal: Context["journal"]): Promise<Proof> {
+async function _proof(member: _Member, journal: Context["journal"]): Promise<Proof> {
   member.proof ??= proveAgent(member.adapter, member.found!, journal);
+  const proof = await member.proof;
+  if (!proof.inconclusive) return proof;
+  // A probe that timed out proved nothing either way (a slow start): it is not kept, probe again.
+  member.proof = proveAgent(member.adapter, member.found!, journal);
   return member.proof;
 }
 

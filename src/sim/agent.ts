@@ -9,7 +9,12 @@
  * line), `SIM_STATE_DIR` (OpenCode sessions), `SIM_REPLY_MS` (reply delay, default 150),
  * `SIM_STARTUP_MS` (delay before the prompt is ready), `SIM_RETRY_MS` (OpenCode retry tick),
  * `SIM_LOADING_MS` (after the first frame, with bracketed paste already on, input is dropped this
- * long while a session "loads", as real OpenCode does when it opens an imported session).
+ * long while a session "loads", as real OpenCode does when it opens an imported session),
+ * `SIM_RELAUNCH_MS` (Gemini and Qwen: every start, `--help` included, first costs this long, as
+ * their launcher relaunching itself does, unless `GEMINI_CLI_NO_RELAUNCH`/`QWEN_CODE_NO_RELAUNCH`
+ * is set), `SIM_HELP_MS` (`--help` takes this long whatever the environment),
+ * `SIM_DEFAULT_MODEL` (OpenCode: the model the user's own configuration picks, `provider/model`;
+ * default `opencode/big-pickle`).
  *
  * @module
  */
@@ -62,6 +67,16 @@ function _size(): { cols: number; rows: number } {
   return { cols: 80, rows: 24 };
 }
 
+// The variable that stops a persona's launcher from starting itself a second time.
+const _RELAUNCH_VARS: Partial<Record<string, string>> = {
+  gemini: "GEMINI_CLI_NO_RELAUNCH",
+  qwen: "QWEN_CODE_NO_RELAUNCH",
+};
+
+function _sleep(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
+}
+
 function _limitAfter(): number {
   return _envInt("SIM_LIMIT_AFTER", 0);
 }
@@ -95,9 +110,12 @@ export async function runSimAgent(persona: string, args: string[]): Promise<numb
     flags: launch.flags,
     ...(launch.droppedPrompt !== null ? { droppedPrompt: launch.droppedPrompt } : {}),
   });
+  const relaunchVar = _RELAUNCH_VARS[p.name];
+  if (relaunchVar && !_env(relaunchVar)) await _sleep(_envInt("SIM_RELAUNCH_MS", 0));
   let code: number;
   switch (launch.mode) {
     case "help":
+      await _sleep(_envInt("SIM_HELP_MS", 0));
       _write(Deno.stdout, helpText(p, _env("SIM_HELP_WITHOUT_PROMPT") === "1"));
       code = 0;
       break;
