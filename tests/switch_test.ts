@@ -14,7 +14,8 @@ import { gunzipSync } from "node:zlib";
 import { framedBody, SwitchWorld, TypedKeyboard } from "./_switch_env.ts";
 import { CONTINUE_REQUEST } from "../src/handoff/frame.ts";
 import type { AgentRun } from "../src/session/agent_run.ts";
-import { REPO_DIR } from "./_paths.ts";
+import { REPO_DIR, UULDANA } from "./_paths.ts";
+import { installSimAgents } from "../src/sim/install.ts";
 
 const REQUEST = "Add a --dry-run flag to deploy.sh and a test for it";
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -515,13 +516,44 @@ Deno.test(
 );
 
 Deno.test(
+  "store road: Kilo's request carries the imported handoff (its id sorts before the turn's)",
+  opts,
+  async () => {
+    // Kilo is OpenCode's fork: the simulated OpenCode stands in for it under the kilo adapter.
+    const sims = Deno.makeTempDirSync({ prefix: "uuldana-kilo-" });
+    const { opencode: kiloBin } = installSimAgents(sims, ["opencode"], UULDANA);
+    const w = new SwitchWorld(["claude", "kilo"], {
+      claude: { SIM_LIMIT_AFTER: "1" },
+      kilo: { SIM_DEFAULT_MODEL: "kilo/user-choice" },
+    }, { bins: { kilo: kiloBin }, agents: { kilo: { road: "store" } } });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", REQUEST);
+      await w.waitForEvent("kilo", "session");
+      const [request] = await w.waitForEvent("kilo", "request");
+      assertEquals(
+        (request.history as string[]).length,
+        1,
+        "the imported message, before the turn",
+      );
+      assert(framedBody(String(request.context))?.body.includes(REQUEST), String(request.context));
+      assertEquals(request.model, "kilo/user-choice");
+    } finally {
+      await w.close();
+      Deno.removeSync(sims, { recursive: true });
+    }
+  },
+);
+
+Deno.test(
   "store road: OpenCode gets a new imported session holding the handoff, and the kickoff is submitted",
   opts,
   async () => {
     // Like real OpenCode, the simulated one drops input while it loads the imported session.
     const w = new SwitchWorld(["claude", "opencode"], {
       claude: { SIM_LIMIT_AFTER: "1" },
-      opencode: { SIM_LOADING_MS: "2500" },
+      // The model the user's own OpenCode configuration picks.
+      opencode: { SIM_LOADING_MS: "2500", SIM_DEFAULT_MODEL: "localai/user-choice" },
     }, { agents: { opencode: { road: "store" } } });
     try {
       await w.start(["run"]);
@@ -535,6 +567,10 @@ Deno.test(
       assertEquals(w.events("opencode", "submit").length, 1, "and pasted again, sent once");
       const [start] = w.events("opencode", "start");
       assert((start.argv as string[]).includes("-s"), JSON.stringify(start.argv));
+      // The kickoff's request runs on the user's model and carries the imported handoff.
+      const [request] = w.events("opencode", "request");
+      assertEquals(request.model, "localai/user-choice");
+      assert(framedBody(String(request.context))?.body.includes(REQUEST), "the model got it");
       w.withJournal((j) => {
         const [h] = j.handoffs(1);
         assertEquals([h.toAgent, h.road, h.status], ["opencode", "store", "delivered"]);

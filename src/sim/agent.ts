@@ -36,7 +36,17 @@ import {
   qwenLimitLine,
 } from "./limit.ts";
 import { SimLog } from "./log.ts";
-import { ImportError, loadSession, simStateDir, storeSession } from "./opencode_store.ts";
+import {
+  ImportError,
+  loadSession,
+  requestHistory,
+  sessionModel,
+  simStateDir,
+  type StoredSession,
+  storeSession,
+  turnMessageId,
+} from "./opencode_store.ts";
+import { stringOption } from "./options.ts";
 import { findPersona, helpText, type Persona, PERSONA_NAMES } from "./persona.ts";
 import { replyLines } from "./reply.ts";
 import { altFrame, InlineScreen } from "./screen.ts";
@@ -208,6 +218,9 @@ class _Session {
   #done: (code: number) => void = () => {};
   #finished = false;
   #loadingUntil = 0;
+  /** OpenCode: the session opened with `-s`, and the model its turns run on. */
+  #session: StoredSession | null = null;
+  #model: string | null = null;
   #signals: [Deno.Signal, () => void][] = [];
 
   constructor(p: Persona, launch: SimLaunch, log: SimLog) {
@@ -245,7 +258,15 @@ class _Session {
       }
       this.#log.write({ event: "session", id: s.id, firstMessage: s.firstMessage });
       this.#view.items = s.firstMessage ? [{ kind: "user", text: s.firstMessage }] : [];
-      this.#context = s.firstMessage;
+      this.#session = s;
+    }
+    if (this.#p.name === "opencode") {
+      const cli = stringOption(this.#launch.parsed, "model") ?? null;
+      this.#model = sessionModel(
+        this.#session,
+        cli,
+        _env("SIM_DEFAULT_MODEL") ?? "opencode/big-pickle",
+      );
     }
     const finished = new Promise<number>((resolve) => this.#done = resolve);
     Deno.stdin.setRaw(true);
@@ -448,10 +469,27 @@ class _Session {
     }
     const turn = ++this.#turn;
     this.#log.write({ event: "submit", text, turn });
+    if (this.#model !== null) this.#request(text, turn);
     v.items.push({ kind: "user", text });
     v.busy = true;
     this.#render();
     setTimeout(() => this.#answer(text, turn), this.#replyMs);
+  }
+
+  // OpenCode: what the turn's model request carries (the log's proof of what the model received).
+  #request(text: string, turn: number): void {
+    const id = turnMessageId();
+    const history = this.#session ? requestHistory(this.#session, id) : [];
+    this.#context = history.map((m) => m.text).join("\n");
+    this.#log.write({
+      event: "request",
+      turn,
+      model: this.#model,
+      messageId: id,
+      history: history.map((m) => m.id),
+      context: this.#context,
+    });
+    this.#session?.list.push({ id, role: "user", agent: "build", model: this.#model!, text });
   }
 
   #answer(text: string, turn: number): void {
