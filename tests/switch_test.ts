@@ -181,6 +181,65 @@ Deno.test(
 );
 
 Deno.test(
+  "manual: /agent opencode while it loads: the dropped paste is pasted again until it shows",
+  opts,
+  async () => {
+    // Like real OpenCode, the simulated one drops input for a while after its first frame.
+    const w = new SwitchWorld(["claude", "opencode"], { opencode: { SIM_LOADING_MS: "4000" } });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", "refactor the parser");
+      await w.waitForEvent("claude", "reply");
+      await w.type("/agent opencode");
+      const [paste] = await w.waitForEvent("opencode", "paste", 1, 40_000);
+      assert(framedBody(String(paste.text))?.body.includes("refactor the parser"));
+      const dropped = w.events("opencode", "dropped").map((e) => String(e.bytes)).join("");
+      assert(dropped.includes("BEGIN UULDANA HANDOFF"), "the first paste was lost while it loaded");
+      await new Promise((r) => setTimeout(r, 1000));
+      assertEquals(w.events("opencode", "paste").length, 1, "it arrived once");
+      assertEquals(w.events("opencode", "submit").length, 0, "and was not sent");
+      await w.term.send("C-c");
+      await w.term.send("C-c");
+      await w.exitCode();
+      w.withJournal((j) => {
+        const [h] = j.handoffs(1);
+        assertEquals([h.toAgent, h.status], ["opencode", "pasted"]);
+        assertMatch(h.receipt ?? "", /^visible on screen: "----- END UULDANA HANDOFF/);
+      });
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "manual: a paste that never shows is not journaled as pasted; handoff.md is saved, the user told",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "opencode"], { opencode: { SIM_LOADING_MS: "600000" } });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", "write the changelog");
+      await w.waitForEvent("claude", "reply");
+      await w.type("/agent opencode");
+      await w.term.waitFor("never showed in opencode's input box", 60_000);
+      const dropped = w.events("opencode", "dropped").map((e) => String(e.bytes)).join("");
+      assertEquals(dropped.split("BEGIN UULDANA HANDOFF").length - 1, 3, "written three times");
+      const saved = join(w.home, "handoff.md");
+      assert(framedBody(readFileSync(saved, "utf8"))!.body.includes("write the changelog"));
+      w.withJournal((j) => {
+        const [h] = j.handoffs(1);
+        assertEquals([h.toAgent, h.status], ["opencode", "saved"]);
+        assertMatch(h.receipt ?? "", /written 3 times, never visible/);
+        assertMatch(h.error ?? "", /never showed in opencode's input box/);
+      });
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
   "manual: an agent that never enables bracketed paste gets nothing; handoff.md is saved",
   opts,
   async () => {

@@ -21,7 +21,7 @@ import { ensurePrivateDir } from "../config/paths.ts";
 import { AgentRun, type RunOutcome, type UserTerminal } from "./agent_run.ts";
 import type { Keyboard } from "./keyboard.ts";
 import { type PreparedHandoff, prepareHandoff, runConversation } from "../handoff/prepare.ts";
-import { pasteHandoff } from "./paste.ts";
+import { pasteUntilVisible } from "./paste.ts";
 import { closingLine, CONTINUE_REQUEST, openingLine } from "../handoff/frame.ts";
 import { waitForReset } from "./reset_wait.ts";
 
@@ -326,25 +326,16 @@ async function _submitKickoff(
   let problem: string | null = null;
   try {
     // A TUI still loading can drop a paste (OpenCode while it opens the imported session): the
-    // kickoff is sent only once it is visible in the input box, pasted again at the next quiet.
-    for (let attempt = 1;; attempt++) {
-      const result = await pasteHandoff(run, kickoff, {
-        timeoutMs: _pasteTimeoutMs(opts),
-        probes: [kickoff.slice(0, 40)],
-      });
-      if (!result.pasted) {
-        problem = result.reason;
-        break;
-      }
-      if (result.visible) {
-        await run.write(submitKey);
-        run.noteInputSubmitted();
-        break;
-      }
-      if (attempt === 3) {
-        problem = "the pasted kickoff never showed in its input box";
-        break;
-      }
+    // kickoff is sent only once it is visible in the input box.
+    const result = await pasteUntilVisible(run, kickoff, {
+      timeoutMs: _pasteTimeoutMs(opts),
+      probes: [kickoff.slice(0, 40)],
+    });
+    if (!result.pasted) problem = result.reason;
+    else if (!result.visible) problem = "the pasted kickoff never showed in its input box";
+    else {
+      await run.write(submitKey);
+      run.noteInputSubmitted();
     }
   } catch (e) {
     problem = (e as Error)?.message ?? String(e);
@@ -367,12 +358,29 @@ async function _pasteWhenReady(
   let reason: string;
   try {
     const { nonce } = handoff.composed;
-    const result = await pasteHandoff(run, handoff.composed.text, {
+    // A TUI still loading drops a paste: it is pasted again until it shows (paste.ts).
+    const result = await pasteUntilVisible(run, handoff.composed.text, {
       timeoutMs: _pasteTimeoutMs(opts),
       probes: [openingLine(nonce), closingLine(nonce)],
     });
-    if (result.pasted) {
+    if (result.pasted && result.visible) {
       journal.updateHandoff(handoff.id, { status: "pasted", receipt: result.receipt });
+      return;
+    }
+    if (result.pasted) {
+      // Written but never seen: the journal and the user are told so, never "pasted".
+      journal.updateHandoff(handoff.id, {
+        status: "saved",
+        receipt: result.receipt,
+        error: `the paste never showed in ${run.adapterName}'s input box`,
+      });
+      if (run.finished) return;
+      opts.status(
+        `the handoff was pasted ${result.attempts} times but never showed in ${run.adapterName}'s ` +
+          `input box; look before you send anything. It is saved in ${
+            _saveHandoffMd(dataDir, handoff)
+          }`,
+      );
       return;
     }
     reason = result.reason;
@@ -381,9 +389,16 @@ async function _pasteWhenReady(
   }
   journal.updateHandoff(handoff.id, { status: "saved", error: reason });
   if (run.finished) return; // the agent is gone; the handoff file is in the journal
+  opts.status(
+    `${reason}; nothing was pasted. The handoff is saved in ${_saveHandoffMd(dataDir, handoff)}`,
+  );
+}
+
+// A copy of the handoff where the user finds it: `handoff.md` in the data directory.
+function _saveHandoffMd(dataDir: string, handoff: PreparedHandoff): string {
   const saved = join(dataDir, "handoff.md");
   copyFileSync(handoff.file, saved);
-  opts.status(`${reason}; nothing was pasted. The handoff is saved in ${saved}`);
+  return saved;
 }
 
 function _switchProblem(

@@ -11,6 +11,12 @@ export type PasteResult =
   | { pasted: true; receipt: string; visible: boolean }
   | { pasted: false; reason: string };
 
+/** What happened to a paste that was tried until it showed: the last result and how many. */
+export type RepeatedPasteResult = PasteResult & { attempts: number };
+
+/** How many times a paste that does not show is written before uuldana gives up. */
+export const PASTE_ATTEMPTS = 3;
+
 const _encoder = new TextEncoder();
 const _CHUNK_BYTES = 1024;
 const _CHUNK_PAUSE_MS = 8;
@@ -62,9 +68,37 @@ export async function pasteHandoff(
   };
 }
 
+/**
+ * Pastes `text` like {@linkcode pasteHandoff} and, while it does not become visible, pastes it
+ * again at the agent's next quiet moment, up to `attempts` times: a TUI still loading drops input
+ * (OpenCode and Kilo while they open a session). A paste that was written but never showed says
+ * so (`visible: false`, the receipt counts the attempts); it is never reported as shown.
+ */
+export async function pasteUntilVisible(
+  run: AgentRun,
+  text: string,
+  opts: { timeoutMs: number; probes: readonly string[]; attempts?: number },
+): Promise<RepeatedPasteResult> {
+  const most = opts.attempts ?? PASTE_ATTEMPTS;
+  for (let attempt = 1;; attempt++) {
+    const result = await pasteHandoff(run, text, opts);
+    if (!result.pasted || result.visible) return { ...result, attempts: attempt };
+    if (attempt >= most) {
+      return {
+        pasted: true,
+        visible: false,
+        attempts: attempt,
+        receipt: `written ${attempt} times, never visible on screen (the agent may have dropped ` +
+          "it while loading, or shows it in a way uuldana does not recognise)",
+      };
+    }
+  }
+}
+
 // Agents that collapse a long paste into one line until it is sent: Claude Code shows
-// `[Pasted text #1 +41 lines]`, Codex `[Pasted Content 3000 chars]`.
-const _COLLAPSED = /\[Pasted (?:text|Content)\b[^\]]*\]/;
+// `[Pasted text #1 +41 lines]`, Codex `[Pasted Content 3000 chars]`, OpenCode and Kilo
+// `[Pasted ~41 lines]`. A paste shown this way is not pasted again.
+const _COLLAPSED = /\[Pasted (?:text|Content|~\d+ lines?)\b[^\]]*\]/;
 
 // The probe (or collapsed-paste line) that became visible within 5 s, or null.
 async function _seen(run: AgentRun, probes: readonly string[]): Promise<string | null> {
