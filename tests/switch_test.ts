@@ -326,6 +326,31 @@ Deno.test(
 );
 
 Deno.test(
+  "a receiver whose --help is slow because it relaunches itself (Gemini CLI) is proven, not refused",
+  opts,
+  async () => {
+    // Every start of the simulated Gemini costs 4 s unless GEMINI_CLI_NO_RELAUNCH is set, as the
+    // real one's self-relaunch does (2.3–5.8 s seen): longer than the first probe waits.
+    const w = new SwitchWorld(["claude", "gemini"], {
+      claude: { SIM_LIMIT_AFTER: "1" },
+      gemini: { SIM_RELAUNCH_MS: "4000" },
+    });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", REQUEST);
+      const [start] = await w.waitForEvent("gemini", "start", 1, 40_000);
+      assert(framedBody(String(start.prompt))?.body.includes(REQUEST), "gemini got the handoff");
+      w.withJournal((j) => {
+        const [h] = j.handoffs(1);
+        assertEquals([h.toAgent, h.status], ["gemini", "delivered"]);
+      });
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
   "every agent limited or refused with --no-wait: exit 3, the handoff saved",
   opts,
   async () => {
