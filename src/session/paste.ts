@@ -49,6 +49,7 @@ export async function pasteHandoff(
       : "the agent did not enable bracketed paste (?2004)";
     return { pasted: false, reason: `${why} within ${Math.round(opts.timeoutMs / 1000)} s` };
   }
+  const pieces = _pieces(text, run.vt.logicalScreenLines().join("\n"));
   // The text is sanitised by the composer: no ESC can end the paste early.
   const bytes = _encoder.encode(`\x1b[200~${text}\x1b[201~`);
   for (let at = 0; at < bytes.length; at += _CHUNK_BYTES) {
@@ -58,7 +59,7 @@ export async function pasteHandoff(
   }
   // The input box now holds text the user did not type: `/agent` there is not a command.
   run.noteTypedByUuldana();
-  const seen = await _seen(run, opts.probes);
+  const seen = await _seen(run, opts.probes, pieces);
   return {
     pasted: true,
     visible: seen !== null,
@@ -96,16 +97,35 @@ export async function pasteUntilVisible(
 }
 
 // Agents that collapse a long paste into one line until it is sent: Claude Code shows
-// `[Pasted text #1 +41 lines]`, Codex `[Pasted Content 3000 chars]`, OpenCode and Kilo
-// `[Pasted ~41 lines]`. A paste shown this way is not pasted again.
-const _COLLAPSED = /\[Pasted (?:text|Content|~\d+ lines?)\b[^\]]*\]/;
+// `[Pasted text #1 +41 lines]`, Codex `[Pasted Content 3000 chars]`, Gemini CLI
+// `[Pasted Text: 43 lines]`, OpenCode `[Pasted ~41 lines]`. A paste shown so is not pasted again.
+const _COLLAPSED = /\[Pasted (?:text|Content|~\d+ lines?)\b[^\]]*\]/i;
 
-// The probe (or collapsed-paste line) that became visible within 5 s, or null.
-async function _seen(run: AgentRun, probes: readonly string[]): Promise<string | null> {
+// The starts of the text's longer lines that the screen does not show yet (at most 200): an input
+// box showing only a window of a long paste still shows some of them.
+const _PIECE_CHARS = 32;
+function _pieces(text: string, screen: string): string[] {
+  const out = new Set<string>();
+  for (const line of text.split("\n")) {
+    const piece = line.trim().slice(0, _PIECE_CHARS);
+    if (piece.length === _PIECE_CHARS && !screen.includes(piece)) out.add(piece);
+    if (out.size === 200) break;
+  }
+  return [...out];
+}
+
+// What of the paste became visible within 5 s (a probe, a collapsed-paste line, a piece of the
+// text that was not on screen before), or null.
+async function _seen(
+  run: AgentRun,
+  probes: readonly string[],
+  pieces: readonly string[],
+): Promise<string | null> {
   let seen: string | undefined;
   await run.waitUntil(() => {
     const screen = run.vt.logicalScreenLines().join("\n");
-    seen = probes.find((p) => screen.includes(p)) ?? _COLLAPSED.exec(screen)?.[0];
+    seen = probes.find((p) => screen.includes(p)) ?? _COLLAPSED.exec(screen)?.[0] ??
+      pieces.find((p) => screen.includes(p));
     return seen !== undefined;
   }, 5000);
   return seen ?? null;

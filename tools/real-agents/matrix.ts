@@ -196,9 +196,12 @@ class World {
   async start(argv: string[]): Promise<void> {
     const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
     // The pane stays after the run, deaf to a Ctrl-C meant for an agent that had just gone.
-    const script = `stty -g > ${q(join(this.root, "stty.before"))}; ${
-      [...UULDANA, ...argv].map(q).join(" ")
-    }; c=$?; stty -g > ${q(join(this.root, "stty.after"))}; echo "[exit $c]"; trap '' INT TERM; ` +
+    const script =
+      `stty -g > ${q(join(this.root, "stty.before"))}; ${
+        [...UULDANA, ...argv].map(q).join(" ")
+      }; c=$?; stty -g > ${
+        q(join(this.root, "stty.after"))
+      }; echo "[exit $c]"; trap '' INT TERM; ` +
       "exec sleep 600";
     await this.term.start(["sh", "-c", script], {
       cols: 120,
@@ -296,8 +299,9 @@ async function ready(w: World, text: string | null): Promise<void> {
 
 // The frame's preamble names its END line too: the frame ends at the last one.
 function frameIn(text: string): { nonce: string; body: string } | null {
-  const m = /----- BEGIN UULDANA HANDOFF ([0-9a-f]+) -----([\s\S]*)----- END UULDANA HANDOFF \1 -----/
-    .exec(text);
+  const m =
+    /----- BEGIN UULDANA HANDOFF ([0-9a-f]+) -----([\s\S]*)----- END UULDANA HANDOFF \1 -----/
+      .exec(text);
   return m ? { nonce: m[1], body: m[2] } : null;
 }
 
@@ -320,12 +324,19 @@ async function senderCell(w: World, x: string, bin: string, spec: AgentSpec): Pr
   await w.start(["run", x]);
   await ready(w, spec.ready);
   await w.type(REQUEST);
-  await until("the mock's first reply on screen", async () => (await w.term.capture()).includes("MOCKREPLY-"), 90_000);
+  await until(
+    "the mock's first reply on screen",
+    async () => (await w.term.capture()).includes("MOCKREPLY-"),
+    90_000,
+  );
   await sleep(1500);
   await w.mock.limit();
   await w.type(SECOND);
-  const start = await until(`${to} started on a handoff`, () =>
-    readSimLog(w.simLog(to)).find((e) => e.event === "start" && e.mode === "tui") ?? null, 120_000);
+  const start = await until(
+    `${to} started on a handoff`,
+    () => readSimLog(w.simLog(to)).find((e) => e.event === "start" && e.mode === "tui") ?? null,
+    120_000,
+  );
   const prompt = String(start.prompt ?? "");
   const frame = frameIn(prompt);
   if (!frame) return `FAIL: ${to} started without a framed handoff`;
@@ -351,10 +362,17 @@ async function receiverCell(
   await w.term.waitFor("for shortcuts", 60_000);
   await sleep(800);
   await w.type(REQUEST);
-  await until("the simulated reply", () => readSimLog(w.simLog(from)).some((e) => e.event === "reply"), 20_000);
+  await until(
+    "the simulated reply",
+    () => readSimLog(w.simLog(from)).some((e) => e.event === "reply"),
+    20_000,
+  );
   await w.type(INJECTION);
-  const req = await until("a model request carrying the frame", () =>
-    w.mock.requests().find((r) => r.body.includes("BEGIN UULDANA HANDOFF")) ?? null, 150_000);
+  const req = await until(
+    "a model request carrying the frame",
+    () => w.mock.requests().find((r) => r.body.includes("BEGIN UULDANA HANDOFF")) ?? null,
+    150_000,
+  );
   const body = decoded(req.body);
   const frame = frameIn(body);
   if (!frame) return "FAIL: the request has no complete frame (BEGIN and END with one nonce)";
@@ -364,7 +382,9 @@ async function receiverCell(
   });
   if (frame.nonce !== nonce) return `FAIL: nonce ${frame.nonce} is not the handoff's (${nonce})`;
   const outside = body.replace(frame.body, "");
-  if (outside.includes("INJECTION-FIXTURE")) return "FAIL: the injection fixture is outside the frame";
+  if (outside.includes("INJECTION-FIXTURE")) {
+    return "FAIL: the injection fixture is outside the frame";
+  }
   if (!frame.body.includes(REQUEST)) return "FAIL: the frame lacks the request";
   // The configured model (agents.json), not one the handoff chose.
   const model = /"model"\s*:\s*"([^"]+)"/.exec(req.body)?.[1];
@@ -383,7 +403,11 @@ async function pasteCell(w: World, x: string, bin: string, spec: AgentSpec): Pro
   await w.term.waitFor("for shortcuts", 60_000);
   await sleep(800);
   await w.type("refactor the parser into its own module");
-  await until("the simulated reply", () => readSimLog(w.simLog(from)).some((e) => e.event === "reply"), 20_000);
+  await until(
+    "the simulated reply",
+    () => readSimLog(w.simLog(from)).some((e) => e.event === "reply"),
+    20_000,
+  );
   await sleep(500);
   await w.type(`/agent ${x}`);
   const h = await until("the paste's journal entry", () =>
@@ -396,7 +420,11 @@ async function pasteCell(w: World, x: string, bin: string, spec: AgentSpec): Pro
   const carrying = () => w.mock.requests().filter((r) => r.body.includes("BEGIN UULDANA HANDOFF"));
   if (carrying().length) return "FAIL: the pasted handoff was sent before Enter";
   await w.term.send("Enter");
-  await until("a request carrying the pasted handoff after Enter", () => carrying().length > 0, 90_000);
+  await until(
+    "a request carrying the pasted handoff after Enter",
+    () => carrying().length > 0,
+    90_000,
+  );
   return `pass (${h.receipt})`;
 }
 
@@ -456,7 +484,9 @@ async function main(): Promise<void> {
       console.log(`${x} terminal: ${result.terminal}`);
     }
     rows.push(
-      `| ${x} | ${spec.version} | ${CELLS.map((c) => result[c].replaceAll("|", "/")).join(" | ")} | ${date} |`,
+      `| ${x} | ${spec.version} | ${
+        CELLS.map((c) => result[c].replaceAll("|", "/")).join(" | ")
+      } | ${date} |`,
     );
   }
   console.log(

@@ -28,7 +28,9 @@ const sse = (events: [string | null, unknown][]) =>
   new Response(
     enc.encode(
       events.map(([name, data]) =>
-        `${name ? `event: ${name}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`
+        `${name ? `event: ${name}\n` : ""}data: ${
+          typeof data === "string" ? data : JSON.stringify(data)
+        }\n\n`
       ).join(""),
     ),
     { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } },
@@ -277,7 +279,12 @@ Deno.serve(
     }
     if (limited) return LIMITS[kind]();
     replies++;
-    const text = `MOCKREPLY-${replies}: noted.`;
+    let text = `MOCKREPLY-${replies}: noted.`;
+    // Gemini CLI's side questions (which model, who speaks next) want JSON of a known shape.
+    const config = body.generationConfig as { responseMimeType?: string } | undefined;
+    if (config?.responseMimeType === "application/json") {
+      text = JSON.stringify({ reasoning: text, model_choice: "flash", next_speaker: "user" });
+    }
     switch (kind) {
       case "anthropic":
         return anthropic(body, text);
