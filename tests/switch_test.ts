@@ -213,6 +213,37 @@ Deno.test(
 );
 
 Deno.test(
+  "manual: /agent gemini shows the paste as [Pasted Text: N lines]: pasted once, then sent whole",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "gemini"]);
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", "refactor the parser");
+      await w.waitForEvent("claude", "reply");
+      await w.type("/agent gemini");
+      await w.term.waitFor(/\[Pasted Text: \d+ lines\]/, 30_000);
+      await new Promise((r) => setTimeout(r, 8000)); // longer than one receipt wait
+      assertEquals(
+        w.events("gemini", "paste").length,
+        1,
+        "a paste that showed is not pasted again",
+      );
+      w.withJournal((j) => {
+        const [h] = j.handoffs(1);
+        assertEquals(h.status, "pasted");
+        assertMatch(h.receipt ?? "", /visible on screen: "\[Pasted Text: \d+ lines\]"/);
+      });
+      await w.term.send("Enter");
+      const [submit] = await w.waitForEvent("gemini", "submit");
+      assert(framedBody(String(submit.text))?.body.includes("refactor the parser"));
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
   "manual: a paste that never shows is not journaled as pasted; handoff.md is saved, the user told",
   opts,
   async () => {

@@ -221,6 +221,8 @@ class _Session {
   /** OpenCode: the session opened with `-s`, and the model its turns run on. */
   #session: StoredSession | null = null;
   #model: string | null = null;
+  /** Gemini: placeholders shown for long pastes → the pasted text. */
+  readonly #pastes = new Map<string, string>();
   #signals: [Deno.Signal, () => void][] = [];
 
   constructor(p: Persona, launch: SimLaunch, log: SimLog) {
@@ -390,13 +392,22 @@ class _Session {
       case "paste": {
         const text = ev.text.replace(/\r\n?/g, "\n");
         this.#log.write({ event: "paste", text });
-        if (!v.menu) v.input += text;
+        if (v.menu) break;
+        const lines = text.split("\n").length;
+        if (this.#p.name === "gemini" && lines > 5) {
+          // Like Gemini CLI: a long paste shows as one placeholder, expanded when sent.
+          const label = `[Pasted Text: ${lines} lines]`;
+          this.#pastes.set(label, text);
+          v.input += label;
+        } else v.input += text;
         break;
       }
       case "enter":
         if (v.menu) this.#choose(v.menu.selected);
         else if (v.input.trim()) {
-          const text = v.input;
+          let text = v.input;
+          for (const [label, pasted] of this.#pastes) text = text.replaceAll(label, pasted);
+          this.#pastes.clear();
           v.input = "";
           if (v.busy) this.#queue.push(text);
           else this.#submit(text);

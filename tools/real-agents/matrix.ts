@@ -313,9 +313,16 @@ function decoded(body: string): string {
 /** A simulated partner that is not the agent under test. */
 const partner = (x: string, first: string, second: string) => (x === first ? second : first);
 
+// uuldana stops a limited agent in the background (its quit keys, SIGTERM, then SIGKILL to its
+// process group): its processes get 20 s to be gone.
 async function leftovers(bin: string): Promise<string | null> {
-  const pids = (await run("pgrep", ["-f", dirname(dirname(dirname(bin)))])).trim();
-  return pids ? `processes still running: ${pids.split("\n").join(", ")}` : null;
+  let pids = "";
+  for (let i = 0; i < 40; i++) {
+    pids = (await run("pgrep", ["-f", dirname(dirname(dirname(bin)))])).trim();
+    if (!pids) return null;
+    await sleep(500);
+  }
+  return `processes still running 20 s after the switch: ${pids.split("\n").join(", ")}`;
 }
 
 async function senderCell(w: World, x: string, bin: string, spec: AgentSpec): Promise<string> {
@@ -344,7 +351,6 @@ async function senderCell(w: World, x: string, bin: string, spec: AgentSpec): Pr
   for (const part of [REQUEST, SECOND, "MOCKREPLY-"]) {
     if (!frame.body.includes(part)) return `FAIL: the handoff lacks "${part}"`;
   }
-  await sleep(3000);
   const left = await leftovers(bin);
   return left ? `FAIL: ${left}` : "pass";
 }
