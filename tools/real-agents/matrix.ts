@@ -322,7 +322,9 @@ async function leftovers(bin: string): Promise<string | null> {
     if (!pids) return null;
     await sleep(500);
   }
-  return `processes still running 20 s after the switch: ${pids.split("\n").join(", ")}`;
+  const ps = await run("ps", ["-o", "pid=,sid=,etimes=,args=", "-p", pids.split("\n").join(",")]);
+  const what = ps.trim().split("\n").map((l) => l.trim().slice(0, 90)).join("; ");
+  return `processes still running 20 s after the switch: ${what}`;
 }
 
 async function senderCell(w: World, x: string, bin: string, spec: AgentSpec): Promise<string> {
