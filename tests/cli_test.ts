@@ -241,6 +241,21 @@ Deno.test("doctor: says what is missing and how to fix it, exit 1; exit 0 when r
   assertEquals(checks.find((c) => c.name === "stty")?.status, "ok");
 });
 
+Deno.test("doctor: an unknown agent name in the chain is a failure naming it, not a valid config", async () => {
+  const home = Deno.makeTempDirSync();
+  const file = join(home, "config.json");
+  Deno.writeTextFileSync(file, JSON.stringify({ chain: ["claude", "clade", "codex"] }));
+  const r = await uuldana(["doctor", "--json"], { home });
+  assertEquals(r.code, 1, r.stdout + r.stderr);
+  const config = (JSON.parse(r.stdout) as { name: string; status: string; detail: string }[])
+    .find((c) => c.name === "config")!;
+  assertEquals(config.status, "fail");
+  assertEquals(config.detail, `${file}: "chain" names unknown agent "clade"`);
+  const text = await uuldana(["doctor"], { home });
+  assert(!text.stdout.includes("(valid)"), text.stdout);
+  assertMatch(text.stdout, /fix: use names from: claude, codex/);
+});
+
 Deno.test("a report redirected to a file carries no colour, even from a terminal", async () => {
   const home = Deno.makeTempDirSync();
   const report = join(home, "doctor.txt");

@@ -79,13 +79,26 @@ export async function runChecks(): Promise<Check[]> {
   let config: Config | null = null;
   try {
     config = loadConfig();
-    checks.push({
-      name: "config",
-      status: "ok",
-      detail: `${config.path} ${config.exists ? "(valid)" : "(none: defaults)"}; chain ${
-        config.chain.join(" → ")
-      }`,
-    });
+    const known = ADAPTERS.map((a) => a.name);
+    const unknown = config.chain.filter((name) => !known.includes(name));
+    checks.push(
+      unknown.length === 0
+        ? {
+          name: "config",
+          status: "ok",
+          detail: `${config.path} ${config.exists ? "(valid)" : "(none: defaults)"}; chain ${
+            config.chain.join(" → ")
+          }`,
+        }
+        : {
+          name: "config",
+          status: "fail",
+          detail: `${config.path}: "chain" names unknown ${
+            unknown.length === 1 ? "agent" : "agents"
+          } ${unknown.map((n) => `"${n}"`).join(", ")}`,
+          fix: `use names from: ${known.join(", ")} (see \`uuldana agents\`)`,
+        },
+    );
   } catch (e) {
     checks.push({
       name: "config",
