@@ -8,6 +8,7 @@ import {
   ok as assert,
 } from "node:assert/strict";
 import { join } from "node:path";
+import { readArgvVisibility } from "../src/proc_visibility.ts";
 import { REPO_DIR, UULDANA } from "./_paths.ts";
 import { runUuldana, type UuldanaOutput } from "./_uuldana.ts";
 
@@ -239,6 +240,28 @@ Deno.test("doctor: says what is missing and how to fix it, exit 1; exit 0 when r
   const checks = JSON.parse(ok.stdout) as { name: string; status: string }[];
   assertEquals(checks.find((c) => c.name === "agent codex")?.status, "ok");
   assertEquals(checks.find((c) => c.name === "stty")?.status, "ok");
+  // Codex takes its handoff in its command line: a warning unless /proc hides other users'.
+  const privacy = checks.find((c) => c.name === "argv privacy") as
+    | { status: string; detail: string; fix?: string }
+    | undefined;
+  if (readArgvVisibility() === "hidden") {
+    assertEquals(privacy?.status, "ok");
+  } else {
+    assertEquals(privacy?.status, "warn");
+    assertMatch(privacy!.detail, /a handoff is in the command line of codex \(prompt road\)/);
+    assertMatch(privacy!.fix ?? "", /road to "paste"/);
+  }
+  // With the paste road nothing is in a command line.
+  Deno.writeTextFileSync(
+    join(home, "config.json"),
+    JSON.stringify({ chain: ["codex"], agents: { codex: { bin: ready, road: "paste" } } }),
+  );
+  const paste = await uuldana(["doctor", "--json"], {
+    home,
+    env: { PATH: `${bin}:${Deno.env.get("PATH")}` },
+  });
+  const pasteChecks = JSON.parse(paste.stdout) as { name: string; status: string }[];
+  assertEquals(pasteChecks.find((c) => c.name === "argv privacy")?.status, "ok");
 });
 
 Deno.test("doctor: an unknown agent name in the chain is a failure naming it, not a valid config", async () => {
