@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { stripInvisible } from "./sanitize.ts";
+import { hasInvisible, stripInvisible } from "./sanitize.ts";
 
 /** The line that opens a handoff. */
 export function openingLine(nonce: string): string {
@@ -104,12 +104,13 @@ const _HINT = /uuldana|handoff|has[\s\-_*]+ended/i;
  * them does not hide an imitation. Other text is returned unchanged.
  */
 export function neutralise(text: string, nonce: string): string {
-  const seen = stripInvisible(text);
+  const invisible = hasInvisible(text);
+  const seen = invisible ? stripInvisible(text) : text;
   const hasNonce = seen.toLowerCase().includes(nonce.toLowerCase());
   if (!hasNonce && !_HINT.test(seen)) return text;
   const nonceRe = new RegExp(nonce, "gi");
   return text.split("\n").map((raw) => {
-    const line = stripInvisible(raw);
+    const line = invisible ? stripInvisible(raw) : raw;
     const withNonce = hasNonce && nonceRe.test(line);
     nonceRe.lastIndex = 0;
     if (!withNonce && !_IMITATION.test(line)) return raw;

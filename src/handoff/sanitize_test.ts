@@ -2,6 +2,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import {
   codePointLength,
   FORBIDDEN_CHARACTER,
+  hasVisibleText,
   headOf,
   oneLine,
   sanitize,
@@ -76,6 +77,39 @@ Deno.test("headOf and tailOf never split a pair, in either unit", () => {
   assertEquals(tailOf("ab😀", 1, "utf16"), "");
   assertEquals(headOf("abc", 0), "");
   assertEquals(tailOf("abc", 10), "abc");
+});
+
+Deno.test("hasVisibleText is exactly: non-blank once sanitised", () => {
+  const pieces = [
+    " ",
+    "\t",
+    "\n",
+    "\r",
+    "\u2028",
+    "\ufeff",
+    "\u200b",
+    "\u202e",
+    "\x1b[201~",
+    "\x1b",
+    "[",
+    "\x9b",
+    "\x07",
+    "\ud83d",
+    "😀",
+    "a",
+    "\u00a0",
+    "\x1b]0;t\x07",
+    "\u3164",
+  ];
+  let state = 7;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let i = 0; i < 3000; i++) {
+    const text = Array.from(
+      { length: Math.floor(next() * 6) },
+      () => pieces[Math.floor(next() * pieces.length)],
+    ).join("");
+    assertEquals(hasVisibleText(text), /\S/.test(sanitize(text)), JSON.stringify(text));
+  }
 });
 
 Deno.test("oneLine folds whitespace", () => {
