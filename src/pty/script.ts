@@ -126,8 +126,9 @@ export function scriptArgv(
   });
   // `exec -x` would be read as an option of exec; a program path never starts with "-".
   if (argv[0].startsWith("-")) throw new UsageError(`invalid program name: ${argv[0]}`);
-  const command = _prelude(size.cols, size.rows, opts.watchPid) +
-    `set -- ${names.map((n) => `"$${n}"`).join(" ")}; unset ${names.join(" ")}; exec "$@"`;
+  // The variables go first, so not even stty or the watchdog inherits them.
+  const command = `set -- ${names.map((n) => `"$${n}"`).join(" ")}; unset ${names.join(" ")}; ` +
+    `${_prelude(size.cols, size.rows, opts.watchPid)}exec "$@"`;
   if (flavour === "util-linux") {
     return {
       cmd: "script",
