@@ -8,9 +8,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type HeadlessEvent, type HeadlessParser, launchFits, MAX_ARG_BYTES } from "./event.ts";
 import { headlessAdapter } from "./registry.ts";
-import { SHARED_DIR } from "../../tests/_paths.ts";
+import { HEADLESS_CORPUS_DIR } from "../../tests/_paths.ts";
 
-const CORPUS = join(join(SHARED_DIR, "corpus"), "headless");
+const CORPUS = HEADLESS_CORPUS_DIR;
 const haveCorpus = existsSync(CORPUS);
 
 function parseAll(parser: HeadlessParser, text: string): HeadlessEvent[] {
