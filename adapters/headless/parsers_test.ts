@@ -1,6 +1,6 @@
 /**
- * Parser tests. Claude and Codex run against the real recordings in the shared corpus; the other
- * agents' shapes were NOT recorded there and come from their documentation (see each adapter's
+ * Parser tests. Claude and Codex run against the real recordings in `testdata/`; the other
+ * agents' shapes were NOT recorded and come from their documentation (see each adapter's
  * module comment), so those tests use documented shapes.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
