@@ -8,18 +8,7 @@ import { composeFull, composeHandoff, OBJECTIVE_MAX, objectiveOf, roadCap } from
 import { CLOSING_NOTICE, closingLine, openingLine, preamble } from "./frame.ts";
 import type { HandoffPackage, TranscriptEntry } from "./package.ts";
 import { codePointLength } from "./sanitize.ts";
-
-// mulberry32: small, fast, good enough for test data.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "./_rng_test_util.ts";
 
 interface Gen {
   pkg: HandoffPackage;

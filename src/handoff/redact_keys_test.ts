@@ -6,6 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { redact, redactionMarker } from "./redact.ts";
+import { rng } from "./_rng_test_util.ts";
 
 const NAME = String.raw`[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?`;
 const BODY_LINE = String.raw`[ \t]*(?:[A-Za-z0-9+/=]{16,}|[A-Za-z-]+:[^\n]*|=[A-Za-z0-9+/]{4})`;
@@ -30,18 +31,6 @@ function reference(text: string): { text: string; count: number } {
   }
   const rest = redact(out);
   return { text: rest.text, count: count + rest.count };
-}
-
-// mulberry32: small, fast, good enough for test data.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=";
