@@ -96,6 +96,17 @@ Deno.test("an invalid config is an error naming the file and key, exit 2", async
   assertEquals(r.code, 2);
   assert(r.stderr.includes(join(home, "config.json")) && r.stderr.includes(`"chain"`), r.stderr);
   noStackTrace(r);
+  // A number JSON reads as Infinity: the first line names file, key, range and value.
+  Deno.writeTextFileSync(join(home, "config.json"), '{"quietSeconds": 1e999}');
+  const huge = await uuldana(["run", "claude"], { home });
+  assertEquals(huge.code, 2);
+  assertEquals(
+    huge.stderr.split("\n")[0],
+    `uuldana: invalid config ${
+      join(home, "config.json")
+    }: "quietSeconds" must be a number from 0.1 to 60 (seconds), got Infinity`,
+  );
+  noStackTrace(huge);
 });
 
 Deno.test("run: a missing agent gives its install hint and exit 127", async () => {
