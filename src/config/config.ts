@@ -69,14 +69,10 @@ export const NUMBER_RANGES: Readonly<Record<string, readonly [min: number, max: 
   stallSeconds: [1, 86_400],
 };
 
-// Checks a number against its range in NUMBER_RANGES; the message names the key and the range.
-function _inRange(
-  key: string,
-  range: string,
-  value: unknown,
-  file: string,
-): number {
-  const [min, max] = NUMBER_RANGES[range];
+// Checks `value` against NUMBER_RANGES[rangeKey]; the message names the key (its path in the
+// file, e.g. "agents.gemini.stallSeconds"), the range and what was there.
+function _inRange(key: string, rangeKey: string, value: unknown, file: string): number {
+  const [min, max] = NUMBER_RANGES[rangeKey];
   if (typeof value === "number" && Number.isFinite(value) && value >= min && value <= max) {
     return value;
   }
