@@ -6,6 +6,7 @@ import {
   claudeScreen,
   codexScreen,
   copilotScreen,
+  finalScreen,
   geminiDialog,
   geminiScreen,
   kiloScreen,
@@ -148,9 +149,9 @@ const REAL: Case[] = [
     expect: { kind: "usage", resetsAt: null },
   },
   {
-    name: "gemini: the quota dialog",
+    name: "gemini: the quota dialog (the recording's final screen)",
     agent: "gemini",
-    screen: finalScreenOf("gemini"),
+    screen: finalScreen("gemini-limit-quota-dialog"),
     expect: { kind: "usage", resetsAt: "2026-03-10T03:06:00.000Z" },
   },
   {
@@ -243,10 +244,6 @@ const REAL: Case[] = [
     expect: { kind: "rate", resetsAt: null, handOff: false },
   },
 ];
-
-function finalScreenOf(agent: "gemini"): string[] {
-  return geminiDialog(["Usage limit reached for all Pro models.", "Access resets at 3:06 AM UTC."]);
-}
 
 // Screens that only quote a limit message (or show one before the latest turn): never a limit.
 const QUOTES: Case[] = [
