@@ -1,6 +1,7 @@
 /**
  * Acting on a limit only once the agent has finished showing it: the same hit (kind, message,
- * reset time, attempt) seen on two looks at least `settleMs` apart. A message split across writes
+ * reset time) seen on two looks at least `settleMs` apart; a retry footer's countdown and attempt
+ * may change meanwhile (the latest is acted on). A message split across writes
  * ("… resets 3:" then "01am (UTC)") changes between looks, so it is decided on when complete. Pure.
  *
  * @module
@@ -48,8 +49,8 @@ export class LimitConfirmation {
   }
 }
 
-// What must not change: a retry footer's countdown ("retrying in 13s") may.
+// What must not change: a retry footer's countdown and attempt ("retrying in 13s attempt #2") may.
 function _key(hit: LimitHit): string {
   const message = hit.message.replace(/\[retrying[^\]]*\]/, "[retrying]");
-  return JSON.stringify([hit.kind, message, hit.resetsAt, hit.attempt ?? null, !!hit.final]);
+  return JSON.stringify([hit.kind, message, hit.resetsAt, !!hit.final]);
 }

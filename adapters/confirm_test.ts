@@ -41,5 +41,6 @@ Deno.test("a limit that went away is forgotten; a retry countdown is the same si
   });
   const d = new LimitConfirmation(500);
   d.observe(r(13), 0);
-  assertEquals(d.observe(r(12), 600).action, "act");
+  const next = { ...r(12), attempt: 4, message: "Rate limit reached [retrying in 12s attempt #4]" };
+  assertEquals(d.observe(next, 600), { action: "act", hit: next });
 });
