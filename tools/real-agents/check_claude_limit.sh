@@ -9,7 +9,10 @@
 #      handoff must land in real Claude's input box and must NOT be sent (the mock sees no message);
 #   3. hook road: `uuldana run codex --then claude` with the simulated Codex hitting its limit; real
 #      Claude must start on the handoff through its SessionStart hook and the kickoff, so the first
-#      message request Claude sends to the (mock) API carries the framed handoff.
+#      message request Claude sends to the (mock) API carries the framed handoff;
+#   4. cat: the mock answers like a working model that runs the Bash tool `cat notes.txt`, a file
+#      whose first line is Claude's own limit line, and ends its turn there; Claude shows that line
+#      on its `⎿` row and goes idle, and uuldana must NOT switch (no Codex session, Claude running).
 # Needs npm registry access and tmux. Takes about a minute.
 #
 #   tools/real-agents/check_claude_limit.sh [CLAUDE_VERSION]
@@ -20,7 +23,7 @@ deno="$repo/tools/deno.sh"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-claude-XXXXXX")"
 sock="uuldana-real-$$-0"
 cleanup() {
-  for n in 1 2 3; do tmux -L "uuldana-real-$$-$n" kill-server 2>/dev/null || true; done
+  for n in 1 2 3 4; do tmux -L "uuldana-real-$$-$n" kill-server 2>/dev/null || true; done
   kill "${mock_pid:-0}" 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -28,7 +31,8 @@ fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null ||
 
 echo "installing @anthropic-ai/claude-code@$version into $work/agents" >&2
 npm install --prefix "$work/agents" --no-audit --no-fund --loglevel=error "@anthropic-ai/claude-code@$version" >&2
-"$deno" run -A "$repo/tools/real-agents/anthropic_mock.ts" 0 "$work/bodies.jsonl" 2>"$work/mock.log" &
+echo limit > "$work/mock-mode"
+"$deno" run -A "$repo/tools/real-agents/anthropic_mock.ts" 0 "$work/bodies.jsonl" "$work/mock-mode" 2>"$work/mock.log" &
 mock_pid=$!
 for _ in $(seq 1 100); do grep -q "^mock on " "$work/mock.log" && break; sleep 0.1; done
 port="$(sed -n 's/^mock on \([0-9]*\)$/\1/p' "$work/mock.log")"
@@ -36,6 +40,9 @@ port="$(sed -n 's/^mock on \([0-9]*\)$/\1/p' "$work/mock.log")"
 
 mkdir -p "$work/home" "$work/ws" "$work/bin"
 printf '{"hasCompletedOnboarding":true,"theme":"dark","projects":{"%s":{"hasTrustDialogAccepted":true}}}' "$work/ws" > "$work/home/.claude.json"
+# Scenario 4's tool call runs without a permission prompt.
+mkdir -p "$work/home/.claude"
+printf '{"permissions":{"allow":["Bash(cat notes.txt)","Bash(cat:*)"]}}' > "$work/home/.claude/settings.json"
 "$deno" eval "import { installSimAgents } from '$repo/src/sim/install.ts';
   installSimAgents('$work/bin', ['codex'], [Deno.execPath(), 'run', '-A', '--config', '$repo/deno.json', '$repo/mod.ts']);"
 cat > "$work/config.json" <<JSON
@@ -110,4 +117,31 @@ grep -q 'BEGIN UULDANA HANDOFF' "$work/bodies.jsonl" || fail "no request from Cl
 grep -q 'Continue the work described in the uuldana handoff' "$work/bodies.jsonl" \
   || fail "Claude's request lacks the kickoff prompt"
 echo "ok 3: real Claude ran the SessionStart hook: its turn carries the framed handoff as context" >&2
+
+# 4. cat: Claude's own limit line as a tool's output is not a limit.
+python3 - "$work/config.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+config = json.load(open(path))
+config["agents"]["codex"]["env"].pop("SIM_LIMIT_AFTER", None)
+json.dump(config, open(path, "w"))
+PY
+printf "You've hit your session limit · resets 3:01am (UTC)\nRemember to ask for more credits.\n" > "$work/ws/notes.txt"
+echo cat > "$work/mock-mode"
+: > "$work/bodies.jsonl"
+sessions_before="$(codex_sessions)"
+start run claude
+wait_for "for shortcuts" 60
+sleep 1
+type_line "show me notes.txt"
+wait_for "Remember to ask for more credits" 60
+# The turn ended on the tool's output; Claude is idle with its input box back. Give uuldana time.
+for _ in $(seq 1 100); do [[ "$(grep -c tool_result "$work/bodies.jsonl" || true)" -ge 1 ]] && break; sleep 0.2; done
+grep -q tool_result "$work/bodies.jsonl" || fail "Claude did not send the tool's result back"
+sleep 5
+[[ "$(codex_sessions)" == "$sessions_before" ]] || fail "uuldana switched on a limit line quoted by cat"
+pgrep -f "$work/agents" >/dev/null || fail "Claude Code was stopped"
+tmux -L "$sock" capture-pane -p | grep -q "You've hit your session limit" \
+  || fail "the quoted line is not on Claude's screen"
+echo "ok 4: real Claude showed its own limit line as cat's output; uuldana did not switch" >&2
 UULDANA_HOME="$work/data" "$deno" run -A "$repo/mod.ts" runs
