@@ -95,6 +95,16 @@ export const REAL: Case[] = [
     expect: { kind: "usage", resetsAt: "2026-03-10T14:00:00.000Z" },
   },
   {
+    name: "claude: a limit after a tool call of the turn (`●` header, its own `⎿` block)",
+    agent: "claude",
+    screen: claudeScreen([
+      "● Bash(ls)",
+      "  ⎿  notes.txt",
+      "  ⎿  You've hit your limit · resets 8:50pm (UTC)",
+    ]),
+    expect: { kind: "usage", resetsAt: "2026-03-10T20:50:00.000Z" },
+  },
+  {
     name: "claude: a limit after a tool call of the turn (its own `⎿` block)",
     agent: "claude",
     screen: claudeScreen([
@@ -264,6 +274,16 @@ export const QUOTES: Case[] = [
       "  ⎿  You've hit your limit · resets 11pm (America/Anchorage)",
       "     remember to ask for more credits",
     ]),
+    expect: null,
+  },
+  {
+    name: "claude: real Claude 2.1.197 in tmux (`●` header), a script printing its limit line",
+    agent: "claude",
+    screen: claudeScreen([
+      "● Bash(sh show-notes.sh)",
+      "  ⎿  You've hit your session limit · resets 3:01am (UTC)",
+      "     Remember to ask for more credits.",
+    ]).map((r) => r === "❯ hello from handoff" ? "❯ show me notes.txt" : r),
     expect: null,
   },
   {

@@ -84,6 +84,8 @@ const _PROMPT = /^❯(?:\s|$)/;
 // Claude opens its limit menu by running this command itself: its echo is part of the menu.
 const _LIMIT_MENU_ECHO = /^❯ \/rate-limit-options\s*$/;
 const _LIMIT_MENU = /^\s*(?:❯\s*)?\d\. Stop and wait for limit to reset/;
+// A message header: `⏺` (macOS) or `●` (Linux, as real Claude 2.1.197 drew it in tmux).
+const _TOOL_CALL = /^[⏺●] /;
 // The row after a turn: "✻ Sautéed for 0s".
 const _TURN_TIME = /^[✻✶✳✢✽·*]\s+\S+ for \d/;
 
@@ -137,7 +139,7 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
 }
 
 // The `⎿` row at `at` answers the turn whose echo is at `echo`: the header above it (the first row
-// not indented, over continuation rows) is the echo itself, or a `⏺` tool call whose own `⎿`
+// not indented, over continuation rows) is the echo itself, or a `⏺`/`●` tool call whose own `⎿`
 // output block comes first.
 function _answersTurn(rows: readonly string[], echo: number, at: number): boolean {
   let earlierResult = false;
@@ -150,7 +152,7 @@ function _answersTurn(rows: readonly string[], echo: number, at: number): boolea
       continue;
     }
     if (/^\s{2,}\S/.test(r)) continue;
-    return /^⏺ /.test(r) && earlierResult;
+    return _TOOL_CALL.test(r) && earlierResult;
   }
   return false;
 }

@@ -5,8 +5,9 @@
  *
  * - `limit` (default): the 5-hour usage-limit 429 with the headers Claude Code reads to show
  *   "You've hit your session limit · resets …";
- * - `cat`: a normal model that runs the Bash tool `cat notes.txt`, then ends the turn without text
- *   (so the tool's output, which may quote a limit message, is the last thing on the screen).
+ * - `cat`: a normal model that runs the Bash tool `sh show-notes.sh` (a script that cats notes.txt:
+ *   Claude Code collapses `cat FILE`, even `awk 1 FILE`, into "Read 1 file"), then ends the turn without text, so the tool's output,
+ *   which may quote a limit message, is the last thing on the screen.
  *
  * @module
  */
@@ -113,7 +114,7 @@ function message(content: Block[], stopReason: string, stream: boolean): Respons
   return new Response(text, { headers: { "content-type": "text/event-stream" } });
 }
 
-// The `cat` model: the main loop (it offers the Bash tool) runs `cat notes.txt` once, then ends
+// The `cat` model: the main loop (it offers the Bash tool) prints notes.txt once, then ends
 // its turn with no text; any other request (a session title, …) gets a short text.
 function catResponse(body: string): Response {
   let req: { stream?: boolean; tools?: { name: string }[]; messages?: { content: unknown }[] };
@@ -134,7 +135,7 @@ function catResponse(body: string): Response {
       type: "tool_use",
       id: `toolu_mock_${crypto.randomUUID().slice(0, 8)}`,
       name: "Bash",
-      input: { command: "cat notes.txt", description: "Show notes.txt" },
+      input: { command: "sh show-notes.sh", description: "Show the notes" },
     }],
     "tool_use",
     stream,
