@@ -7,9 +7,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SHARED_DIR } from "../tests/_paths.ts";
+import { AGENT_CORPUS_DIR } from "../tests/_paths.ts";
 
-const _CORPUS = join(SHARED_DIR, "corpus", "agents");
+const _CORPUS = AGENT_CORPUS_DIR;
 
 interface _Recording {
   oracle: { screen: string[] };

@@ -6,12 +6,12 @@ import { normalizeSpace } from "./screen_text.ts";
 import { shouldHandOff } from "./policy.ts";
 import { busySeconds } from "./stall.ts";
 import type { DetectOptions } from "./adapter.ts";
-import { SHARED_DIR } from "../tests/_paths.ts";
+import { AGENT_CORPUS_DIR } from "../tests/_paths.ts";
 import { claudeScreen, codexScreen } from "./_limit_screens_test_util.ts";
 
 const NOW = "2026-03-10T02:00:00Z";
 
-const CORPUS = join(SHARED_DIR, "corpus", "agents");
+const CORPUS = AGENT_CORPUS_DIR;
 
 interface Recording {
   name: string;

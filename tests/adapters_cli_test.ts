@@ -12,11 +12,10 @@ import { adapterByName, ADAPTERS } from "../adapters/registry.ts";
 import { chunkSizes, detectInRecording } from "../src/cli/debug_detect.ts";
 import { normalizeSpace } from "../adapters/screen_text.ts";
 import { Terminal } from "../src/vt/mod.ts";
-import { SHARED_DIR } from "./_paths.ts";
+import { AGENT_CORPUS_DIR } from "./_paths.ts";
 import { runUuldana } from "./_uuldana.ts";
-import { join } from "node:path";
 
-const CORPUS = join(SHARED_DIR, "corpus", "agents");
+const CORPUS = AGENT_CORPUS_DIR;
 
 // Keep Deno's own cache (and certificate settings) while the test changes HOME.
 const DENO_DIR = Deno.env.get("DENO_DIR") ??

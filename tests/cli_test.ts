@@ -36,7 +36,7 @@ function noStackTrace(r: Result): void {
   assert(!/^\s+at /m.test(r.stderr), `stack trace printed:\n${r.stderr}`);
 }
 
-Deno.test("--help teaches, --version prints the version", async () => {
+Deno.test("--help teaches, --version prints version, Deno, target and commit in one line", async () => {
   const help = await uuldana(["--help"]);
   assertEquals(help.code, 0);
   for (
@@ -47,10 +47,33 @@ Deno.test("--help teaches, --version prints the version", async () => {
   assert(!help.stdout.includes("sim-agent"), "the simulated-agent command stays hidden");
   const version = await uuldana(["--version"]);
   assertEquals(version.code, 0);
+  const commit = new TextDecoder().decode(
+    new Deno.Command("git", { args: ["rev-parse", "--short=12", "HEAD"], cwd: REPO_DIR })
+      .outputSync().stdout,
+  ).trim();
+  const v = JSON.parse(Deno.readTextFileSync(join(REPO_DIR, "deno.json"))).version;
   assertEquals(
-    version.stdout.trim(),
-    JSON.parse(Deno.readTextFileSync(join(REPO_DIR, "deno.json"))).version,
+    version.stdout,
+    `uuldana ${v} (deno ${Deno.version.deno}, ${Deno.build.target}, commit ${commit})\n`,
   );
+  // The commit compile.sh embeds wins.
+  const embedded = await uuldana(["--version"], { env: { UULDANA_BUILD_COMMIT: "0123abcd" } });
+  assert(embedded.stdout.endsWith(", commit 0123abcd)\n"), embedded.stdout);
+});
+
+Deno.test("the variable that carries the embedded commit never reaches an agent", async () => {
+  const dir = Deno.makeTempDirSync();
+  const agent = join(dir, "gemini");
+  Deno.writeTextFileSync(
+    agent,
+    `#!/bin/sh\nprintf 'commit=[%s]\\r\\n' "\${UULDANA_BUILD_COMMIT-unset}"\n`,
+  );
+  Deno.chmodSync(agent, 0o755);
+  const r = await uuldana(["run", "gemini"], {
+    env: { UULDANA_GEMINI_BIN: agent, UULDANA_BUILD_COMMIT: "0123abcd" },
+  });
+  assertEquals(r.code, 0, r.stderr);
+  assert(r.stdout.includes("commit=[unset]"), JSON.stringify(r.stdout));
 });
 
 Deno.test("unknown commands and options: one line, a hint, exit 2", async () => {
