@@ -110,41 +110,50 @@ export function kiloScreen(transcript: string[], footer: string[]): string[] {
 
 const _RULE = "─".repeat(120);
 
+// A turn between an agent's recorded notices and an input box drawn between rules.
+function _ruledTurn(
+  notices: string[],
+  prompt: string,
+  turn: string[],
+  busy: string | null,
+  status: string,
+): string[] {
+  return [
+    ...notices,
+    "",
+    `${prompt}hello from handoff`,
+    "",
+    ...turn,
+    "",
+    ...(busy ? [busy, ""] : []),
+    _RULE,
+    prompt,
+    _RULE,
+    status,
+  ];
+}
+
 /**
  * GitHub Copilot CLI 1.0.102: its banner and notices, the echo `❯ hello from handoff`, `turn`, and
  * an input box between rules (as its trust dialog is drawn; the idle prompt is not recorded).
  */
 export function copilotScreen(turn: string[], busy = false): string[] {
-  const s = finalScreen("copilot-startup");
-  return [
-    ...s.slice(0, 12),
-    "",
-    "❯ hello from handoff",
-    "",
-    ...turn,
-    "",
-    ...(busy ? ["◐ Thinking (Esc to cancel)", ""] : []),
-    _RULE,
+  return _ruledTurn(
+    finalScreen("copilot-startup").slice(0, 12),
     "❯ ",
-    _RULE,
-    " ~/proj2                                                                      claude-sonnet-4.5",
-  ];
+    turn,
+    busy ? "◐ Thinking (Esc to cancel)" : null,
+    " ~/proj2".padEnd(100) + "claude-sonnet-4.5",
+  );
 }
 
 /** Qwen Code 0.24.4: its notices, the echo `> hello from handoff`, `turn`, its input box. */
 export function qwenScreen(turn: string[], busy = false): string[] {
-  const s = finalScreen("qwen-startup");
-  return [
-    ...s.slice(0, 5),
-    "",
-    "> hello from handoff",
-    "",
-    ...turn,
-    "",
-    ...(busy ? ["⠋ Thinking… (esc to cancel, 12s)", ""] : []),
-    _RULE,
-    ">   Type your message or @path/to/file",
-    _RULE,
-    " ~/proj2                                                                         qwen3-coder-plus",
-  ];
+  return _ruledTurn(
+    finalScreen("qwen-startup").slice(0, 5),
+    "> ",
+    turn,
+    busy ? "⠋ Thinking… (esc to cancel, 12s)" : null,
+    " ~/proj2".padEnd(100) + "qwen3-coder-plus",
+  );
 }
