@@ -10,7 +10,7 @@ import { Terminal } from "../vt/mod.ts";
 import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
 import { adapterByName, adapterNames } from "../../adapters/registry.ts";
 import { shouldHandOff } from "../../adapters/policy.ts";
-import { LIMIT_SETTLE_MS, LimitConfirmation } from "../../adapters/confirm.ts";
+import { LIMIT_QUIET_MS, LIMIT_SETTLE_MS, LimitConfirmation } from "../../adapters/confirm.ts";
 
 /** Largest chunk fed between two checks (a live run reads at most this much at once). */
 export const DETECT_CHUNK = 4096;
@@ -73,8 +73,9 @@ export function timedChunks(total: number, timing?: string): { size: number; atM
 
 /**
  * Feeds `bytes` to a fresh terminal chunk by chunk, running the detector after each chunk, and
- * returns the first limit a live run would act on: one that stayed the same for the settle time
- * of recorded time (the timing file's), or the last one seen when the recording ends (Codex, for
+ * returns the first limit a live run would act on, in recorded time (the timing file's): one shown
+ * before the agent went quiet, or that stayed the same for the settle time, or the last one seen
+ * when the recording ends (Codex, for
  * one, clears its message from the final screen). A limit the run would not hand off on yet (a
  * transient rate limit) is reported as first seen.
  */
@@ -95,7 +96,8 @@ export function detectInRecording(
   let offset = 0;
   let firstRate: { hit: LimitHit; offset: number } | null = null;
   let pendingAt = 0;
-  for (const { size, atMs } of timedChunks(bytes.length, opts.timing)) {
+  const chunks = timedChunks(bytes.length, opts.timing);
+  for (const [i, { size, atMs }] of chunks.entries()) {
     term.write(bytes.subarray(offset, offset + size));
     offset += size;
     const hit = adapter.detectLimit(term.logicalScreenLines(), {
@@ -106,7 +108,9 @@ export function detectInRecording(
     });
     if (hit && !shouldHandOff(hit)) firstRate ??= { hit, offset };
     const before = confirm.pending;
-    const verdict = confirm.observe(hit && shouldHandOff(hit) ? hit : null, atMs);
+    // A live run looks again once the agent has been quiet: here, when the next chunk is late.
+    const quietFor = i + 1 < chunks.length ? chunks[i + 1].atMs - atMs : 0;
+    const verdict = confirm.observe(hit && shouldHandOff(hit) ? hit : null, atMs, quietFor);
     if (verdict.action === "act") return _report(verdict.hit, offset);
     if (verdict.action === "wait" && confirm.pending !== before) pendingAt = offset;
   }
@@ -159,8 +163,8 @@ export function debugDetectCommand() {
       "after",
       "\nExample: uuldana debug detect session.raw --agent claude --now 2026-03-10T02:00:00Z\n" +
         "Several files: one report each (--json: an array).\n" +
-        "A limit counts once it stayed the same for " +
-        `${LIMIT_SETTLE_MS} ms of recorded time, as in a live run.\n` +
+        `A limit counts, as in a live run, once the agent was quiet for ${LIMIT_QUIET_MS} ms after ` +
+        `it (or it stayed the same for ${LIMIT_SETTLE_MS} ms), in recorded time.\n` +
         "\nChunks: the sibling `<name>.timing` file (script's classic timing) when present, else " +
         `${DETECT_CHUNK}-byte pieces.\nTimes shown without a zone are read in $TZ (this process's zone).`,
     )

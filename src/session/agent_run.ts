@@ -107,7 +107,7 @@ export class AgentRun {
   /** Once detached, the agent's output no longer reaches the user's terminal. */
   #detached = false;
   #detectTimer: ReturnType<typeof setTimeout> | undefined;
-  /** A limit is acted on only once the agent has finished showing it. */
+  /** A limit is acted on only once the agent has finished showing it (stopped writing). */
   readonly #confirm = new LimitConfirmation();
   #confirmTimer: ReturnType<typeof setTimeout> | undefined;
   #lastDetect = 0;
@@ -397,7 +397,12 @@ export class AgentRun {
       this.#opts.shouldHandOff ? this.#opts.shouldHandOff(h) : h.kind === "usage";
     // An agent that quit right after showing a limit (Codex clears it on exit) still counts.
     const hit = found ?? (ended ? this.#confirm.pending : null);
-    const verdict = this.#confirm.observe(hit && handOff(hit) ? hit : null, performance.now());
+    const now = performance.now();
+    const verdict = this.#confirm.observe(
+      hit && handOff(hit) ? hit : null,
+      now,
+      now - this.#lastOutput,
+    );
     if (verdict.action === "act" || (ended && hit && handOff(hit))) {
       this.#decide({
         reason: "limit",
