@@ -80,8 +80,9 @@ for _ in $(seq 1 150); do [[ "$(codex_sessions)" -ge 1 ]] && break; sleep 0.2; d
 grep '"persona":"codex".*"mode":"tui"' "$work/codex.log" | grep -q 'BEGIN UULDANA HANDOFF' \
   || fail "codex did not start on the framed handoff"
 grep -q "You've hit your session limit" "$work/codex.log" || fail "the handoff lacks Claude's limit message"
-sleep 1
-pgrep -f "$work/agents" >/dev/null && fail "Claude Code is still running after the switch"
+# uuldana stops Claude in the background (quit keys, then TERM after 1.5 s, KILL after 2 s more).
+for _ in $(seq 1 50); do pgrep -f "$work/agents" >/dev/null || break; sleep 0.2; done
+pgrep -f "$work/agents" >/dev/null && fail "Claude Code is still running 10 s after the switch"
 echo "ok 1: real Claude Code $version hit its (mock) limit; uuldana handed off framed and stopped it" >&2
 fi
 
