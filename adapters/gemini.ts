@@ -147,8 +147,9 @@ const _launch = optionPromptLaunch("gemini", "--prompt-interactive", _ROADS, _RE
  */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = hideDelivered(lines, opts.delivered);
-  const echo = promptAbove(rows, rows.length, isGeminiPrompt);
-  if (anyShown(rows.slice(echo + 1), GEMINI_NOT_LIMITS)) return null;
+  // Below the last prompt row (the latest echo while a dialog hides the input box).
+  const lastPrompt = promptAbove(rows, rows.length, isGeminiPrompt);
+  if (anyShown(rows.slice(lastPrompt + 1), GEMINI_NOT_LIMITS)) return null;
   return detectInDialogs(rows, GEMINI_DIALOG_LIMITS, opts) ??
     detectApiErrorLine(rows, GEMINI_ERROR_LIMITS, opts, isGeminiPrompt, GEMINI_NOT_LIMITS);
 }
