@@ -192,3 +192,30 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "Claude running `cat notes.txt` whose first line is its own limit line: no switch",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "codex"], {
+      claude: { SIM_TOOL_CAT: "notes.txt" },
+    });
+    try {
+      Deno.writeTextFileSync(
+        join(w.workspace, "notes.txt"),
+        "You've hit your session limit · resets 3:01am (UTC)\nask for more credits\n",
+      );
+      await w.start(["run"]);
+      await ask(w, "claude", "show me notes.txt");
+      await w.waitForEvent("claude", "tool");
+      await w.term.waitFor("ask for more credits");
+      // Claude is idle on its input box, the line on its `⎿` row: give uuldana time to be wrong.
+      await new Promise((r) => setTimeout(r, 2000));
+      assertEquals(w.events("codex", "start").length, 0, "uuldana switched to codex");
+      await quit(w);
+      w.withJournal((j) => assertEquals(j.runs()[0].endReason, "exit"));
+    } finally {
+      await w.close();
+    }
+  },
+);

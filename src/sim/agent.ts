@@ -13,7 +13,8 @@
  * `SIM_LIMIT_TEXT` (the provider's limit text OpenCode's footer and Copilot's `✗` line show),
  * `SIM_RETRY_GIVEUP=N` (OpenCode stops retrying after attempt N and ends the turn with its `┃`
  * error block), `SIM_SPLIT_MS` (the frame showing the limit is written in two parts this many ms
- * apart, cut inside the reset clause).
+ * apart, cut inside the reset clause), `SIM_TOOL_CAT=FILE` (Claude answers a turn by running
+ * `cat FILE` and ends the turn on its output).
  *
  * @module
  */
@@ -66,6 +67,15 @@ function _size(): { cols: number; rows: number } {
     if (columns > 0 && rows > 0) return { cols: columns, rows };
   } catch { /* not a terminal */ }
   return { cols: 80, rows: 24 };
+}
+
+// The first lines of a file a simulated tool call shows (at most 4, as Claude truncates).
+function _readLines(path: string): string[] {
+  try {
+    return Deno.readTextFileSync(path).split("\n").filter((l) => l !== "").slice(0, 4);
+  } catch (e) {
+    return [`cat: ${path}: ${(e as Error).message}`];
+  }
 }
 
 function _limitAfter(): number {
@@ -188,6 +198,7 @@ class _Session {
   readonly #replyMs = _envInt("SIM_REPLY_MS", 150);
   readonly #resetAt = _env("SIM_RESET_AT");
   readonly #limitText = _env("SIM_LIMIT_TEXT");
+  readonly #toolFile = _env("SIM_TOOL_CAT");
   readonly #splitMs = _envInt("SIM_SPLIT_MS", 0);
   /** The next frame shows the limit: write it in two parts (SIM_SPLIT_MS). */
   #splitNext = false;
@@ -457,6 +468,20 @@ class _Session {
     if (limitAfter > 0 && turn >= limitAfter) {
       this.#log.write({ event: "limit", turn });
       this.#showLimit();
+    } else if (this.#toolFile && this.#p.name === "claude") {
+      // Claude runs `cat FILE` and ends its turn on the tool's output (as the real one may).
+      const shown = _readLines(this.#toolFile);
+      this.#log.write({ event: "tool", turn, command: `cat ${this.#toolFile}` });
+      v.items.push({
+        kind: "raw",
+        rows: [
+          "",
+          `⏺ Bash(cat ${this.#toolFile})`,
+          ...shown.map((l, i) => (i ? "     " : "  ⎿  ") + l),
+        ],
+      });
+      v.items.push({ kind: "raw", rows: ["", "✻ Worked for 1s"] });
+      v.busy = false;
     } else {
       const lines = replyLines(this.#p.name, text, turn, this.#context);
       this.#log.write({ event: "reply", turn, text: lines.join("\n") });
