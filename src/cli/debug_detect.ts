@@ -74,10 +74,9 @@ export function timedChunks(total: number, timing?: string): { size: number; atM
 /**
  * Feeds `bytes` to a fresh terminal chunk by chunk, running the detector after each chunk, and
  * returns the first limit a live run would act on, in recorded time (the timing file's): one shown
- * before the agent went quiet, or that stayed the same for the settle time, or the last one seen
- * when the recording ends (Codex, for
- * one, clears its message from the final screen). A limit the run would not hand off on yet (a
- * transient rate limit) is reported as first seen.
+ * before the agent went quiet, or that stayed the same for the settle time, or the one still
+ * pending when the recording ends (Codex, for one, clears its message from the final screen). A
+ * limit the run would not hand off on yet (a transient rate limit) is reported as first seen.
  */
 export function detectInRecording(
   adapter: Adapter,
@@ -112,7 +111,7 @@ export function detectInRecording(
     const quietFor = i + 1 < chunks.length ? chunks[i + 1].atMs - atMs : 0;
     const verdict = confirm.observe(hit && shouldHandOff(hit) ? hit : null, atMs, quietFor);
     if (verdict.action === "act") return _report(verdict.hit, offset);
-    if (verdict.action === "wait" && confirm.pending !== before) pendingAt = offset;
+    if (verdict.action === "wait" && before === null) pendingAt = offset;
   }
   if (confirm.pending) return _report(confirm.pending, pendingAt);
   if (firstRate) return _report(firstRate.hit, firstRate.offset);
