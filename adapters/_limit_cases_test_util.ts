@@ -150,6 +150,20 @@ export const REAL: Case[] = [
     expect: { kind: "usage", resetsAt: "2026-03-12T12:00:00.000Z" },
   },
   {
+    name: "copilot: with its input box drawn as a box",
+    agent: "copilot",
+    screen: [
+      ...copilotScreen(["✗ You've hit your rate limit. Your limit resets in 2 hours."]).slice(
+        0,
+        -4,
+      ),
+      "╭" + "─".repeat(118) + "╮",
+      "│ ❯ Type @ to mention files".padEnd(119) + "│",
+      "╰" + "─".repeat(118) + "╯",
+    ],
+    expect: { kind: "usage", resetsAt: "2026-03-10T04:00:00.000Z" },
+  },
+  {
     name: "copilot: 402 no quota (not detected before)",
     agent: "copilot",
     screen: copilotScreen([

@@ -12,9 +12,12 @@ import { COPILOT_LIMITS } from "./limit_messages.ts";
 import {
   hideDelivered,
   idleInputBelow,
+  isBoxEdge,
+  isRule,
   matchRule,
   normalizeSpace,
   ruleHit,
+  stripBorders,
 } from "./screen_text.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
@@ -22,8 +25,12 @@ const _RESUME = ["-r", "--resume", "--continue", "--session-id"];
 
 const _launch = optionPromptLaunch("copilot", "--interactive", _ROADS, _RESUME);
 
-// Copilot's prompt rows: `❯ ` at column 0 (echoes and the input box).
-const _isPrompt = (rows: readonly string[], i: number) => /^❯(?:\s|$)/.test(rows[i]);
+// Copilot's prompt rows: `❯ ` at column 0 (echoes and the input box), or an input box drawn as a
+// box (`│ ❯ …` or `│ > …` right under its top edge or a rule); not a menu choice (`❯ 1. Yes`).
+const _isPrompt = (rows: readonly string[], i: number) =>
+  /^❯(?:\s|$)/.test(rows[i]) ||
+  (i > 0 && (isBoxEdge(rows[i - 1], "top") || isRule(rows[i - 1])) &&
+    /^\s?[❯>](?:\s|$)(?!\s*\d+\.)/.test(stripBorders(rows[i])));
 
 /**
  * Copilot's limit: its own `✗` row at column 0 whose text starts with a limit message (a failed
