@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# Checks uuldana against the REAL Claude Code. It installs Claude Code from npm into a scratch folder
+# (never the repo) and answers its API calls with a local mock on 127.0.0.1 that returns the
+# usage-limit 429 (no account, no credentials). Then, in tmux:
+#   1. automatic: `uuldana run claude --then codex`, a request typed; Claude's real limit screen must
+#      make uuldana hand the framed conversation to the next agent (uuldana's simulated Codex, which
+#      records what it received), and Claude must be stopped;
+#   2. manual: `uuldana run codex --then claude`, a turn typed, then `/agent claude`; the framed
+#      handoff must land in real Claude's input box and must NOT be sent (the mock sees no message);
+#   3. hook road: `uuldana run codex --then claude` with the simulated Codex hitting its limit; real
+#      Claude must start on the handoff through its SessionStart hook and the kickoff, so the first
+#      message request Claude sends to the (mock) API carries the framed handoff;
+#   4. cat: the mock answers like a working model that prints notes.txt with the Bash tool, a file
+#      whose first line is Claude's own limit line, and ends its turn there; Claude shows that line
+#      on its `⎿` row and goes idle, and uuldana must NOT switch (no Codex session, Claude running).
+# Needs npm registry access and tmux. Takes a few minutes. SCENARIOS="4" runs only those named.
+#
+#   tools/real-agents/check_claude_limit.sh [CLAUDE_VERSION]
+set -euo pipefail
+version="${1:-2.1.197}"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+deno="$repo/tools/deno.sh"
+work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-claude-XXXXXX")"
+sock="uuldana-real-$$-0"
+cleanup() {
+  for n in 1 2 3 4; do tmux -L "uuldana-real-$$-$n" kill-server 2>/dev/null || true; done
+  kill "${mock_pid:-0}" 2>/dev/null || true
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null || true; exit 1; }
+
+echo "installing @anthropic-ai/claude-code@$version into $work/agents" >&2
+npm install --prefix "$work/agents" --no-audit --no-fund --loglevel=error "@anthropic-ai/claude-code@$version" >&2
+echo limit > "$work/mock-mode"
+"$deno" run -A "$repo/tools/real-agents/anthropic_mock.ts" 0 "$work/bodies.jsonl" "$work/mock-mode" 2>"$work/mock.log" &
+mock_pid=$!
+for _ in $(seq 1 100); do grep -q "^mock on " "$work/mock.log" && break; sleep 0.1; done
+port="$(sed -n 's/^mock on \([0-9]*\)$/\1/p' "$work/mock.log")"
+[[ -n "$port" ]] || fail "the mock did not start: $(cat "$work/mock.log")"
+
+mkdir -p "$work/home" "$work/ws" "$work/bin"
+printf '{"hasCompletedOnboarding":true,"theme":"dark","projects":{"%s":{"hasTrustDialogAccepted":true}}}' "$work/ws" > "$work/home/.claude.json"
+# Scenario 4's tool call runs without a permission prompt.
+mkdir -p "$work/home/.claude"
+printf '{"permissions":{"allow":["Bash(sh show-notes.sh)","Bash(sh:*)"]}}' > "$work/home/.claude/settings.json"
+"$deno" eval "import { installSimAgents } from '$repo/src/sim/install.ts';
+  installSimAgents('$work/bin', ['codex'], [Deno.execPath(), 'run', '-A', '--config', '$repo/deno.json', '$repo/mod.ts']);"
+cat > "$work/config.json" <<JSON
+{"chain": ["claude", "codex"], "agents": {
+  "claude": {"bin": "$work/agents/node_modules/.bin/claude", "env": {"HOME": "$work/home",
+    "CLAUDE_CODE_OAUTH_TOKEN": "dummy-not-a-real-token", "ANTHROPIC_BASE_URL": "http://127.0.0.1:$port",
+    "DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}},
+  "codex": {"bin": "$work/bin/codex", "env": {"SIM_AGENT_LOG": "$work/codex.log"}}}}
+JSON
+
+scenario=0
+start() { # uuldana args…; each scenario gets its own tmux server
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  scenario=$((scenario + 1))
+  sock="uuldana-real-$$-$scenario"
+  tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 -c "$work/ws" \
+    "env UULDANA_CONFIG=$work/config.json UULDANA_HOME=$work/data TERM=xterm-256color $deno run -A $repo/mod.ts $*; echo EXIT=\$?; sleep 600"
+}
+wait_for() { # pattern, seconds
+  for _ in $(seq 1 $(($2 * 5))); do tmux -L "$sock" capture-pane -p | grep -q -- "$1" && return 0; sleep 0.2; done
+  fail "timed out waiting for: $1"
+}
+type_line() { tmux -L "$sock" send-keys -l "$1"; tmux -L "$sock" send-keys Enter; }
+codex_sessions() { local n; n="$(grep -c '"persona":"codex".*"mode":"tui"' "$work/codex.log" 2>/dev/null || true)"; echo "${n:-0}"; }
+
+want() { [[ " ${SCENARIOS:-1 2 3 4} " == *" $1 "* ]]; }
+
+# 1. Automatic: Claude's real limit screen → the framed handoff reaches the next agent.
+if want 1; then
+start run claude
+wait_for "for shortcuts" 60
+sleep 1
+type_line "Add a --dry-run flag to deploy.sh"
+for _ in $(seq 1 150); do [[ "$(codex_sessions)" -ge 1 ]] && break; sleep 0.2; done
+grep '"persona":"codex".*"mode":"tui"' "$work/codex.log" | grep -q 'BEGIN UULDANA HANDOFF' \
+  || fail "codex did not start on the framed handoff"
+grep -q "You've hit your session limit" "$work/codex.log" || fail "the handoff lacks Claude's limit message"
+# uuldana stops Claude in the background (quit keys, then TERM after 1.5 s, KILL after 2 s more).
+for _ in $(seq 1 50); do pgrep -f "$work/agents" >/dev/null || break; sleep 0.2; done
+pgrep -f "$work/agents" >/dev/null && fail "Claude Code is still running 10 s after the switch"
+echo "ok 1: real Claude Code $version hit its (mock) limit; uuldana handed off framed and stopped it" >&2
+fi
+
+# 2. Manual: /agent claude pastes the framed handoff into real Claude's input box, unsent.
+if want 2; then
+start run codex --then claude
+wait_for "for shortcuts" 60
+sleep 1
+type_line "refactor the parser into its own module"
+sleep 2
+type_line "/agent claude"
+posts_before="$(grep -c 'POST /v1/messages' "$work/mock.log" || true)"
+wait_for "Pasted text" 60
+sleep 3
+posts_after="$(grep -c 'POST /v1/messages' "$work/mock.log" || true)"
+[[ "$posts_after" == "$posts_before" ]] || fail "the pasted handoff was sent to the API"
+UULDANA_HOME="$work/data" "$deno" run -A "$repo/mod.ts" runs --json \
+  | grep -q '"status": "pasted"' || fail "the journal does not record the paste"
+echo "ok 2: /agent claude pasted the framed handoff into real Claude's input box; nothing was sent" >&2
+fi
+
+# 3. Hook road: the simulated Codex hits its limit; real Claude starts on the handoff.
+if want 3; then
+python3 - "$work/config.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+config = json.load(open(path))
+config["agents"]["codex"]["env"]["SIM_LIMIT_AFTER"] = "1"
+json.dump(config, open(path, "w"))
+PY
+: > "$work/bodies.jsonl"
+start run codex --then claude
+wait_for "for shortcuts" 60
+sleep 1
+type_line "Add a --dry-run flag to deploy.sh"
+# Claude's first request may be its session-title one; the turn itself carries the hook context.
+for _ in $(seq 1 300); do grep -q 'BEGIN UULDANA HANDOFF' "$work/bodies.jsonl" 2>/dev/null && break; sleep 0.2; done
+[[ -s "$work/bodies.jsonl" ]] || fail "real Claude sent no message after the handoff"
+grep -q 'BEGIN UULDANA HANDOFF' "$work/bodies.jsonl" || fail "no request from Claude carries the framed handoff"
+grep -q 'Continue the work described in the uuldana handoff' "$work/bodies.jsonl" \
+  || fail "Claude's request lacks the kickoff prompt"
+echo "ok 3: real Claude ran the SessionStart hook: its turn carries the framed handoff as context" >&2
+fi
+
+# 4. cat: Claude's own limit line as a tool's output is not a limit.
+if want 4; then
+python3 - "$work/config.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+config = json.load(open(path))
+config["agents"]["codex"]["env"].pop("SIM_LIMIT_AFTER", None)
+json.dump(config, open(path, "w"))
+PY
+printf "You've hit your session limit · resets 3:01am (UTC)\nRemember to ask for more credits.\n" > "$work/ws/notes.txt"
+echo 'cat notes.txt' > "$work/ws/show-notes.sh"
+echo cat > "$work/mock-mode"
+: > "$work/bodies.jsonl"
+sessions_before="$(codex_sessions)"
+start run claude
+wait_for "for shortcuts" 60
+sleep 1
+type_line "show me notes.txt"
+wait_for "Remember to ask for more credits" 60
+# The turn ended on the tool's output; Claude is idle with its input box back. Give uuldana time.
+for _ in $(seq 1 100); do [[ "$(grep -c tool_result "$work/bodies.jsonl" || true)" -ge 1 ]] && break; sleep 0.2; done
+grep -q tool_result "$work/bodies.jsonl" || fail "Claude did not send the tool's result back"
+sleep 5
+[[ "$(codex_sessions)" == "$sessions_before" ]] || fail "uuldana switched on a limit line quoted by cat"
+pgrep -f "$work/agents" >/dev/null || fail "Claude Code was stopped"
+tmux -L "$sock" capture-pane -p | grep -q "You've hit your session limit" \
+  || fail "the quoted line is not on Claude's screen"
+echo "ok 4: real Claude showed its own limit line as cat's output; uuldana did not switch" >&2
+fi
+UULDANA_HOME="$work/data" "$deno" run -A "$repo/mod.ts" runs
