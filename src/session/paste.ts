@@ -102,20 +102,24 @@ export async function pasteUntilVisible(
 const _COLLAPSED = /\[Pasted (?:text|Content|~\d+ lines?)\b[^\]]*\]/i;
 
 // The starts of the text's longer lines that the screen does not show yet (at most 200): an input
-// box showing only a window of a long paste still shows some of them.
+// box showing only a window of a long paste still shows some of them. None with a path in it: the
+// agent's own interface shows the workspace path too (OpenCode's footer, once it has loaded).
 const _PIECE_CHARS = 32;
+const _PIECES_NEEDED = 2;
 function _pieces(text: string, screen: string): string[] {
   const out = new Set<string>();
   for (const line of text.split("\n")) {
     const piece = line.trim().slice(0, _PIECE_CHARS);
-    if (piece.length === _PIECE_CHARS && !screen.includes(piece)) out.add(piece);
+    if (piece.length === _PIECE_CHARS && !piece.includes("/") && !screen.includes(piece)) {
+      out.add(piece);
+    }
     if (out.size === 200) break;
   }
   return [...out];
 }
 
-// What of the paste became visible within 5 s (a probe, a collapsed-paste line, a piece of the
-// text that was not on screen before), or null.
+// What of the paste became visible within 5 s (a probe, a collapsed-paste line, two pieces of the
+// text that were not on screen before), or null.
 async function _seen(
   run: AgentRun,
   probes: readonly string[],
@@ -124,8 +128,9 @@ async function _seen(
   let seen: string | undefined;
   await run.waitUntil(() => {
     const screen = run.vt.logicalScreenLines().join("\n");
+    const shown = pieces.filter((p) => screen.includes(p));
     seen = probes.find((p) => screen.includes(p)) ?? _COLLAPSED.exec(screen)?.[0] ??
-      pieces.find((p) => screen.includes(p));
+      (shown.length >= _PIECES_NEEDED ? shown.slice(0, _PIECES_NEEDED).join('" and "') : undefined);
     return seen !== undefined;
   }, 5000);
   return seen ?? null;
