@@ -39,6 +39,21 @@ export class ScreenBuffer {
     this.resetTabs();
   }
 
+  /**
+   * Back to a new buffer's state, reusing its lines (only lines that hold content are erased):
+   * blank rows, cursor home, full margins, default tabs, no saved cursor, no scrollback.
+   */
+  reset(cols: number): void {
+    for (const line of this.lines) line.reset(cols);
+    if (this.tabs.length !== cols) this.tabs = new Uint8Array(cols);
+    this.resetTabs();
+    this.scrollback?.clear();
+    this.x = this.y = this.scrollTop = 0;
+    this.scrollBottom = this.lines.length - 1;
+    this.savedX = this.savedY = 0;
+    this.savedCharset = null;
+  }
+
   /** Number of scrollback lines (xterm's `ybase`). */
   get base(): number {
     return this.scrollback?.length ?? 0;

@@ -50,10 +50,18 @@ export class Screen {
     this.resetBuffers();
   }
 
-  /** Fresh blank normal and alternate buffers, the normal one shown. */
+  /**
+   * Blank normal and alternate buffers, the normal one shown. The buffers and their lines are
+   * reused (RIS in a loop must not allocate a screen of garbage each time).
+   */
   resetBuffers(): void {
-    this.normal = new ScreenBuffer(this.cols, this.rows, this.#scrollbackSize);
-    this.alt = new ScreenBuffer(this.cols, this.rows, null);
+    if (this.normal === undefined) {
+      this.normal = new ScreenBuffer(this.cols, this.rows, this.#scrollbackSize);
+      this.alt = new ScreenBuffer(this.cols, this.rows, null);
+    } else {
+      this.normal.reset(this.cols);
+      this.alt.reset(this.cols);
+    }
     this.buf = this.normal;
   }
 
@@ -148,13 +156,17 @@ export class Screen {
     const cols = this.cols;
     const wrap = this.#modes.wraparound;
     let x = buf.x;
-    let cells = buf.lines[buf.y].cells;
+    let line = buf.lines[buf.y];
+    let cells = line.cells;
+    line.dirty = true;
     let i = start;
     while (i < end) {
       if (x >= cols) {
         if (wrap) {
           this.#wrapDown();
-          cells = buf.lines[buf.y].cells;
+          line = buf.lines[buf.y];
+          line.dirty = true;
+          cells = line.cells;
           x = 0;
         } else {
           // no autowrap: everything left overwrites the last column
@@ -217,6 +229,7 @@ export class Screen {
       if ((cells[cols - 1] >>> WIDTH_SHIFT) === 2) cells[cols - 1] = NULL_CELL;
     }
     if (buf.x >= cols) return; // a zero-width char at a pending wrap: nowhere to put it
+    line.dirty = true;
     cells[buf.x++] = cp | (w << WIDTH_SHIFT);
     while (w-- > 1 && buf.x < cols) cells[buf.x++] = 0;
     this.#endPrint();
@@ -289,7 +302,7 @@ export class Screen {
     if (pos && (cells[pos - 1] >>> WIDTH_SHIFT) === 2) cells[pos - 1] = NULL_CELL;
     if (n < len - pos) {
       cells.copyWithin(pos + n, pos, len - n);
-      this.#moveCombined(line, pos, len - n, n);
+      line.combined?.copyWithin(pos + n, pos, len - n);
       cells.fill(NULL_CELL, pos, pos + n);
     } else {
       cells.fill(NULL_CELL, pos, len);
@@ -304,25 +317,13 @@ export class Screen {
     pos %= len;
     if (n < len - pos) {
       cells.copyWithin(pos, pos + n, len);
-      this.#moveCombined(line, pos + n, len, -n);
+      line.combined?.copyWithin(pos, pos + n, len);
       cells.fill(NULL_CELL, len - n, len);
     } else {
       cells.fill(NULL_CELL, pos, len);
     }
     if (pos && (cells[pos - 1] >>> WIDTH_SHIFT) === 2) cells[pos - 1] = NULL_CELL;
     if (cells[pos] === 0) cells[pos] = NULL_CELL;
-  }
-
-  /** Moves combined-cell texts of columns [from, to) by `delta` after a cell shift. */
-  #moveCombined(line: Line, from: number, to: number, delta: number): void {
-    const map = line.combined;
-    if (map === null || map.size === 0) return;
-    const moved = new Map<number, string>();
-    for (const [col, text] of map) {
-      if (col >= from && col < to) moved.set(col + delta, text);
-      else if (!moved.has(col)) moved.set(col, text);
-    }
-    line.combined = moved;
   }
 
   /** Erases cells [start, end) of row `y`, fixing wide characters cut at either edge. */
@@ -450,6 +451,7 @@ export class Screen {
       line.cells.fill(_E | NULL_CELL);
       line.combined = null;
       line.wrapped = false;
+      line.dirty = true;
     }
     this.setCursor(0, 0);
   }
@@ -494,7 +496,11 @@ export class Screen {
     else if (mode === 2) this.eraseCells(buf.y, 0, this.cols, true);
   }
 
-  /** REP: prints the preceding character `n` more times. */
+  /**
+   * REP: prints the preceding character (with its combining marks) `n` more times. The cost is
+   * bounded by a screenful whatever `n` is: see {@link repeatCount} for why a smaller count ends
+   * in the same screen, and the rest of each row is filled in one go.
+   */
   repeat(n: number): void {
     const w = this.joinWidth;
     if (!w) return;
@@ -504,9 +510,42 @@ export class Screen {
     const text = buf.lines[buf.y].cellText(x);
     if (text === "") return;
     const cps = Array.from(text, (c) => c.codePointAt(0)!);
-    // Bounded so a huge count cannot stall the interpreter.
-    const times = Math.min(n, 1 << 20);
-    for (let k = 0; k < times; k++) for (const cp of cps) this.printCp(cp);
+    const cols = this.cols;
+    const wrap = this.#modes.wraparound;
+    let left = repeatCount(n, cols, this.rows, w, wrap);
+    const bulk = wrap && !this.#modes.insert && w <= cols;
+    while (left > 0) {
+      // one cluster the ordinary way (it wraps and scrolls as needed)…
+      for (const cp of cps) this.printCp(cp);
+      left--;
+      if (!bulk || left === 0) continue;
+      // …then as many copies of its cell as fit in the rest of the row
+      const line = buf.lines[buf.y];
+      const cells = line.cells;
+      const at = buf.x - w;
+      const cell = cells[at];
+      if (at < 0 || (cell >>> WIDTH_SHIFT) !== w || (w === 2 && cells[at + 1] !== 0)) continue;
+      let m = Math.floor((cols - buf.x) / w);
+      if (m > left) m = left;
+      if (m === 0) continue;
+      const from = buf.x;
+      const to = from + m * w;
+      const slots = cell & COMBINED ? line.combinedSlots() : null;
+      const cluster = slots ? slots[at] : "";
+      if (w === 1) {
+        cells.fill(cell, from, to);
+        slots?.fill(cluster, from, to);
+      } else {
+        for (let p = from; p < to; p += 2) {
+          cells[p] = cell;
+          cells[p + 1] = 0;
+          if (slots) slots[p] = cluster;
+        }
+      }
+      buf.x = to;
+      left -= m;
+      this.#endPrint();
+    }
   }
 
   /** Shows the alternate buffer, the cursor carried over. */
@@ -525,11 +564,12 @@ export class Screen {
     normal.x = this.alt.x;
     normal.y = this.alt.y;
     // the alternate buffer starts blank the next time; xterm.js keeps its saved cursor
-    const old = this.alt;
-    this.alt = new ScreenBuffer(this.cols, this.rows, null);
-    this.alt.savedX = old.savedX;
-    this.alt.savedY = old.savedY;
-    this.alt.savedCharset = old.savedCharset;
+    const alt = this.alt;
+    const { savedX, savedY, savedCharset } = alt;
+    alt.reset(this.cols);
+    alt.savedX = savedX;
+    alt.savedY = savedY;
+    alt.savedCharset = savedCharset;
     this.buf = normal;
   }
 
@@ -537,15 +577,9 @@ export class Screen {
     const oldRows = this.rows;
     if (cols !== this.cols) {
       const resizeLine = (line: Line) => {
-        const cells = new Uint32Array(cols).fill(NULL_CELL);
-        cells.set(line.cells.subarray(0, Math.min(cols, line.cells.length)));
+        line.setWidth(cols);
+        const cells = line.cells;
         if ((cells[cols - 1] >>> WIDTH_SHIFT) === 2) cells[cols - 1] = NULL_CELL;
-        line.cells = cells;
-        if (line.combined) {
-          for (const col of [...line.combined.keys()]) {
-            if (col >= cols) line.combined.delete(col);
-          }
-        }
       };
       buf.lines.forEach(resizeLine);
       const tabs = new Uint8Array(cols);
@@ -558,11 +592,7 @@ export class Screen {
         // cursor on the last row and scrollback available: pull a line back down
         const pulled = buf.y === buf.lines.length - 1 ? buf.scrollback?.pop() : undefined;
         if (pulled) {
-          if (pulled.cells.length !== cols) {
-            const cells = new Uint32Array(cols).fill(NULL_CELL);
-            cells.set(pulled.cells.subarray(0, Math.min(cols, pulled.cells.length)));
-            pulled.cells = cells;
-          }
+          if (pulled.cells.length !== cols) pulled.setWidth(cols);
           buf.lines.unshift(pulled);
           buf.y++;
           buf.savedY = Math.max(0, buf.savedY);
@@ -596,4 +626,21 @@ function _joinRows(lines: Line[], start: number, end: number): string {
   let n = text.length;
   while (n > 0 && text.charCodeAt(n - 1) === 0x20) n--;
   return text.slice(0, n);
+}
+
+/**
+ * How many times REP must really print a `w`-wide cluster so the screen ends as after `n`
+ * (xterm prints all `n`). With autowrap, once the repeat has run through `rows + 4` rows from
+ * its start (the first partial row, then at most every row down to the bottom and a full
+ * scroll of the region), every row it can reach holds the same pattern, so any longer repeat
+ * ends in the same screen as one a whole row (`per` clusters) shorter: the count is reduced by
+ * whole rows, which keeps the cursor column. Only the scrollback differs: it receives at most
+ * `rows + 4` rows of the pattern where xterm fills it. Without autowrap every print past the
+ * last column overwrites the same cells, so `cols + 2` prints reach the final state.
+ */
+export function repeatCount(n: number, cols: number, rows: number, w: number, wrap: boolean) {
+  if (!wrap) return Math.min(n, cols + 2);
+  const per = Math.max(1, Math.floor(cols / w));
+  const limit = per * (rows + 4);
+  return n <= limit + per ? n : limit + ((n - limit) % per);
 }
