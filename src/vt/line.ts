@@ -26,6 +26,9 @@ export const NULL_CELL = 1 << WIDTH_SHIFT;
  */
 export const MAX_CELL_TEXT = 12;
 
+// V8's size of a flat two-byte string of MAX_CELL_TEXT units: 16 bytes of header plus the text.
+const _STRING_BYTES = 16 + 2 * MAX_CELL_TEXT;
+
 /** A row of cells plus its soft-wrap flag. */
 export class Line {
   /** The cells, one `Uint32` each (see the module doc). */
@@ -87,13 +90,17 @@ export class Line {
     this.dirty = true;
   }
 
-  /** Number of combined cells (what this line adds to the scrollback's text budget). */
-  combinedCount(): number {
-    if (this.combined === null) return 0;
+  /**
+   * Estimated bytes of the combined texts (what this line adds to the scrollback's budget): a
+   * pointer per slot, and per combined cell a string of at most {@link MAX_CELL_TEXT} units.
+   */
+  combinedBytes(): number {
+    const slots = this.combined;
+    if (slots === null) return 0;
     const cells = this.cells;
     let n = 0;
     for (let i = 0; i < cells.length; i++) if (cells[i] & COMBINED) n++;
-    return n;
+    return 8 * slots.length + _STRING_BYTES * n;
   }
 
   /** Number of columns up to the end of the last non-empty cell (xterm's trimmed length). */

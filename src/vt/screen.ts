@@ -285,13 +285,22 @@ export class Screen {
     else buf.lines.splice(bottom, 0, line);
   }
 
-  /** Removes `n` lines at row `at` and inserts as many blank lines at row `insertAt`. */
+  /**
+   * Removes `n` lines at row `at` and inserts as many blank lines at row `insertAt`, as if one
+   * line were moved `n` times (`n` at most the rows between them, plus one). Above the insertion
+   * point the removed lines are rows `at`…`at+n-1`, below it `at-n+1`…`at`; they are reused as
+   * the blank ones, all in one splice, so a huge count on a huge region costs O(rows).
+   */
   shiftLines(at: number, insertAt: number, n: number): void {
     const lines = this.buf.lines;
-    for (let k = 0; k < n; k++) {
-      const removed = lines.splice(at, 1)[0];
-      lines.splice(insertAt, 0, this.#blank(removed));
+    if (at === insertAt) {
+      this.#blank(lines[at]);
+      return;
     }
+    const up = at < insertAt;
+    const removed = lines.splice(up ? at : at - n + 1, n);
+    for (const line of removed) this.#blank(line);
+    lines.splice(up ? insertAt - n + 1 : insertAt, 0, ...removed);
   }
 
   /** ICH on `line`: inserts `n` blank cells at `pos`, shifting the rest right. */

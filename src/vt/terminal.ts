@@ -27,14 +27,15 @@ import {
 import { Action, NON_ASCII_PRINTABLE, State, TRANSITIONS } from "./parser_table.ts";
 import type { Query } from "./query.ts";
 import { Screen } from "./screen.ts";
+import { MAX_COLS, MAX_ROWS, MAX_SCROLLBACK } from "./limits.ts";
 
 /** Options of a {@link Terminal}. */
 export interface TerminalOptions {
-  /** Columns (≥ 1). */
+  /** Columns (1 to {@link MAX_COLS}; clamped). */
   cols: number;
-  /** Rows (≥ 1). */
+  /** Rows (1 to {@link MAX_ROWS}; clamped). */
   rows: number;
-  /** Scrollback lines kept (default 10,000). */
+  /** Scrollback lines kept (default 10,000; at most {@link MAX_SCROLLBACK}). */
   scrollback?: number;
   /** Print U+FFFD for malformed UTF-8 instead of dropping it like xterm.js (default false). */
   replaceMalformed?: boolean;
@@ -106,12 +107,14 @@ export class Terminal {
   #modeListeners: ((c: ModeChange) => void)[] = [];
   #queryListeners: ((q: Query) => void)[] = [];
   #encoder = new TextEncoder();
+  // Nothing changed since the last RIS: another RIS has nothing to do (a flood of them is O(1)).
+  #pristine = false;
 
   constructor(opts: TerminalOptions) {
     this.#screen = new Screen(
-      Math.max(1, Math.floor(opts.cols)),
-      Math.max(1, Math.floor(opts.rows)),
-      Math.max(0, Math.floor(opts.scrollback ?? 10_000)),
+      _clamp(opts.cols, 1, MAX_COLS),
+      _clamp(opts.rows, 1, MAX_ROWS),
+      _clamp(opts.scrollback ?? 10_000, 0, MAX_SCROLLBACK),
       this.#modes,
     );
     this.#replaceMalformed = opts.replaceMalformed ?? false;
@@ -183,6 +186,7 @@ export class Terminal {
           // ASCII fast path: print the whole run of printable ASCII.
           let j = i + 1;
           while (j < n && (b = bytes[j]) >= 0x20 && b < 0x7f) j++;
+          this.#pristine = false;
           this.#screen.printAscii(bytes, i, j);
           i = j;
           continue;
@@ -231,11 +235,14 @@ export class Terminal {
     }
   }
 
-  /** Resizes; content is kept (no reflow), the cursor is clamped. */
+  /** Resizes (clamped to the limits); content is kept (no reflow), the cursor is clamped. */
   resize(cols: number, rows: number): void {
-    cols = Math.max(1, Math.floor(cols));
-    rows = Math.max(1, Math.floor(rows));
-    if (cols !== this.#screen.cols || rows !== this.#screen.rows) this.#screen.resize(cols, rows);
+    cols = _clamp(cols, 1, MAX_COLS);
+    rows = _clamp(rows, 1, MAX_ROWS);
+    if (cols !== this.#screen.cols || rows !== this.#screen.rows) {
+      this.#screen.resize(cols, rows);
+      this.#pristine = false;
+    }
   }
 
   /** Visible rows of the active buffer, trailing spaces stripped. */
@@ -302,13 +309,16 @@ export class Terminal {
     if (action !== Action.print) this.#screen.inPrintRun = false;
     switch (action) {
       case Action.print:
+        this.#pristine = false;
         this.#screen.printCp(cp);
         break;
       case Action.execute:
+        this.#pristine = false;
         this.#execute(cp);
         this.#screen.joinWidth = 0;
         break;
       case Action.csiDispatch:
+        this.#pristine = false;
         this.#csiDispatch(this.#collect << 8 | cp);
         this.#screen.joinWidth = 0;
         break;
@@ -319,6 +329,7 @@ export class Terminal {
         this.#collect = (this.#collect << 8) | cp;
         break;
       case Action.escDispatch:
+        if (cp !== 0x63 || this.#collect !== 0) this.#pristine = false; // ESC c is RIS
         this.#escDispatch(this.#collect << 8 | cp);
         this.#screen.joinWidth = 0;
         break;
@@ -544,6 +555,8 @@ export class Terminal {
   }
 
   #fullReset(): void {
+    if (this.#pristine) return;
+    this.#pristine = true;
     const old = copyModes(this.#modes);
     this.#screen.resetBuffers();
     Object.assign(this.#modes, defaultModes());
@@ -836,4 +849,10 @@ export class Terminal {
     buf.savedY = buf.base;
     buf.savedCharset = null;
   }
+}
+
+/** `n` rounded down into [min, max] (NaN becomes min). */
+function _clamp(n: number, min: number, max: number): number {
+  const v = Math.floor(n);
+  return v >= max ? max : v >= min ? v : min;
 }
