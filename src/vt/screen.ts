@@ -15,6 +15,8 @@ import { charWidth } from "./width.ts";
 const _MAX_JOINED_ROWS = 50;
 
 const _E = 0x45;
+// How many rows other than its pattern the state a REP left may have before it is forgotten.
+const _REP_OTHER_ROWS = 4;
 
 /** The screen of a {@link Terminal}: buffers, cursor and every operation on them. */
 export class Screen {
@@ -40,6 +42,12 @@ export class Screen {
   // shared with the Terminal, which changes it in place: insert, wraparound, origin…
   readonly #modes: Readonly<Modes>;
   #gsets: (Charset | null)[] = [null, null, null, null];
+  // The last REP that ran through every row it could reach, while nothing else has changed any
+  // line but its cursor row since (every other change clears it): see `#repeatAgain`.
+  #repDone: RepDone | null = null;
+  // The code points of the last REP's text (a flood repeats the same one).
+  #repText = "";
+  #repCps: number[] = [];
   #glevel = 0;
 
   constructor(cols: number, rows: number, scrollback: number, modes: Readonly<Modes>) {
@@ -55,6 +63,7 @@ export class Screen {
    * reused (RIS in a loop must not allocate a screen of garbage each time).
    */
   resetBuffers(): void {
+    this.#repDone = null;
     if (this.normal === undefined) {
       this.normal = new ScreenBuffer(this.cols, this.rows, this.#scrollbackSize);
       this.alt = new ScreenBuffer(this.cols, this.rows, null);
@@ -74,6 +83,7 @@ export class Screen {
 
   /** Resizes both buffers; content is kept (no reflow), the cursor is clamped. */
   resize(cols: number, rows: number): void {
+    this.#repDone = null;
     for (const buf of [this.normal, this.alt]) this.#resizeBuffer(buf, cols, rows);
     this.cols = cols;
     this.rows = rows;
@@ -153,6 +163,9 @@ export class Screen {
     }
     if (!this.inPrintRun) this.#startRun();
     const buf = this.buf;
+    if (this.#repDone !== null && !this.#repDone.lines.includes(buf.lines[buf.y])) {
+      this.#repDone = null;
+    }
     const cols = this.cols;
     const wrap = this.#modes.wraparound;
     let x = buf.x;
@@ -190,6 +203,9 @@ export class Screen {
   printCp(cp: number): void {
     if (!this.inPrintRun) this.#startRun();
     const buf = this.buf;
+    if (this.#repDone !== null && !this.#repDone.lines.includes(buf.lines[buf.y])) {
+      this.#repDone = null;
+    }
     const cols = this.cols;
     if (cp < 127 && this.charset !== null) {
       const mapped = this.charset[cp];
@@ -253,6 +269,7 @@ export class Screen {
       return false;
     }
     if (buf.y >= this.rows - 1) return false;
+    this.#repDone = null;
     buf.y++;
     return true;
   }
@@ -283,6 +300,18 @@ export class Screen {
     line.wrapped = wrapped;
     if (bottom === this.rows - 1) buf.lines.push(line);
     else buf.lines.splice(bottom, 0, line);
+    const done = this.#repDone;
+    if (done !== null) {
+      // the rows the last REP left all hold its pattern but these few: follow the scroll
+      if (!done.scrolls || done.buf !== buf || done.top !== top || done.bottom !== bottom) {
+        this.#repDone = null;
+      } else if (done.lines.length >= _REP_OTHER_ROWS) this.#repDone = null;
+      else {
+        const gone = done.lines.indexOf(line);
+        if (gone >= 0) done.lines.splice(gone, 1);
+        done.lines.push(line);
+      }
+    }
   }
 
   /**
@@ -292,6 +321,7 @@ export class Screen {
    * the blank ones, all in one splice, so a huge count on a huge region costs O(rows).
    */
   shiftLines(at: number, insertAt: number, n: number): void {
+    this.#repDone = null;
     const lines = this.buf.lines;
     if (at === insertAt) {
       this.#blank(lines[at]);
@@ -305,6 +335,7 @@ export class Screen {
 
   /** ICH on `line`: inserts `n` blank cells at `pos`, shifting the rest right. */
   insertCells(line: Line, pos: number, n: number): void {
+    this.#repDone = null;
     const cells = line.cells;
     const len = cells.length;
     pos %= len;
@@ -321,6 +352,7 @@ export class Screen {
 
   /** DCH on `line`: deletes `n` cells at `pos`, shifting the rest left. */
   deleteCells(line: Line, pos: number, n: number): void {
+    this.#repDone = null;
     const cells = line.cells;
     const len = cells.length;
     pos %= len;
@@ -337,6 +369,7 @@ export class Screen {
 
   /** Erases cells [start, end) of row `y`, fixing wide characters cut at either edge. */
   eraseCells(y: number, start: number, end: number, clearWrap: boolean): void {
+    this.#repDone = null;
     const line = this.buf.lines[y];
     const cells = line.cells;
     const len = cells.length;
@@ -347,6 +380,7 @@ export class Screen {
   }
 
   #resetLine(y: number): void {
+    this.#repDone = null;
     this.buf.lines[y].reset(this.cols);
   }
 
@@ -404,6 +438,7 @@ export class Screen {
 
   /** BS, wrapping back over soft-wrapped rows in reverse-wraparound mode. */
   backspace(): void {
+    this.#repDone = null;
     const buf = this.buf;
     if (!this.#modes.reverseWraparound) {
       this.restrictCursor();
@@ -453,6 +488,7 @@ export class Screen {
 
   /** DECALN: fills the screen with `E`. */
   screenAlignment(): void {
+    this.#repDone = null;
     this.setCursor(0, 0);
     const buf = this.buf;
     for (let y = buf.y; y < this.rows; y++) {
@@ -518,11 +554,17 @@ export class Screen {
     if (x < 0 || x >= this.cols) return;
     const text = buf.lines[buf.y].cellText(x);
     if (text === "") return;
-    const cps = Array.from(text, (c) => c.codePointAt(0)!);
+    if (text !== this.#repText) {
+      this.#repText = text;
+      this.#repCps = Array.from(text, (c) => c.codePointAt(0)!);
+    }
+    const cps = this.#repCps;
     const cols = this.cols;
     const wrap = this.#modes.wraparound;
     let left = repeatCount(n, cols, this.rows, w, wrap);
     const bulk = wrap && !this.#modes.insert && w <= cols;
+    const per = Math.max(1, Math.floor(cols / w));
+    const saturates = bulk && left >= per * (this.rows + 4);
     while (left > 0) {
       // one cluster the ordinary way (it wraps and scrolls as needed)…
       for (const cp of cps) this.printCp(cp);
@@ -554,11 +596,81 @@ export class Screen {
       buf.x = to;
       left -= m;
       this.#endPrint();
+      if (
+        saturates && left > 0 && this.#repDone && this.#repeatAgain(line, cell, cluster, w, left)
+      ) {
+        left = 0;
+      }
+    }
+    const scrolls = buf.y === buf.scrollBottom;
+    if (saturates && this.#repDone === null && (scrolls || buf.y === this.rows - 1)) {
+      const line = buf.lines[buf.y];
+      const at = buf.x - w;
+      const cell = at >= 0 ? line.cells[at] : 0;
+      const cluster = cell & COMBINED ? line.combined![at] : "";
+      const { scrollTop: top, scrollBottom: bottom } = buf;
+      this.#repDone = { buf, lines: [line], top, bottom, cell, cluster, scrolls };
+    }
+  }
+
+  /**
+   * The rest of a REP whose row is complete and that runs through every row it can reach
+   * (`left` clusters more), when the last REP left every row it could reach holding this same
+   * pattern but a few (`RepDone.lines`, the cursor row among them) and nothing else changed
+   * since: only those rows change. At the bottom margin they scroll out in order (to the
+   * scrollback, where the full repeat would push them among rows of the pattern), pattern rows
+   * take their places and a fresh last row the last clusters; on a last row below the margins
+   * (no scrolling) the row is rewritten. False when the state does not fit.
+   */
+  #repeatAgain(line: Line, cell: number, cluster: string, w: number, left: number): boolean {
+    const buf = this.buf;
+    const done = this.#repDone!;
+    const y = buf.y;
+    if (
+      done.buf !== buf || !done.lines.includes(line) || done.cell !== cell ||
+      done.cluster !== cluster || done.top !== buf.scrollTop || done.bottom !== buf.scrollBottom ||
+      done.scrolls !== (y === buf.scrollBottom) || (!done.scrolls && y !== this.rows - 1)
+    ) return false;
+    const per = Math.max(1, Math.floor(this.cols / w));
+    const last = left % per || per;
+    if (!done.scrolls) {
+      this.#fillPattern(line, cell, cluster, w, per);
+      buf.x = last * w;
+      this.#endPrint();
+      return true;
+    }
+    const rows = done.lines.map((l) => buf.lines.indexOf(l)).sort((a, b) => a - b);
+    if (rows[0] < buf.scrollTop || rows[rows.length - 1] !== y) return false;
+    const sb = buf.scrollTop === 0 ? buf.scrollback : null;
+    for (const r of rows) {
+      const old = buf.lines[r];
+      const row = this.#blank(sb !== null ? sb.push(old) : old);
+      this.#fillPattern(row, cell, cluster, w, r === y ? last : per);
+      buf.lines[r] = row;
+    }
+    buf.x = last * w;
+    this.#endPrint();
+    done.lines = [buf.lines[y]];
+    return true;
+  }
+
+  /** Writes `count` clusters of `cell` (text `cluster`) from column 0; marks the row wrapped. */
+  #fillPattern(row: Line, cell: number, cluster: string, w: number, count: number): void {
+    row.wrapped = true;
+    row.dirty = true;
+    const cells = row.cells;
+    const slots = cell & COMBINED ? row.combinedSlots() : null;
+    const end = count * w;
+    for (let p = 0; p < end; p += w) {
+      cells[p] = cell;
+      if (w === 2) cells[p + 1] = 0;
+      if (slots) slots[p] = cluster;
     }
   }
 
   /** Shows the alternate buffer, the cursor carried over. */
   activateAlt(): void {
+    this.#repDone = null;
     if (this.buf === this.alt) return;
     const alt = this.alt;
     alt.x = this.normal.x;
@@ -568,6 +680,7 @@ export class Screen {
 
   /** Shows the normal buffer again; the alternate one starts blank next time. */
   activateNormal(): void {
+    this.#repDone = null;
     if (this.buf === this.normal) return;
     const normal = this.normal;
     normal.x = this.alt.x;
@@ -652,4 +765,18 @@ export function repeatCount(n: number, cols: number, rows: number, w: number, wr
   const per = Math.max(1, Math.floor(cols / w));
   const limit = per * (rows + 4);
   return n <= limit + per ? n : limit + ((n - limit) % per);
+}
+
+/** What `Screen.#repeatAgain` needs to know of the last REP that reached every row. */
+interface RepDone {
+  buf: ScreenBuffer;
+  /** The rows that may differ from the pattern: the cursor row and rows scrolled in since. */
+  lines: Line[];
+  /** It ended on the bottom margin (true) or on a last row below the margins (false). */
+  scrolls: boolean;
+  top: number;
+  bottom: number;
+  /** The repeated cell and its text (for a combined cell). */
+  cell: number;
+  cluster: string;
 }
