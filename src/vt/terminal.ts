@@ -66,6 +66,8 @@ export interface TerminalSnapshot {
 }
 
 const _MAX_PARAMS = 32;
+const _DEFAULT_MODES = defaultModes() as unknown as Readonly<Record<string, unknown>>;
+const _MODE_NAMES = Object.keys(_DEFAULT_MODES) as ModeName[];
 const _MAX_PARAM_VALUE = 0x7fffffff;
 const _OSC_LIMIT = 8192;
 const _KITTY_STACK_LIMIT = 64;
@@ -557,19 +559,25 @@ export class Terminal {
   #fullReset(): void {
     if (this.#pristine) return;
     this.#pristine = true;
-    const old = copyModes(this.#modes);
     this.#screen.resetBuffers();
-    Object.assign(this.#modes, defaultModes());
-    this.#modes.cursorHidden = old.cursorHidden; // xterm.js keeps it across RIS
     this.#screen.convertEol = false;
     this.#screen.resetCharsets();
-    for (const k of Object.keys(old) as ModeName[]) {
-      const v = this.#modes[k];
+    // modes back to their defaults in place, listeners told of each change afterwards
+    const modes = this.#modes as unknown as Record<string, unknown>;
+    let changed: ModeName[] | null = null;
+    for (const k of _MODE_NAMES) {
+      // xterm.js keeps cursorHidden across RIS; the kitty stack is compared by length
+      if (k === "cursorHidden") continue;
       if (k === "kittyKeyboardFlags") {
-        if (old.kittyKeyboardFlags.length) this.#kittyChanged();
-      } else if (old[k] !== v) {
-        for (const l of this.#modeListeners) l({ mode: k, value: v });
-      }
+        if (this.#modes.kittyKeyboardFlags.length === 0) continue;
+        this.#modes.kittyKeyboardFlags = [];
+      } else if (modes[k] !== _DEFAULT_MODES[k]) modes[k] = _DEFAULT_MODES[k];
+      else continue;
+      (changed ??= []).push(k);
+    }
+    for (const k of changed ?? []) {
+      if (k === "kittyKeyboardFlags") this.#kittyChanged();
+      else for (const l of this.#modeListeners) l({ mode: k, value: this.#modes[k] });
     }
   }
 
