@@ -94,7 +94,7 @@ export class Scrollback {
 
   #dropOldest(): void {
     const line = this.#items[this.#start]!;
-    line.combined = null; // its slot keeps the line for reuse, not its texts
+    line.dropTexts(); // its slot keeps the line for reuse, not its texts
     this.#combined -= this.#bytes[this.#start];
     this.#start = (this.#start + 1) % this.capacity;
     this.#length--;
