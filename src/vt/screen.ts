@@ -11,8 +11,13 @@ import { COMBINED, CP_MASK, Line, NULL_CELL, WIDTH_MASK, WIDTH_SHIFT } from "./l
 import type { Modes } from "./modes.ts";
 import { charWidth } from "./width.ts";
 
-/** The most rows of one logical line that `lastLines` joins; a longer line keeps its end. */
+/**
+ * The most rows, and cells, of one logical line that `lastLines` and `logicalScreenLines` join; a
+ * longer line keeps its end after a "…". The cell bound (50 rows of 240 columns) keeps a flood
+ * at 400 columns from making a string of up to a MB each time the screen is read.
+ */
 const _MAX_JOINED_ROWS = 50;
+const _MAX_JOINED_CELLS = 12_000;
 
 const _E = 0x45;
 // How many rows other than its pattern the state a REP left may have before it is forgotten.
@@ -94,17 +99,27 @@ export class Screen {
     return this.buf.lines.map((l) => l.text());
   }
 
-  /** Visible rows with soft-wrap continuations joined into one line each. */
+  /**
+   * Visible rows with soft-wrap continuations joined into one line each (a line of more than
+   * `#joinedRows` rows keeps its end, after a "…").
+   */
   logicalScreenLines(): string[] {
     const out: string[] = [];
     const lines = this.buf.lines;
+    const most = this.#joinedRows();
     let start = 0;
     for (let y = 1; y <= lines.length; y++) {
       if (y < lines.length && lines[y].wrapped) continue;
-      out.push(_joinRows(lines, start, y));
+      const from = Math.max(start, y - most);
+      out.push((from > start ? "…" : "") + _joinRows(lines, from, y));
       start = y;
     }
     return out;
+  }
+
+  /** How many rows of one logical line are joined at most. */
+  #joinedRows(): number {
+    return Math.max(1, Math.min(_MAX_JOINED_ROWS, Math.floor(_MAX_JOINED_CELLS / this.cols)));
   }
 
   /**
@@ -122,8 +137,8 @@ export class Screen {
       // one logical line: rows start..i, where rows start+1..i are continuations
       let start = i;
       while (start > 0 && at(start).wrapped) start--;
-      // A logical line longer than _MAX_JOINED_ROWS rows (a soft-wrapped flood) keeps its end.
-      const from = Math.max(start, i - _MAX_JOINED_ROWS + 1);
+      // A logical line longer than that (a soft-wrapped flood) keeps its end.
+      const from = Math.max(start, i - this.#joinedRows() + 1);
       const rows: Line[] = [];
       for (let k = from; k <= i; k++) rows.push(at(k));
       const text = (from > start ? "…" : "") + _joinRows(rows, 0, rows.length);

@@ -252,7 +252,10 @@ export class Terminal {
     return this.#screen.screenLines();
   }
 
-  /** Visible rows with soft-wrap continuations joined into one line each. */
+  /**
+   * Visible rows with soft-wrap continuations joined into one line each. A logical line of more
+   * than 50 rows (or 12,000 cells: 30 rows at 400 columns) keeps only its end, after a "…".
+   */
   logicalScreenLines(): string[] {
     return this.#screen.logicalScreenLines();
   }
@@ -260,7 +263,8 @@ export class Terminal {
   /**
    * The last `n` logical lines that have text (not empty after stripping trailing spaces),
    * oldest first, from the normal scrollback followed by the visible screen. A logical line that
-   * wraps over more than 50 rows keeps only its last 50, after a "…".
+   * wraps over more than 50 rows (or 12,000 cells: 30 rows at 400 columns) keeps only its end,
+   * after a "…".
    */
   lastLines(n: number): string[] {
     return this.#screen.lastLines(n);

@@ -192,3 +192,12 @@ Deno.test("sizes are clamped to the limits wherever they enter", () => {
   t.resize(NaN, 3);
   assertEquals([t.cols, t.rows], [1, 3]);
 });
+
+Deno.test("a soft-wrapped flood joins into one logical line of at most 12,000 cells", () => {
+  const t = new Terminal({ cols: 400, rows: 100 });
+  t.write("start " + "x".repeat(400 * 99));
+  const [line] = t.logicalScreenLines();
+  assertEquals(line, "…" + "x".repeat(400 * 29 + 6)); // its last 30 rows
+  const narrow = term("start " + "x".repeat(20 * 4));
+  assertEquals(narrow.logicalScreenLines()[0], "start " + "x".repeat(80), "a screenful is whole");
+});
