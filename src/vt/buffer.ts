@@ -30,6 +30,9 @@ export class ScreenBuffer {
   savedY = 0;
   /** Saved character set (DECSC). */
   savedCharset: Charset | null = null;
+  // The lines that may hold content since the last reset (a screenful at most, else all may).
+  #touched: Line[] = [];
+  #overflow = false;
 
   constructor(cols: number, rows: number, scrollback: number | null) {
     this.scrollback = scrollback === null ? null : new Scrollback(scrollback);
@@ -40,11 +43,13 @@ export class ScreenBuffer {
   }
 
   /**
-   * Back to a new buffer's state, reusing its lines (only lines that hold content are erased):
+   * Back to a new buffer's state, reusing its lines (only lines noted by `touched` are erased):
    * blank rows, cursor home, full margins, default tabs, no saved cursor, no scrollback.
    */
   reset(cols: number): void {
-    for (const line of this.lines) line.reset(cols);
+    for (const line of this.#overflow ? this.lines : this.#touched) line.reset(cols);
+    this.#touched.length = 0;
+    this.#overflow = false;
     if (this.tabs.length !== cols) this.tabs = new Uint8Array(cols);
     this.resetTabs();
     this.scrollback?.clear();
@@ -52,6 +57,12 @@ export class ScreenBuffer {
     this.scrollBottom = this.lines.length - 1;
     this.savedX = this.savedY = 0;
     this.savedCharset = null;
+  }
+
+  /** Notes that `line` may hold content now: `reset` erases the lines noted, not every line. */
+  touched(line: Line): void {
+    if (this.#touched.length < this.lines.length) this.#touched.push(line);
+    else this.#overflow = true;
   }
 
   /** Number of scrollback lines (xterm's `ybase`). */

@@ -81,7 +81,7 @@ export class Screen {
 
   /** G0–G3 back to ASCII, G0 in use. */
   resetCharsets(): void {
-    this.#gsets = [null, null, null, null];
+    this.#gsets.fill(null);
     this.#glevel = 0;
     this.charset = null;
   }
@@ -186,14 +186,14 @@ export class Screen {
     let x = buf.x;
     let line = buf.lines[buf.y];
     let cells = line.cells;
-    line.dirty = true;
+    this.#touch(line);
     let i = start;
     while (i < end) {
       if (x >= cols) {
         if (wrap) {
           this.#wrapDown();
           line = buf.lines[buf.y];
-          line.dirty = true;
+          this.#touch(line);
           cells = line.cells;
           x = 0;
         } else {
@@ -252,7 +252,10 @@ export class Screen {
     const cells = line.cells;
     if (join && buf.x) {
       const offset = (cells[buf.x - 1] & WIDTH_MASK) ? 1 : 2;
-      if (buf.x - offset >= 0) line.addToCell(buf.x - offset, cp, w);
+      if (buf.x - offset >= 0) {
+        this.#touch(line);
+        line.addToCell(buf.x - offset, cp, w);
+      }
       return;
     }
     if (this.#modes.insert) {
@@ -260,7 +263,7 @@ export class Screen {
       if ((cells[cols - 1] >>> WIDTH_SHIFT) === 2) cells[cols - 1] = NULL_CELL;
     }
     if (buf.x >= cols) return; // a zero-width char at a pending wrap: nowhere to put it
-    line.dirty = true;
+    this.#touch(line);
     cells[buf.x++] = cp | (w << WIDTH_SHIFT);
     while (w-- > 1 && buf.x < cols) cells[buf.x++] = 0;
     this.#endPrint();
@@ -270,7 +273,18 @@ export class Screen {
   #wrapDown(): void {
     const buf = this.buf;
     // on the last row below the margins xterm.js flags the row it stays on
-    if (this.#down(true) || buf.y !== buf.scrollBottom) buf.lines[buf.y].wrapped = true;
+    if (this.#down(true) || buf.y !== buf.scrollBottom) {
+      const line = buf.lines[buf.y];
+      line.wrapped = true;
+      this.#touch(line);
+    }
+  }
+
+  /** `line` (of the buffer shown) may now hold content: RIS must erase it. */
+  #touch(line: Line): void {
+    if (line.dirty) return;
+    line.dirty = true;
+    this.buf.touched(line);
   }
 
   /**
@@ -313,6 +327,7 @@ export class Screen {
       line = this.#blank(buf.lines.splice(top, 1)[0]);
     }
     line.wrapped = wrapped;
+    if (wrapped) this.#touch(line);
     if (bottom === this.rows - 1) buf.lines.push(line);
     else buf.lines.splice(bottom, 0, line);
     const done = this.#repDone;
@@ -511,7 +526,7 @@ export class Screen {
       line.cells.fill(_E | NULL_CELL);
       line.combined = null;
       line.wrapped = false;
-      line.dirty = true;
+      this.#touch(line);
     }
     this.setCursor(0, 0);
   }
@@ -672,7 +687,7 @@ export class Screen {
   /** Writes `count` clusters of `cell` (text `cluster`) from column 0; marks the row wrapped. */
   #fillPattern(row: Line, cell: number, cluster: string, w: number, count: number): void {
     row.wrapped = true;
-    row.dirty = true;
+    this.#touch(row);
     const cells = row.cells;
     const slots = cell & COMBINED ? row.combinedSlots() : null;
     const end = count * w;

@@ -85,6 +85,7 @@ export class Scrollback {
 
   /** Drops every line. */
   clear(): void {
+    if (this.#length === 0 && this.#items.length === 0) return;
     this.#items = [];
     this.#bytes = [];
     this.#start = 0;

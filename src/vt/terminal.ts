@@ -111,6 +111,8 @@ export class Terminal {
   #encoder = new TextEncoder();
   // Nothing changed since the last RIS: another RIS has nothing to do (a flood of them is O(1)).
   #pristine = false;
+  // A mode may differ from its default (RIS then compares them all, else it has nothing to do).
+  #modesChanged = false;
 
   constructor(opts: TerminalOptions) {
     this.#screen = new Screen(
@@ -458,10 +460,12 @@ export class Terminal {
   #setMode<K extends ModeName>(mode: K, value: Modes[K]): void {
     if (this.#modes[mode] === value) return;
     this.#modes[mode] = value;
+    this.#modesChanged = true;
     for (const l of this.#modeListeners) l({ mode, value });
   }
 
   #kittyChanged(): void {
+    this.#modesChanged = true;
     const value = [...this.#modes.kittyKeyboardFlags];
     for (const l of this.#modeListeners) l({ mode: "kittyKeyboardFlags", value });
   }
@@ -512,35 +516,35 @@ export class Terminal {
     const final = ident & 0xff;
     const collect = ident >>> 8;
     if (collect === 0) {
-      switch (String.fromCharCode(final)) {
-        case "7":
+      switch (final) {
+        case 0x37: // 7
           return this.#screen.saveCursor();
-        case "8":
+        case 0x38: // 8
           return this.#screen.restoreCursor();
-        case "D":
+        case 0x44: // D
           return this.#screen.index();
-        case "E":
+        case 0x45: // E
           buf.x = 0;
           return this.#screen.index();
-        case "H":
+        case 0x48: // H
           if (buf.x < this.#screen.cols) buf.tabs[buf.x] = 1;
           return;
-        case "M":
+        case 0x4d: // M
           return this.#screen.reverseIndex();
-        case "=":
+        case 0x3d: // =
           return this.#setMode("applicationKeypad", true);
-        case ">":
+        case 0x3e: // >
           return this.#setMode("applicationKeypad", false);
-        case "c":
+        case 0x63: // c
           return this.#fullReset();
-        case "n":
+        case 0x6e: // n
           return this.#screen.setGLevel(2);
-        case "o":
-        case "|":
+        case 0x6f: // o
+        case 0x7c: // |
           return this.#screen.setGLevel(3);
-        case "}":
+        case 0x7d: // }
           return this.#screen.setGLevel(2);
-        case "~":
+        case 0x7e: // ~
           return this.#screen.setGLevel(1);
       }
       return;
@@ -566,6 +570,8 @@ export class Terminal {
     this.#screen.resetBuffers();
     this.#screen.convertEol = false;
     this.#screen.resetCharsets();
+    if (!this.#modesChanged) return;
+    this.#modesChanged = false;
     // modes back to their defaults in place, listeners told of each change afterwards
     const modes = this.#modes as unknown as Record<string, unknown>;
     let changed: ModeName[] | null = null;
