@@ -674,6 +674,11 @@ export class Screen {
     const sb = buf.scrollTop === 0 ? buf.scrollback : null;
     for (const r of rows) {
       const old = buf.lines[r];
+      if (_holdsPattern(old, cell, cluster, w, per)) {
+        // a row of the pattern already: the scrollback may miss it (see repeatCount)
+        if (r === y) old.cells.fill(NULL_CELL, last * w); // the pattern ends between clusters
+        continue;
+      }
       const row = this.#blank(sb !== null ? sb.push(old) : old);
       this.#fillPattern(row, cell, cluster, w, r === y ? last : per);
       buf.lines[r] = row;
@@ -766,6 +771,20 @@ export class Screen {
     buf.scrollTop = 0;
     buf.scrollBottom = rows - 1;
   }
+}
+
+/** Whether `row` is a soft-wrapped row of `per` clusters of `cell` (text `cluster`), as REP fills. */
+function _holdsPattern(row: Line, cell: number, cluster: string, w: number, per: number): boolean {
+  if (!row.wrapped) return false;
+  const cells = row.cells;
+  const slots = cell & COMBINED ? row.combined : null;
+  if (slots === null && cell & COMBINED) return false;
+  const end = per * w;
+  for (let p = 0; p < end; p += w) {
+    if (cells[p] !== cell || (w === 2 && cells[p + 1] !== 0)) return false;
+    if (slots !== null && slots[p] !== cluster) return false;
+  }
+  return end === cells.length || cells[end] === NULL_CELL;
 }
 
 /** Text of rows [start, end) joined: all but the last row untrimmed, trailing spaces stripped. */
