@@ -358,6 +358,11 @@ export class Screen {
       return;
     }
     const up = at < insertAt;
+    if (n > Math.abs(insertAt - at)) {
+      // every row between them goes: blank them in place
+      for (let y = Math.min(at, insertAt); y <= Math.max(at, insertAt); y++) this.#blank(lines[y]);
+      return;
+    }
     const removed = lines.splice(up ? at : at - n + 1, n);
     for (const line of removed) this.#blank(line);
     lines.splice(up ? insertAt - n + 1 : insertAt, 0, ...removed);
