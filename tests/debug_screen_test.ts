@@ -1,12 +1,12 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { FINAL_KEYS } from "../src/vt/_corpus_test_util.ts";
-import { SHARED_DIR, UULDANA, V8_FLAGS } from "./_paths.ts";
+import { UULDANA, V8_FLAGS, VT_CORPUS_DIR } from "./_paths.ts";
 import { runUuldana } from "./_uuldana.ts";
 import { hostileStream } from "../src/vt/_hostile_streams_test_util.ts";
 import { join } from "node:path";
 
 const ROOT = new URL("../", import.meta.url).pathname;
-const CORPUS = join(SHARED_DIR, "corpus", "vt");
+const CORPUS = VT_CORPUS_DIR;
 
 async function uuldana(...args: string[]) {
   const out = await new Deno.Command(`${ROOT}tools/deno.sh`, {
