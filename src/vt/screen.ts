@@ -320,11 +320,13 @@ export class Screen {
     const top = buf.scrollTop;
     const bottom = buf.scrollBottom;
     let line: Line;
+    let out: Line; // the row that leaves the region
     if (top === 0 && buf.scrollback !== null) {
-      const old = buf.lines.shift()!;
-      line = this.#blank(buf.scrollback.push(old));
+      out = buf.lines.shift()!;
+      line = this.#blank(buf.scrollback.push(out));
     } else {
-      line = this.#blank(buf.lines.splice(top, 1)[0]);
+      out = buf.lines.splice(top, 1)[0];
+      line = this.#blank(out);
     }
     line.wrapped = wrapped;
     if (wrapped) this.#touch(line);
@@ -337,7 +339,7 @@ export class Screen {
         this.#repDone = null;
       } else if (done.lines.length >= _REP_OTHER_ROWS) this.#repDone = null;
       else {
-        const gone = done.lines.indexOf(line);
+        const gone = done.lines.indexOf(out);
         if (gone >= 0) done.lines.splice(gone, 1);
         done.lines.push(line);
       }
