@@ -56,6 +56,7 @@ const FLOODS: [string, string[]][] = [
   ]],
 ];
 
+// HOSTILE_ONLY=KIND:BYTES runs one flood alone (to find which one a failure is about).
 const ONLY = Deno.env.get("HOSTILE_ONLY");
 for (const [what, floods] of ONLY ? [[ONLY, [ONLY]] as [string, string[]]] : FLOODS) {
   Deno.test(

@@ -20,8 +20,9 @@ export const WIDTH_MASK = 0xc00000;
 export const NULL_CELL = 1 << WIDTH_SHIFT;
 /**
  * Longest text (UTF-16 code units) one cell keeps: a base and up to 11 BMP combining marks;
- * more marks are dropped. xterm keeps 2 by default, PuTTY 32, xterm.js has no limit. 12 because V8 keeps a string this short flat: appending a mark to a longer string
- * builds a rope, and a screen and scrollback of 32-unit cells cost ~1 KB each.
+ * more marks are dropped. xterm keeps 2 by default, PuTTY 32, xterm.js has no limit. 12 because
+ * V8 keeps a string this short flat: appending a mark to a longer string builds a rope, and a
+ * screen and scrollback of 32-unit cells cost ~1 KB per cell.
  */
 export const MAX_CELL_TEXT = 12;
 
