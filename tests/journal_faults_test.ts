@@ -1,0 +1,105 @@
+/**
+ * A journal that cannot be written never touches the keyboard or the agent: a real `uuldana run`
+ * in tmux with simulated agents, while a second process holds a real SQLite write lock on the
+ * journal (or the disk under it is full). Keys reach the agent, the switch happens with the
+ * conversation, the user is told once, and what was kept in memory lands once the file takes it.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { framedBody, SwitchWorld } from "./_switch_env.ts";
+import { REPO_DIR } from "./_paths.ts";
+
+const opts = { sanitizeOps: false, sanitizeResources: false };
+const HOLD_LOCK = join(REPO_DIR, "tests/fixtures/faults/hold_lock.ts");
+
+/** Starts a process that holds the journal's write lock until `release()`. */
+async function holdLock(journalFile: string): Promise<{ release(): Promise<void> }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "--allow-read", "--allow-write", HOLD_LOCK, journalFile],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  const { value } = await reader.read();
+  assertEquals(new TextDecoder().decode(value).trim(), "locked");
+  reader.releaseLock();
+  return {
+    async release() {
+      await child.stdin.close();
+      await child.status;
+      await child.stdout.cancel();
+    },
+  };
+}
+
+/** Waits until the agent shows its prompt and has been quiet, then types `text`. */
+async function ask(w: SwitchWorld, agent: string, text: string, turn: number): Promise<void> {
+  await w.waitForEvent(agent, "start");
+  await w.term.waitFor("? for shortcuts");
+  await new Promise((r) => setTimeout(r, 300));
+  await w.type(text);
+  await w.waitForEvent(agent, "submit", turn);
+}
+
+function count(haystack: string, needle: string): number {
+  return haystack.split(needle).length - 1;
+}
+
+Deno.test(
+  "a journal locked by another process: keys reach the agent, the switch carries the turns, told once, saved after",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "2" } });
+    const screenLog = join(w.root, "screen.log");
+    let lock: { release(): Promise<void> } | null = null;
+    try {
+      await w.start(["run"]);
+      await w.term.record(screenLog);
+      await w.waitForEvent("claude", "start");
+      lock = await holdLock(join(w.home, "journal.db"));
+
+      await ask(w, "claude", "first request while the journal is locked", 1);
+      // The keyboard survived the failed write: the second turn reaches the agent too, and its
+      // limit hands the whole conversation (kept in memory) to codex.
+      await ask(w, "claude", "second request, still locked", 2);
+      const [start] = await w.waitForEvent("codex", "start");
+      const framed = framedBody(String(start.prompt));
+      assert(framed, String(start.prompt).slice(0, 500));
+      assert(framed.body.includes("first request while the journal is locked"), framed.body);
+      assert(framed.body.includes("second request, still locked"), framed.body);
+
+      await lock.release();
+      lock = null;
+      // Kept writes are retried every 2 s; the next key press retries too.
+      await w.term.waitFor("takes writes again", 10_000);
+      await w.term.send("C-c");
+      await w.term.send("C-c");
+      assertEquals(await w.exitCode(), 0);
+
+      const screen = readFileSync(screenLog, "latin1");
+      assertEquals(count(screen, "is locked by another process"), 1, screen.slice(-3000));
+      assert(!/Uncaught|internal error|\n\s+at /.test(screen), screen.slice(-3000));
+      w.withJournal((j) => {
+        const [codexRun, claudeRun] = j.runs();
+        assertEquals([claudeRun.agent, claudeRun.endReason, codexRun.agent], [
+          "claude",
+          "limit",
+          "codex",
+        ]);
+        assertEquals(
+          j.entries(claudeRun.id).filter((e) => e.role === "user").map((e) => e.text),
+          ["first request while the journal is locked", "second request, still locked"],
+        );
+        assert(j.screen(claudeRun.id)!.some((l) => l.includes("You've hit your session limit")));
+        const [h] = j.handoffsFrom(claudeRun.id);
+        assertEquals([h.toAgent, h.status, h.toRun], ["codex", "delivered", codexRun.id]);
+        assert(existsSync(h.filePath!));
+      });
+    } finally {
+      await lock?.release();
+      await w.close();
+    }
+  },
+);
