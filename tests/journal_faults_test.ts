@@ -43,6 +43,16 @@ async function ask(w: SwitchWorld, agent: string, text: string, turn: number): P
   await w.waitForEvent(agent, "submit", turn);
 }
 
+/** Waits until what the window's program wrote (recorded by `record`) matches `pattern`. */
+async function waitForOutput(file: string, pattern: RegExp, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (existsSync(file) && pattern.test(readFileSync(file, "latin1"))) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${pattern} in the output:\n${readFileSync(file, "latin1").slice(-3000)}`);
+}
+
 function count(haystack: string, needle: string): number {
   return haystack.split(needle).length - 1;
 }
@@ -73,7 +83,7 @@ Deno.test(
       await lock.release();
       lock = null;
       // Kept writes are retried every 2 s; the next key press retries too.
-      await w.term.waitFor("takes writes again", 10_000);
+      await waitForOutput(screenLog, /takes writes again/, 10_000);
       await w.term.send("C-c");
       await w.term.send("C-c");
       assertEquals(await w.exitCode(), 0);
@@ -103,3 +113,109 @@ Deno.test(
     }
   },
 );
+
+/** Mounts a small tmpfs at `dir` (root only); returns false where this machine does not allow it. */
+async function mountTmpfs(dir: string, size: string): Promise<boolean> {
+  Deno.mkdirSync(dir, { recursive: true });
+  const out = await new Deno.Command("mount", {
+    args: ["-t", "tmpfs", "-o", `size=${size},mode=0700`, "tmpfs", dir],
+    stdout: "null",
+    stderr: "null",
+  }).output().catch(() => null);
+  return out?.success === true;
+}
+
+async function sh(script: string): Promise<void> {
+  await new Deno.Command("sh", { args: ["-c", script], stdout: "null", stderr: "null" }).output();
+}
+
+const CAN_MOUNT = await (async () => {
+  const probe = Deno.makeTempDirSync({ prefix: "uuldana-mount-probe-" });
+  const ok = await mountTmpfs(probe, "64k");
+  if (ok) await sh(`umount ${probe}`);
+  Deno.removeSync(probe);
+  return ok;
+})();
+
+for (
+  const fault of [
+    {
+      name: "the disk under the journal is full",
+      start: (home: string) => sh(`dd if=/dev/zero of=${home}/filler bs=64k 2>/dev/null; sync`),
+      told: "cannot grow: the disk is full",
+      end: (home: string) => sh(`rm -f ${home}/filler`),
+    },
+    {
+      // A read-only bind mount over the data directory: new files (the handoff file) are refused.
+      // The journal's open file keeps its write access, as on any Unix, so it goes on being written.
+      name: "the data directory is made read-only",
+      start: (home: string) =>
+        sh(`mount --bind ${home} ${home} && mount -o remount,bind,ro ${home}`),
+      told: null,
+      end: (home: string) => sh(`umount ${home}`),
+    },
+  ]
+) {
+  Deno.test({
+    name: `${fault.name} mid-run: keys reach the agent, the handoff still happens, saved after`,
+    ignore: !CAN_MOUNT,
+    ...opts,
+    fn: async () => {
+      const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "2" } });
+      const screenLog = join(w.root, "screen.log");
+      assert(await mountTmpfs(w.home, "8m"));
+      let faulty = false;
+      try {
+        await w.start(["run"]);
+        await w.term.record(screenLog);
+        await w.waitForEvent("claude", "start");
+        await w.term.waitFor("? for shortcuts");
+        await fault.start(w.home);
+        faulty = true;
+
+        await ask(w, "claude", "first request on a bad disk", 1);
+        await ask(w, "claude", "second request on a bad disk", 2);
+        const [start] = await w.waitForEvent("codex", "start");
+        const framed = framedBody(String(start.prompt));
+        assert(framed, String(start.prompt).slice(0, 500));
+        assert(framed.body.includes("first request on a bad disk"), framed.body);
+        assert(framed.body.includes("second request on a bad disk"), framed.body);
+        await waitForOutput(screenLog, /could not write \S+handoffs\/\S+\.md/, 5_000);
+
+        await fault.end(w.home);
+        faulty = false;
+        if (fault.told) await waitForOutput(screenLog, /takes writes again/, 10_000);
+        await waitForOutput(screenLog, /wrote \S+handoffs\/\S+\.md/, 5_000);
+        await w.term.send("C-c");
+        await w.term.send("C-c");
+        assertEquals(await w.exitCode(), 0);
+
+        const screen = readFileSync(screenLog, "latin1");
+        const kept = count(screen, "keeping what is not saved in memory");
+        if (fault.told) {
+          assertEquals([count(screen, fault.told), kept], [1, 1], screen.slice(-3000));
+        } else assertEquals(kept, 0);
+        assert(!/Uncaught|internal error|\n\s+at /.test(screen), screen.slice(-3000));
+        w.withJournal((j) => {
+          const [codexRun, claudeRun] = j.runs();
+          assertEquals([claudeRun.agent, claudeRun.endReason, codexRun.agent], [
+            "claude",
+            "limit",
+            "codex",
+          ]);
+          assertEquals(
+            j.entries(claudeRun.id).filter((e) => e.role === "user").map((e) => e.text),
+            ["first request on a bad disk", "second request on a bad disk"],
+          );
+          const [h] = j.handoffsFrom(claudeRun.id);
+          assertEquals([h.toAgent, h.status, h.toRun], ["codex", "delivered", codexRun.id]);
+          assert(readFileSync(h.filePath!, "utf8").includes("second request on a bad disk"));
+        });
+      } finally {
+        if (faulty) await fault.end(w.home);
+        await w.close();
+        await sh(`umount -l ${w.home}`);
+      }
+    },
+  });
+}

@@ -13,6 +13,7 @@ import { type Composed, composeFull, composeHandoff } from "./compose.ts";
 import { handoffPath, newHandoffId, writeHandoffFile } from "./file.ts";
 import { newNonce } from "./frame.ts";
 import { describeWorkspace } from "./workspace.ts";
+import { ResilientJournal } from "../journal/resilient_journal.ts";
 
 /** A handoff that is saved and ready to deliver. */
 export interface PreparedHandoff {
@@ -81,7 +82,7 @@ export async function prepareHandoff(args: {
     cap: args.cap,
     followUp: args.followUp,
   })!;
-  const file = writeHandoffFile(args.dataDir, id, full.text);
+  const file = _writeFile(args.journal, args.dataDir, id, full.text);
   args.journal.addHandoff({
     id,
     fromRun: args.fromRun,
@@ -96,4 +97,17 @@ export async function prepareHandoff(args: {
     error: args.refused ?? null,
   });
   return { id, file, pkg, composed };
+}
+
+// A live run hands off even when the disk refuses the file (full, read-only): the next agent gets
+// the composed text all the same, and the file is written when it can.
+function _writeFile(journal: Journal, dataDir: string, id: string, text: string): string {
+  try {
+    return writeHandoffFile(dataDir, id, text);
+  } catch (e) {
+    if (!(journal instanceof ResilientJournal)) throw e;
+    const path = handoffPath(dataDir, id);
+    journal.deferFile(path, () => writeHandoffFile(dataDir, id, text), e);
+    return path;
+  }
 }

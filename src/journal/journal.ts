@@ -20,7 +20,14 @@ export type Fidelity = "keystrokes" | "screen" | "event";
 /** Why a run ended. */
 export type EndReason = "exit" | "limit" | "switch" | "signal" | "interrupted" | "error" | "stall";
 /** Where a handoff stands. */
-export type HandoffStatus = "pending" | "delivered" | "pasted" | "saved" | "refused";
+export type HandoffStatus =
+  | "pending"
+  | "delivered"
+  | "pasted"
+  | "saved"
+  | "refused"
+  /** Its uuldana was killed before delivering it (set by the next start). */
+  | "interrupted";
 
 /** What a new run is recorded with. */
 export interface NewRun {
@@ -297,7 +304,11 @@ export class Journal {
     return String(Object.values(row)[0]);
   }
 
-  /** Marks open runs whose owner process is gone as ended with reason `interrupted`. */
+  /**
+   * Marks open runs whose owner process is gone as ended with reason `interrupted`, and pending
+   * handoffs whose uuldana is gone (killed while composing, importing or pasting) as
+   * `interrupted`. Returns how many rows it marked.
+   */
   repairInterrupted(): number {
     const open = this.#db.prepare(
       "SELECT id, owner_pid FROM runs WHERE ended_at IS NULL",
@@ -310,6 +321,26 @@ export class Journal {
       const owner = row.owner_pid === null ? null : Number(row.owner_pid);
       if (owner === process.pid || (owner !== null && _alive(owner))) continue;
       mark.run(_now(), row.id);
+      repaired++;
+    }
+    return repaired + this.#repairHandoffs();
+  }
+
+  #repairHandoffs(): number {
+    // A row written before owners were recorded is left to a start after its run ended.
+    const pending = this.#db.prepare(
+      `SELECT h.id, h.owner_pid, r.ended_at AS runEnded FROM handoffs h
+       LEFT JOIN runs r ON r.id = h.from_run WHERE h.status = 'pending'`,
+    ).all() as { id: string; owner_pid: number | null; runEnded: string | null }[];
+    const mark = this.#db.prepare(
+      `UPDATE handoffs SET status = 'interrupted', error = ? WHERE id = ? AND status = 'pending'`,
+    );
+    let repaired = 0;
+    for (const row of pending) {
+      const owner = row.owner_pid === null ? null : Number(row.owner_pid);
+      if (owner === process.pid || (owner !== null && _alive(owner))) continue;
+      if (owner === null && row.runEnded === null) continue;
+      mark.run("uuldana was stopped before it delivered this handoff; its file is kept", row.id);
       repaired++;
     }
     return repaired;
@@ -398,8 +429,8 @@ export class Journal {
   addHandoff(h: NewHandoff, at: string = _now()): void {
     this.#db.prepare(
       `INSERT INTO handoffs (id, from_run, to_agent, mode, road, characters, omitted, redactions,
-         status, file_path, error, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         status, file_path, error, created_at, owner_pid)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       h.id,
       h.fromRun,
@@ -413,6 +444,7 @@ export class Journal {
       h.filePath,
       h.error ?? null,
       at,
+      process.pid,
     );
   }
 

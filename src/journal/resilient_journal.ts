@@ -35,6 +35,19 @@ const _RETRY_AT_WRITE_MS = 500;
 // At close, the last try waits longer for a lock.
 const _CLOSE_BUSY_MS = 2_000;
 
+// What each write is, for a user.
+const _WHAT: Record<PendingWrite["kind"], string> = {
+  startRun: "run's start",
+  endRun: "run's end",
+  addEntry: "typed turn",
+  saveScreen: "screen snapshot",
+  addHandoff: "handoff record",
+  updateHandoff: "handoff update",
+  startOutput: "recording record",
+  finishOutput: "recording timing",
+  saveProof: "prompt proof",
+};
+
 /** A journal whose writes are kept in memory, not thrown, while the file cannot take them. */
 export class ResilientJournal extends Journal {
   readonly #queue: WriteQueue;
@@ -45,6 +58,8 @@ export class ResilientJournal extends Journal {
   #fault: string | null = null;
   #toldDropped = false;
   readonly #toldGivenUp = new Set<string>();
+  /** Files beside the journal (handoff files) whose write failed, retried with the writes. */
+  readonly #files = new Map<string, () => void>();
 
   /** Use {@link ResilientJournal.openLive}. */
   protected constructor(path: string, db: DatabaseSync, max?: number) {
@@ -67,6 +82,19 @@ export class ResilientJournal extends Journal {
   /** Where the one-line reports go (the session's status line). */
   reportTo(report: (line: string) => void): void {
     this.#report = report;
+  }
+
+  /**
+   * Keeps a file write that failed (`error`) to retry it with the journal's writes: a handoff
+   * file on a full disk is written once there is room. Said once now and once when written.
+   */
+  deferFile(path: string, write: () => void, error: unknown): void {
+    this.#files.set(path, write);
+    this.#report(
+      `could not write ${path} (${(error as Error)?.message ?? error}); ` +
+        "it is kept in memory and written when it can",
+    );
+    this.#startRetrying();
   }
 
   /** How many writes wait in memory. */
@@ -165,6 +193,8 @@ export class ResilientJournal extends Journal {
   override close(): void {
     clearInterval(this.#retry);
     this.#retry = undefined;
+    this.#flushFiles();
+    for (const path of this.#files.keys()) this.#report(`${path} could not be written; it is lost`);
     if (this.#queue.length) {
       this.setBusyTimeout(_CLOSE_BUSY_MS);
       this.#flush();
@@ -209,8 +239,10 @@ export class ResilientJournal extends Journal {
     const fault = journalFault(e);
     if (!isPassing(fault)) {
       const line = fault
-        ? `${describeFault(this.path, fault).what}; a ${write.kind} was not saved`
-        : `journal ${this.path}: a ${write.kind} was not saved: ${(e as Error)?.message ?? e}`;
+        ? `${describeFault(this.path, fault).what}; a ${_WHAT[write.kind]} was not saved`
+        : `journal ${this.path}: a ${_WHAT[write.kind]} was not saved: ${
+          (e as Error)?.message ?? e
+        }`;
       if (!this.#toldGivenUp.has(line)) {
         this.#toldGivenUp.add(line);
         this.#report(line);
@@ -222,15 +254,33 @@ export class ResilientJournal extends Journal {
       this.#report(
         `${this.#fault}; keeping what is not saved in memory, retrying every ${RETRY_MS / 1000} s`,
       );
-      this.#retry = setInterval(() => this.#flush(), RETRY_MS);
-      Deno.unrefTimer(this.#retry);
+      this.#startRetrying();
     }
     return true;
+  }
+
+  #startRetrying(): void {
+    if (this.#retry !== undefined) return;
+    this.#retry = setInterval(() => this.#flush(), RETRY_MS);
+    Deno.unrefTimer(this.#retry);
+  }
+
+  #flushFiles(): void {
+    for (const [path, write] of this.#files) {
+      try {
+        write();
+      } catch {
+        continue;
+      }
+      this.#files.delete(path);
+      this.#report(`wrote ${path}`);
+    }
   }
 
   /** Writes what waits, in order, until the file refuses again. */
   #flush(): void {
     this.#lastTry = performance.now();
+    this.#flushFiles();
     let written = 0;
     for (let next = this.#queue.peek(); next; next = this.#queue.peek()) {
       try {
@@ -247,6 +297,8 @@ export class ResilientJournal extends Journal {
       );
       this.#fault = null;
       this.#toldDropped = false;
+    }
+    if (this.#files.size === 0) {
       clearInterval(this.#retry);
       this.#retry = undefined;
     }

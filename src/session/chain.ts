@@ -17,13 +17,13 @@ import { agentConfig, type Road } from "../config/config.ts";
 import type { Context } from "../cli/context.ts";
 import { ExitCode, NotFoundError, UsageError } from "../errors.ts";
 import type { TranscriptEntry } from "../handoff/package.ts";
-import { ensurePrivateDir } from "../config/paths.ts";
 import { AgentRun, type RunOutcome, type UserTerminal } from "./agent_run.ts";
 import type { Keyboard } from "./keyboard.ts";
 import { type PreparedHandoff, prepareHandoff, runConversation } from "../handoff/prepare.ts";
 import { pasteHandoff } from "./paste.ts";
 import { closingLine, CONTINUE_REQUEST, openingLine } from "../handoff/frame.ts";
 import { waitForReset } from "./reset_wait.ts";
+import { newScratchDir } from "./scratch.ts";
 
 /** What a chain needs from the outside world. */
 export interface ChainOptions {
@@ -256,7 +256,7 @@ async function _launch(
   const { ctx } = opts;
   const { adapter, found } = start.member;
   const cfg = agentConfig(ctx.config, adapter.name);
-  const scratch = ensurePrivateDir(join(ctx.dataDir, "scratch", `${Date.now()}-${adapter.name}`));
+  const scratch = newScratchDir(ctx.dataDir, adapter.name);
   const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
   const atLaunch = start.handoff && start.road !== "paste" ? start.handoff : null;
   let launch: Launch;
