@@ -116,6 +116,8 @@ export interface HandoffRow {
 
 // How long a statement waits for another uuldana's lock on the journal.
 const _BUSY_MS = 5_000;
+// How long the repair at open waits for one.
+const _REPAIR_BUSY_MS = 250;
 
 /** The journal file name inside the data directory. */
 export const JOURNAL_FILE = "journal.db";
@@ -210,10 +212,12 @@ export class Journal {
 
   /**
    * Marks interrupted runs, unless the file cannot be written right now (locked, full, read-only):
-   * reading it still works, and the next start repairs them.
+   * reading it still works, and the next start repairs them. A lock is waited for briefly only:
+   * `runs` must not wait seconds for a repair it does not need.
    */
   protected repairOnOpen(): void {
     try {
+      this.setBusyTimeout(_REPAIR_BUSY_MS);
       this.repairInterrupted();
     } catch (e) {
       const fault = journalFault(e);
@@ -221,6 +225,8 @@ export class Journal {
         this.close();
         throw fault ? journalProblem(this.path, e) : e;
       }
+    } finally {
+      if (this.isOpen) this.setBusyTimeout(_BUSY_MS);
     }
   }
 
@@ -557,6 +563,11 @@ export class Journal {
       }
     }
     return { ...stored, data, truncated: Number(row.truncated) === 1 };
+  }
+
+  /** Whether the database is still open. */
+  get isOpen(): boolean {
+    return this.#db.isOpen;
   }
 
   /** Closes the database. */

@@ -74,8 +74,8 @@ export class ResilientJournal extends Journal {
   static openLive(dir: string, opts: { maxQueuedChars?: number } = {}): ResilientJournal {
     const { path, db } = Journal.openDatabase(dir);
     const journal = new ResilientJournal(path, db, opts.maxQueuedChars);
-    journal.setBusyTimeout(LIVE_BUSY_MS);
     journal.repairOnOpen();
+    journal.setBusyTimeout(LIVE_BUSY_MS);
     return journal;
   }
 

@@ -21,14 +21,20 @@ const _BY_CODE: Record<number, JournalFault> = {
   26: "damaged", // SQLITE_NOTADB
 };
 
-// `exec()` errors of node:sqlite carry only the message, not `errcode`.
+// `exec()` errors of node:sqlite carry only the message, not `errcode`; creating the file can fail
+// with a system error instead.
 const _BY_MESSAGE: [RegExp, JournalFault][] = [
   [/database (table )?is locked|database is busy/i, "locked"],
-  [/disk is full|database or disk is full/i, "full"],
-  [/readonly database|read-only/i, "readonly"],
+  [/disk is full|database or disk is full|ENOSPC|no space left/i, "full"],
+  [/readonly database|read-only|EROFS|EACCES|permission denied/i, "readonly"],
   [/disk I\/O error|unable to open database/i, "io"],
   [/malformed|not a database|file is encrypted/i, "damaged"],
 ];
+
+/** Whether `e` was thrown by SQLite (node:sqlite) rather than by our own code. */
+export function isSqliteError(e: unknown): boolean {
+  return (e as { code?: unknown })?.code === "ERR_SQLITE_ERROR";
+}
 
 /** The kind of fault `e` is, or null when it is not one SQLite reports about the file. */
 export function journalFault(e: unknown): JournalFault | null {
