@@ -11,6 +11,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import process from "node:process";
 import { dirname, join } from "node:path";
+import { writeFileSync } from "node:fs";
 import {
   type EntryRow,
   type HandoffChange,
@@ -29,8 +30,7 @@ import { type PendingWrite, WriteQueue } from "./write_queue.ts";
 export const LIVE_BUSY_MS = 250;
 /** How often kept writes are retried. */
 export const RETRY_MS = 2_000;
-// At the next write, kept writes are retried only if the last try is at least this old: a lock
-// held for minutes must not cost every key press a busy wait.
+// At the next write, kept writes are retried too, if the last try is at least this old.
 const _RETRY_AT_WRITE_MS = 500;
 // At close, the last try waits longer for a lock.
 const _CLOSE_BUSY_MS = 2_000;
@@ -193,19 +193,25 @@ export class ResilientJournal extends Journal {
   override close(): void {
     clearInterval(this.#retry);
     this.#retry = undefined;
-    this.#flushFiles();
+    if (this.#queue.length || this.#files.size) this.#flush(_CLOSE_BUSY_MS);
+    clearInterval(this.#retry);
     for (const path of this.#files.keys()) this.#report(`${path} could not be written; it is lost`);
-    if (this.#queue.length) {
-      this.setBusyTimeout(_CLOSE_BUSY_MS);
-      this.#flush();
-      if (this.#queue.length) {
-        this.#report(
-          `${this.#fault}; ${this.#queue.length} journal writes kept in memory are lost ` +
-            "(the handoff files and recordings beside it hold what was written)",
-        );
-      }
-    }
+    if (this.#queue.length) this.#report(`${this.#fault}; ${this.#keepAside()}`);
     super.close();
+  }
+
+  // What the journal never took goes to a file of its own beside it (JSON lines), if the disk
+  // takes that: the conversation is not lost with the process.
+  #keepAside(): string {
+    const n = this.#queue.length;
+    const file = join(dirname(this.path), `journal-unsaved-${process.pid}-${Date.now()}.jsonl`);
+    try {
+      const lines = this.#queue.all().map((w) => JSON.stringify(w)).join("\n") + "\n";
+      writeFileSync(file, lines, { mode: 0o600, flag: "wx" });
+      return `the ${n} journal writes it never took are in ${file}`;
+    } catch {
+      return `the ${n} journal writes it never took are lost (nothing could be written)`;
+    }
   }
 
   // Reads go on when the file is locked or full; when they cannot, what waits is all there is.
@@ -277,9 +283,22 @@ export class ResilientJournal extends Journal {
     }
   }
 
-  /** Writes what waits, in order, until the file refuses again. */
-  #flush(): void {
+  /**
+   * Writes what waits, in order, until the file refuses again. While it is locked each try fails
+   * at once (`busyMs` 0): a lock held for minutes must not freeze the agent's output for a busy
+   * wait every few seconds.
+   */
+  #flush(busyMs = 0): void {
     this.#lastTry = performance.now();
+    this.setBusyTimeout(busyMs);
+    try {
+      this.#flushWaiting();
+    } finally {
+      this.setBusyTimeout(LIVE_BUSY_MS);
+    }
+  }
+
+  #flushWaiting(): void {
     this.#flushFiles();
     let written = 0;
     for (let next = this.#queue.peek(); next; next = this.#queue.peek()) {

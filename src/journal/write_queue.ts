@@ -89,6 +89,11 @@ export class WriteQueue {
     this.#enforceBound();
   }
 
+  /** Every waiting write, oldest first. */
+  all(): readonly PendingWrite[] {
+    return this.#items;
+  }
+
   /** The oldest waiting write, or undefined. */
   peek(): PendingWrite | undefined {
     return this.#items[0];

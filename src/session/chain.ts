@@ -377,8 +377,12 @@ async function _pasteWhenReady(
   }
   journal.updateHandoff(handoff.id, { status: "saved", error: reason });
   if (run.finished) return; // the agent is gone; the handoff file is in the journal
-  const saved = join(dataDir, "handoff.md");
-  copyFileSync(handoff.file, saved);
+  let saved = join(dataDir, "handoff.md");
+  try {
+    copyFileSync(handoff.file, saved);
+  } catch {
+    saved = handoff.file; // not written yet (a full disk): written there when it can be
+  }
   opts.status(`${reason}; nothing was pasted. The handoff is saved in ${saved}`);
 }
 
