@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import { copyFileSync, rmSync } from "node:fs";
+import { copyFileSync } from "node:fs";
 import type { Adapter, Found, Launch, LimitHit, Proof } from "../../adapters/adapter.ts";
 import { materializeLaunch } from "../../adapters/launch_io.ts";
 import { RoadError } from "../../adapters/launch_rules.ts";
@@ -23,7 +23,7 @@ import { type PreparedHandoff, prepareHandoff, runConversation } from "../handof
 import { pasteHandoff } from "./paste.ts";
 import { closingLine, CONTINUE_REQUEST, openingLine } from "../handoff/frame.ts";
 import { waitForReset } from "./reset_wait.ts";
-import { newScratchDir } from "./scratch.ts";
+import { newScratchDir, removeScratchDir } from "./scratch.ts";
 
 /** What a chain needs from the outside world. */
 export interface ChainOptions {
@@ -257,7 +257,7 @@ async function _launch(
   const { adapter, found } = start.member;
   const cfg = agentConfig(ctx.config, adapter.name);
   const scratch = newScratchDir(ctx.dataDir, adapter.name);
-  const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
+  const removeScratch = () => removeScratchDir(scratch);
   const atLaunch = start.handoff && start.road !== "paste" ? start.handoff : null;
   let launch: Launch;
   let run: AgentRun;

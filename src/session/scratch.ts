@@ -34,6 +34,14 @@ export function newScratchDir(dataDir: string, agent: string): string {
   }
 }
 
+/**
+ * Removes a scratch directory once its agent is gone. Never throws: one the disk will not let go of
+ * now (a read-only data directory) is removed by a later start's {@link sweepScratch}.
+ */
+export function removeScratchDir(path: string): void {
+  _remove(path);
+}
+
 function _alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
