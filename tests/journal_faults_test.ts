@@ -53,6 +53,26 @@ async function waitForOutput(file: string, pattern: RegExp, timeoutMs: number): 
   throw new Error(`no ${pattern} in the output:\n${readFileSync(file, "latin1").slice(-3000)}`);
 }
 
+/** What every fault test asks of the journal once the fault is over: the run, its turns, the handoff. */
+function assertSavedAfter(w: SwitchWorld, turns: string[]): void {
+  w.withJournal((j) => {
+    const [codexRun, claudeRun] = j.runs();
+    assertEquals([claudeRun.agent, claudeRun.endReason, codexRun.agent], [
+      "claude",
+      "limit",
+      "codex",
+    ]);
+    assertEquals(
+      j.entries(claudeRun.id).filter((e) => e.role === "user").map((e) => e.text),
+      turns,
+    );
+    assert(j.screen(claudeRun.id)!.some((l) => l.includes("You've hit your session limit")));
+    const [h] = j.handoffsFrom(claudeRun.id);
+    assertEquals([h.toAgent, h.status, h.toRun], ["codex", "delivered", codexRun.id]);
+    assert(readFileSync(h.filePath!, "utf8").includes(turns.at(-1)!));
+  });
+}
+
 function count(haystack: string, needle: string): number {
   return haystack.split(needle).length - 1;
 }
@@ -91,22 +111,10 @@ Deno.test(
       const screen = readFileSync(screenLog, "latin1");
       assertEquals(count(screen, "is locked by another process"), 1, screen.slice(-3000));
       assert(!/Uncaught|internal error|\n\s+at /.test(screen), screen.slice(-3000));
-      w.withJournal((j) => {
-        const [codexRun, claudeRun] = j.runs();
-        assertEquals([claudeRun.agent, claudeRun.endReason, codexRun.agent], [
-          "claude",
-          "limit",
-          "codex",
-        ]);
-        assertEquals(
-          j.entries(claudeRun.id).filter((e) => e.role === "user").map((e) => e.text),
-          ["first request while the journal is locked", "second request, still locked"],
-        );
-        assert(j.screen(claudeRun.id)!.some((l) => l.includes("You've hit your session limit")));
-        const [h] = j.handoffsFrom(claudeRun.id);
-        assertEquals([h.toAgent, h.status, h.toRun], ["codex", "delivered", codexRun.id]);
-        assert(existsSync(h.filePath!));
-      });
+      assertSavedAfter(w, [
+        "first request while the journal is locked",
+        "second request, still locked",
+      ]);
     } finally {
       await lock?.release();
       await w.close();
@@ -196,21 +204,7 @@ for (
           assertEquals([count(screen, fault.told), kept], [1, 1], screen.slice(-3000));
         } else assertEquals(kept, 0);
         assert(!/Uncaught|internal error|\n\s+at /.test(screen), screen.slice(-3000));
-        w.withJournal((j) => {
-          const [codexRun, claudeRun] = j.runs();
-          assertEquals([claudeRun.agent, claudeRun.endReason, codexRun.agent], [
-            "claude",
-            "limit",
-            "codex",
-          ]);
-          assertEquals(
-            j.entries(claudeRun.id).filter((e) => e.role === "user").map((e) => e.text),
-            ["first request on a bad disk", "second request on a bad disk"],
-          );
-          const [h] = j.handoffsFrom(claudeRun.id);
-          assertEquals([h.toAgent, h.status, h.toRun], ["codex", "delivered", codexRun.id]);
-          assert(readFileSync(h.filePath!, "utf8").includes("second request on a bad disk"));
-        });
+        assertSavedAfter(w, ["first request on a bad disk", "second request on a bad disk"]);
       } finally {
         if (faulty) await fault.end(w.home);
         await w.close();

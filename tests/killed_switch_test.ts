@@ -10,25 +10,25 @@ import { join } from "node:path";
 import { SwitchWorld } from "./_switch_env.ts";
 import { runUuldana } from "./_uuldana.ts";
 import { readSimLog } from "../src/sim/log.ts";
+import { processAlive } from "../src/process_alive.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
-function alive(pid: number): boolean {
-  try {
-    Deno.kill(pid, "SIGCONT");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function gone(pid: number, timeoutMs = 8_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  return !alive(pid);
+  while (processAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return !processAlive(pid);
 }
 
-/** The pid of the uuldana that owns the newest run. */
+/** Waits for Claude's prompt, then types `text` and Enter. */
+async function askClaude(w: SwitchWorld, text: string): Promise<void> {
+  await w.waitForEvent("claude", "start");
+  await w.term.waitFor("? for shortcuts");
+  await new Promise((r) => setTimeout(r, 300));
+  await w.type(text);
+}
+
+/** The pid of the uuldana that wrote the runs. */
 function owner(w: SwitchWorld): number {
   const db = new DatabaseSync(join(w.home, "journal.db"), { readOnly: true });
   try {
@@ -81,13 +81,10 @@ Deno.test(
     }, { agents: { opencode: { road: "store" } } });
     try {
       await w.start(["run"]);
-      await w.waitForEvent("claude", "start");
-      await w.term.waitFor("? for shortcuts");
-      await new Promise((r) => setTimeout(r, 300));
-      await w.type("Add a --dry-run flag to deploy.sh");
+      await askClaude(w, "Add a --dry-run flag to deploy.sh");
       const importPid = await importStarted(w);
       const uuldana = owner(w);
-      assert(alive(importPid));
+      assert(processAlive(importPid));
       // The import file holds the handoff text, in this uuldana's scratch directory.
       const [dir] = scratch(w);
       assert(dir?.startsWith(`p${uuldana}-`), String(scratch(w)));
@@ -111,10 +108,7 @@ Deno.test(
     const w = new SwitchWorld(["claude", "codex"], { codex: { SIM_STARTUP_MS: "60000" } });
     try {
       await w.start(["run"]);
-      await w.waitForEvent("claude", "start");
-      await w.term.waitFor("? for shortcuts");
-      await new Promise((r) => setTimeout(r, 300));
-      await w.type("Add a --dry-run flag to deploy.sh");
+      await askClaude(w, "Add a --dry-run flag to deploy.sh");
       await w.waitForEvent("claude", "submit");
       await w.type("/agent codex");
       await w.waitForEvent("codex", "start");

@@ -12,6 +12,7 @@ import { UuldanaError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 import { recordingFileName } from "./recording_file.ts";
 import { describeFault, isPassing, journalFault } from "./sqlite_failure.ts";
+import { processAlive } from "../process_alive.ts";
 
 /** Who said a transcript entry. */
 export type Role = "user" | "agent";
@@ -126,13 +127,10 @@ function _now(): string {
   return new Date().toISOString();
 }
 
-function _alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
+// Whether the uuldana that wrote a row (its pid; null: not recorded) is gone.
+function _ownerGone(ownerPid: number | null): boolean {
+  const owner = ownerPid === null ? null : Number(ownerPid);
+  return owner !== process.pid && (owner === null || !processAlive(owner));
 }
 
 /** Raised when the journal file cannot be used; names the file and what to do. */
@@ -324,8 +322,7 @@ export class Journal {
       "UPDATE runs SET ended_at = ?, end_reason = 'interrupted' WHERE id = ? AND ended_at IS NULL",
     );
     for (const row of open) {
-      const owner = row.owner_pid === null ? null : Number(row.owner_pid);
-      if (owner === process.pid || (owner !== null && _alive(owner))) continue;
+      if (!_ownerGone(row.owner_pid)) continue;
       mark.run(_now(), row.id);
       repaired++;
     }
@@ -343,9 +340,7 @@ export class Journal {
     );
     let repaired = 0;
     for (const row of pending) {
-      const owner = row.owner_pid === null ? null : Number(row.owner_pid);
-      if (owner === process.pid || (owner !== null && _alive(owner))) continue;
-      if (owner === null && row.runEnded === null) continue;
+      if (!_ownerGone(row.owner_pid) || (row.owner_pid === null && row.runEnded === null)) continue;
       mark.run("uuldana was stopped before it delivered this handoff; its file is kept", row.id);
       repaired++;
     }

@@ -14,12 +14,15 @@ function tempDir(): string {
   return dir;
 }
 
-/** A second connection holding the write lock, as another process would. */
-function lock(dir: string): DatabaseSync {
+/** A second connection holding the write lock, as another process would; returns its release. */
+function lock(dir: string): () => void {
   const db = new DatabaseSync(join(dir, JOURNAL_FILE));
   db.exec("BEGIN IMMEDIATE");
   db.exec("UPDATE runs SET agent = agent WHERE 0");
-  return db;
+  return () => {
+    db.exec("ROLLBACK");
+    db.close();
+  };
 }
 
 Deno.test("while the file is locked, writes wait in memory, reads see them, and land after", () => {
@@ -27,7 +30,7 @@ Deno.test("while the file is locked, writes wait in memory, reads see them, and 
   const j = ResilientJournal.openLive(dir);
   const told: string[] = [];
   j.reportTo((line) => told.push(line));
-  const holder = lock(dir);
+  const release = lock(dir);
   try {
     const runId = j.startRun({ agent: "claude", workspace: "/w", transport: "pty" });
     assert(runId < 0, "a provisional id");
@@ -55,8 +58,7 @@ Deno.test("while the file is locked, writes wait in memory, reads see them, and 
     assertEquals(told.length, 1);
     assertMatch(told[0], /journal .*journal\.db is locked by another process; keeping/);
   } finally {
-    holder.exec("ROLLBACK");
-    holder.close();
+    release();
   }
   j.endRun(-1, { reason: "exit", exitCode: 0 }); // the next write retries (500 ms later)...
   const deadline = Date.now() + 3_000;
@@ -98,13 +100,12 @@ Deno.test("writes still kept at close go to a file beside the journal, said once
   const j = ResilientJournal.openLive(dir);
   const told: string[] = [];
   j.reportTo((line) => told.push(line));
-  const holder = lock(dir);
+  const release = lock(dir);
   try {
     j.startRun({ agent: "claude", workspace: "/w", transport: "pty" });
     j.close();
   } finally {
-    holder.exec("ROLLBACK");
-    holder.close();
+    release();
   }
   assertEquals(told.length, 2);
   const file = /the 1 journal writes it never took are in (\S+\.jsonl)$/.exec(told[1])?.[1];

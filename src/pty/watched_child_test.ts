@@ -1,14 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { watchedArgv } from "./watched_child.ts";
-
-function alive(pid: number): boolean {
-  try {
-    Deno.kill(pid, "SIGCONT");
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { processAlive } from "../process_alive.ts";
 
 Deno.test("a watched command keeps the wrapper's pid, its output and exit status", async () => {
   const [cmd, ...args] = watchedArgv(["sh", "-c", "echo $$; echo err >&2; exit 7"], Deno.pid);
@@ -29,11 +21,11 @@ Deno.test("a watched command dies within seconds of the process it watches", asy
   const reader = wrapper.stdout.getReader();
   const pid = Number(new TextDecoder().decode((await reader.read()).value).trim());
   reader.releaseLock();
-  assertEquals(alive(pid), true);
+  assertEquals(processAlive(pid), true);
   await watched.status;
   const deadline = Date.now() + 5_000;
-  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  assertEquals(alive(pid), false);
+  while (processAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assertEquals(processAlive(pid), false);
   await wrapper.status;
   await wrapper.stdout.cancel();
 });

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { ensurePrivateDir } from "../config/paths.ts";
+import { processAlive } from "../process_alive.ts";
 
 /** The folder of scratch directories inside the data directory. */
 export const SCRATCH_DIR = "scratch";
@@ -42,15 +43,6 @@ export function removeScratchDir(path: string): void {
   _remove(path);
 }
 
-function _alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 function _entries(dir: string): string[] {
   try {
     return readdirSync(dir);
@@ -78,13 +70,13 @@ export function sweepScratch(dataDir: string, now = Date.now()): number {
   for (const name of _entries(base)) {
     const owner = _OWNED.exec(name);
     const path = join(base, name);
-    if (owner ? _alive(Number(owner[1])) : !_olderThan(path, now, _UNOWNED_AGE_MS)) continue;
+    if (owner ? processAlive(Number(owner[1])) : !_olderThan(path, now, _UNOWNED_AGE_MS)) continue;
     if (_remove(path)) removed++;
   }
   const tmp = tmpdir();
   for (const name of _entries(tmp)) {
     const owner = _TMP_OWNED.exec(name);
-    if (!owner || _alive(Number(owner[1]))) continue;
+    if (!owner || processAlive(Number(owner[1]))) continue;
     const path = join(tmp, name);
     if (_ownedByMe(path) && _remove(path)) removed++;
   }
