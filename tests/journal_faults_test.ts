@@ -9,6 +9,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { framedBody, SwitchWorld } from "./_switch_env.ts";
 import { REPO_DIR } from "./_paths.ts";
+import { runUuldana, type UuldanaOutput } from "./_uuldana.ts";
+import { Journal } from "../src/journal/journal.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const HOLD_LOCK = join(REPO_DIR, "tests/fixtures/faults/hold_lock.ts");
@@ -213,3 +215,42 @@ for (
     },
   });
 }
+
+Deno.test(
+  "exec with the journal locked for its whole run: the failover works, and what was never saved is kept in a file",
+  opts,
+  async () => {
+    const root = Deno.makeTempDirSync({ prefix: "uuldana-exec-locked-" });
+    const data = join(root, "data");
+    Deno.mkdirSync(data);
+    Journal.open(data).close();
+    const fakes = join(REPO_DIR, "tests/fixtures/headless_agents");
+    const lock = await holdLock(join(data, "journal.db"));
+    let out: UuldanaOutput;
+    try {
+      out = await runUuldana(["exec", "fix the flaky test", "--agents", "claude,codex"], {
+        cwd: root,
+        env: {
+          UULDANA_HOME: data,
+          UULDANA_CONFIG: join(root, "none.json"),
+          UULDANA_CLAUDE_BIN: join(fakes, "claude"),
+          UULDANA_CODEX_BIN: join(fakes, "codex"),
+          FAKE_CLAUDE_MODE: "limit",
+          FAKE_AGENT_LOG: root,
+          NO_COLOR: "1",
+        },
+      });
+    } finally {
+      await lock.release();
+    }
+    assertEquals([out.code, out.stdout], [0, "FAKE CODEX ANSWER\n"], out.stderr);
+    // Told once when it began, once at the end with where the rest is.
+    assertEquals(count(out.stderr, "keeping what is not saved in memory"), 1, out.stderr);
+    assert(!/internal error|Uncaught|\n\s+at /.test(out.stderr), out.stderr);
+    const kept = /journal writes it never took are in (\S+\.jsonl)/.exec(out.stderr)?.[1];
+    assert(kept, out.stderr);
+    const writes = readFileSync(kept, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    assert(writes.some((w) => w.kind === "addEntry" && w.entry.text === "fix the flaky test"));
+    assert(writes.some((w) => w.kind === "addHandoff" && w.handoff.toAgent === "codex"));
+  },
+);
