@@ -290,6 +290,12 @@ export class Journal {
     }
   }
 
+  /**
+   * Says a one-line problem with the files beside the journal (a recording that stopped) to the
+   * user; a plain journal has nobody to tell. See `ResilientJournal.reportTo`.
+   */
+  notice(_line: string): void {}
+
   /** How long a statement waits for another process's lock before it fails. */
   protected setBusyTimeout(ms: number): void {
     this.#db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(ms))}`);

@@ -97,6 +97,10 @@ export class ResilientJournal extends Journal {
     this.#startRetrying();
   }
 
+  override notice(line: string): void {
+    this.#report(line);
+  }
+
   /** How many writes wait in memory. */
   get pending(): number {
     return this.#queue.length;
