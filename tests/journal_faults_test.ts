@@ -124,6 +124,34 @@ Deno.test(
   },
 );
 
+Deno.test(
+  "Ctrl-C while the journal is still locked ends uuldana at once; what was not saved is kept in a file",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude"]);
+    const screenLog = join(w.root, "screen.log");
+    let lock: { release(): Promise<void> } | null = null;
+    try {
+      await w.start(["run"]);
+      await w.term.record(screenLog);
+      await w.waitForEvent("claude", "start");
+      lock = await holdLock(join(w.home, "journal.db"));
+      await ask(w, "claude", "a request nobody can save", 1);
+      await w.term.send("C-c");
+      await w.term.send("C-c");
+      assertEquals(await w.exitCode(10_000), 0);
+      await waitForOutput(screenLog, /journal writes it never took are in \S+\.jsonl/, 1_000);
+      const screen = readFileSync(screenLog, "latin1");
+      assert(!/Uncaught|internal error|\n\s+at /.test(screen), screen.slice(-3000));
+      const file = /never took are in (\S+\.jsonl)/.exec(screen.replace(/\r?\n/g, ""))![1];
+      assert(readFileSync(file, "utf8").includes("a request nobody can save"));
+    } finally {
+      await lock?.release();
+      await w.close();
+    }
+  },
+);
+
 /** Mounts a small tmpfs at `dir` (root only); returns false where this machine does not allow it. */
 async function mountTmpfs(dir: string, size: string): Promise<boolean> {
   Deno.mkdirSync(dir, { recursive: true });
