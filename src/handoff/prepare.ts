@@ -13,7 +13,6 @@ import { type Composed, composeFull, composeHandoff } from "./compose.ts";
 import { handoffPath, newHandoffId, writeHandoffFile } from "./file.ts";
 import { newNonce } from "./frame.ts";
 import { describeWorkspace } from "./workspace.ts";
-import { ResilientJournal } from "../journal/resilient_journal.ts";
 
 /** A handoff that is saved and ready to deliver. */
 export interface PreparedHandoff {
@@ -100,12 +99,12 @@ export async function prepareHandoff(args: {
 }
 
 // A live run hands off even when the disk refuses the file (full, read-only): the next agent gets
-// the composed text all the same, and the file is written when it can.
+// the composed text all the same, and the journal has the file written when it can (a plain
+// journal throws instead).
 function _writeFile(journal: Journal, dataDir: string, id: string, text: string): string {
   try {
     return writeHandoffFile(dataDir, id, text);
   } catch (e) {
-    if (!(journal instanceof ResilientJournal)) throw e;
     const path = handoffPath(dataDir, id);
     journal.deferFile(path, () => writeHandoffFile(dataDir, id, text), e);
     return path;

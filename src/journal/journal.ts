@@ -296,6 +296,14 @@ export class Journal {
    */
   notice(_line: string): void {}
 
+  /**
+   * What to do with a file beside the journal (a handoff file) whose write failed with `error`:
+   * a plain journal throws it; `ResilientJournal` keeps the write and retries it.
+   */
+  deferFile(_path: string, _write: () => void, error: unknown): void {
+    throw error;
+  }
+
   /** How long a statement waits for another process's lock before it fails. */
   protected setBusyTimeout(ms: number): void {
     this.#db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(ms))}`);

@@ -88,7 +88,7 @@ export class ResilientJournal extends Journal {
    * Keeps a file write that failed (`error`) to retry it with the journal's writes: a handoff
    * file on a full disk is written once there is room. Said once now and once when written.
    */
-  deferFile(path: string, write: () => void, error: unknown): void {
+  override deferFile(path: string, write: () => void, error: unknown): void {
     this.#files.set(path, write);
     this.#report(
       `could not write ${path} (${(error as Error)?.message ?? error}); ` +
