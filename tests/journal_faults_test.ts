@@ -36,6 +36,17 @@ async function holdLock(journalFile: string): Promise<{ release(): Promise<void>
   };
 }
 
+/** Starts `uuldana run`, records what it writes, and locks the journal once the agent runs. */
+async function startLocked(
+  w: SwitchWorld,
+  screenLog: string,
+): Promise<{ release(): Promise<void> }> {
+  await w.start(["run"]);
+  await w.term.record(screenLog);
+  await w.waitForEvent("claude", "start");
+  return await holdLock(join(w.home, "journal.db"));
+}
+
 /** Waits until the agent shows its prompt and has been quiet, then types `text`. */
 async function ask(w: SwitchWorld, agent: string, text: string, turn: number): Promise<void> {
   await w.waitForEvent(agent, "start");
@@ -87,10 +98,7 @@ Deno.test(
     const screenLog = join(w.root, "screen.log");
     let lock: { release(): Promise<void> } | null = null;
     try {
-      await w.start(["run"]);
-      await w.term.record(screenLog);
-      await w.waitForEvent("claude", "start");
-      lock = await holdLock(join(w.home, "journal.db"));
+      lock = await startLocked(w, screenLog);
 
       await ask(w, "claude", "first request while the journal is locked", 1);
       // The keyboard survived the failed write: the second turn reaches the agent too, and its
@@ -132,10 +140,7 @@ Deno.test(
     const screenLog = join(w.root, "screen.log");
     let lock: { release(): Promise<void> } | null = null;
     try {
-      await w.start(["run"]);
-      await w.term.record(screenLog);
-      await w.waitForEvent("claude", "start");
-      lock = await holdLock(join(w.home, "journal.db"));
+      lock = await startLocked(w, screenLog);
       await ask(w, "claude", "a request nobody can save", 1);
       await w.term.send("C-c");
       await w.term.send("C-c");

@@ -14,6 +14,15 @@ function tempDir(): string {
   return dir;
 }
 
+/** A live journal in a new directory, and what it told. */
+function openLive(): { dir: string; j: ResilientJournal; told: string[] } {
+  const dir = tempDir();
+  const j = ResilientJournal.openLive(dir);
+  const told: string[] = [];
+  j.reportTo((line) => told.push(line));
+  return { dir, j, told };
+}
+
 /** A second connection holding the write lock, as another process would; returns its release. */
 function lock(dir: string): () => void {
   const db = new DatabaseSync(join(dir, JOURNAL_FILE));
@@ -26,10 +35,7 @@ function lock(dir: string): () => void {
 }
 
 Deno.test("while the file is locked, writes wait in memory, reads see them, and land after", () => {
-  const dir = tempDir();
-  const j = ResilientJournal.openLive(dir);
-  const told: string[] = [];
-  j.reportTo((line) => told.push(line));
+  const { dir, j, told } = openLive();
   const release = lock(dir);
   try {
     const runId = j.startRun({ agent: "claude", workspace: "/w", transport: "pty" });
@@ -96,10 +102,7 @@ Deno.test("a run started after the lock went stores at once with its real id", (
 });
 
 Deno.test("writes still kept at close go to a file beside the journal, said once; close never throws", () => {
-  const dir = tempDir();
-  const j = ResilientJournal.openLive(dir);
-  const told: string[] = [];
-  j.reportTo((line) => told.push(line));
+  const { dir, j, told } = openLive();
   const release = lock(dir);
   try {
     j.startRun({ agent: "claude", workspace: "/w", transport: "pty" });
@@ -115,10 +118,7 @@ Deno.test("writes still kept at close go to a file beside the journal, said once
 });
 
 Deno.test("a write that can never succeed is given up and said once", () => {
-  const dir = tempDir();
-  const j = ResilientJournal.openLive(dir);
-  const told: string[] = [];
-  j.reportTo((line) => told.push(line));
+  const { dir, j, told } = openLive();
   try {
     // No run 999: the foreign key refuses it, now and at any retry.
     j.addEntry(999, { role: "user", text: "x", fidelity: "keystrokes" });
