@@ -106,7 +106,7 @@ function _writeFile(journal: Journal, dataDir: string, id: string, text: string)
     return writeHandoffFile(dataDir, id, text);
   } catch (e) {
     const path = handoffPath(dataDir, id);
-    journal.deferFile(path, () => writeHandoffFile(dataDir, id, text), e);
+    journal.deferFile(path, () => writeHandoffFile(dataDir, id, text), e, text.length);
     return path;
   }
 }

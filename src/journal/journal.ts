@@ -297,10 +297,11 @@ export class Journal {
   notice(_line: string): void {}
 
   /**
-   * What to do with a file beside the journal (a handoff file) whose write failed with `error`:
-   * a plain journal throws it; `ResilientJournal` keeps the write and retries it.
+   * What to do with a file beside the journal (a handoff file of `size` characters) whose write
+   * failed with `error`: a plain journal throws it; `ResilientJournal` keeps the write (bounded)
+   * and retries it.
    */
-  deferFile(_path: string, _write: () => void, error: unknown): void {
+  deferFile(_path: string, _write: () => void, error: unknown, _size?: number): void {
     throw error;
   }
 

@@ -32,6 +32,8 @@ export const LIVE_BUSY_MS = 250;
 export const RETRY_MS = 2_000;
 // At the next write, kept writes are retried too, if the last try is at least this old.
 const _RETRY_AT_WRITE_MS = 500;
+// Handoff files kept in memory until the disk takes them, at most (characters).
+const _MAX_FILE_CHARS = 16 * 1024 * 1024;
 // At close, the last try waits longer for a lock.
 const _CLOSE_BUSY_MS = 2_000;
 
@@ -59,7 +61,8 @@ export class ResilientJournal extends Journal {
   #toldDropped = false;
   readonly #toldGivenUp = new Set<string>();
   /** Files beside the journal (handoff files) whose write failed, retried with the writes. */
-  readonly #files = new Map<string, () => void>();
+  readonly #files = new Map<string, { write: () => void; size: number }>();
+  #fileChars = 0;
 
   /** Use {@link ResilientJournal.openLive}. */
   protected constructor(path: string, db: DatabaseSync, max?: number) {
@@ -88,8 +91,16 @@ export class ResilientJournal extends Journal {
    * Keeps a file write that failed (`error`) to retry it with the journal's writes: a handoff
    * file on a full disk is written once there is room. Said once now and once when written.
    */
-  override deferFile(path: string, write: () => void, error: unknown): void {
-    this.#files.set(path, write);
+  override deferFile(path: string, write: () => void, error: unknown, size = 0): void {
+    this.#files.set(path, { write, size });
+    this.#fileChars += size;
+    // Bounded like the writes: the oldest kept file gives way (its handoff was delivered already).
+    for (const [old, kept] of this.#files) {
+      if (this.#fileChars <= _MAX_FILE_CHARS || old === path) break;
+      this.#files.delete(old);
+      this.#fileChars -= kept.size;
+      this.#report(`${old} could not be kept in memory any longer; it is lost`);
+    }
     this.#report(
       `could not write ${path} (${(error as Error)?.message ?? error}); ` +
         "it is kept in memory and written when it can",
@@ -276,13 +287,14 @@ export class ResilientJournal extends Journal {
   }
 
   #flushFiles(): void {
-    for (const [path, write] of this.#files) {
+    for (const [path, { write, size }] of this.#files) {
       try {
         write();
       } catch {
         continue;
       }
       this.#files.delete(path);
+      this.#fileChars -= size;
       this.#report(`wrote ${path}`);
     }
   }

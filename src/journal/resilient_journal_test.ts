@@ -130,3 +130,23 @@ Deno.test("a write that can never succeed is given up and said once", () => {
     j.close();
   }
 });
+
+Deno.test("handoff files kept in memory are bounded: the oldest gives way, the rest is written at close", () => {
+  const { j, told } = openLive();
+  let tries = 0;
+  j.deferFile(
+    "/data/handoffs/a.md",
+    () => {
+      if (++tries === 1) throw new Error("ENOSPC: no space left on device");
+    },
+    new Error("ENOSPC: no space left on device"),
+    10_000_000,
+  );
+  j.deferFile("/data/handoffs/b.md", () => {}, new Error("EROFS"), 10_000_000);
+  assertEquals(told.length, 3);
+  assertMatch(told[0], /could not write \/data\/handoffs\/a\.md \(ENOSPC.*written when it can/);
+  assertMatch(told[1], /\/data\/handoffs\/a\.md could not be kept in memory any longer/);
+  j.close();
+  assertEquals(told.slice(3), ["wrote /data/handoffs/b.md"]);
+  assertEquals(tries, 0, "a.md was given up before any retry");
+});
