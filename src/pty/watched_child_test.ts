@@ -29,3 +29,22 @@ Deno.test("a watched command dies within seconds of the process it watches", asy
   await wrapper.status;
   await wrapper.stdout.cancel();
 });
+
+Deno.test("what a watched command started goes with it (a launcher's real binary)", async () => {
+  const watched = new Deno.Command("sleep", { args: ["1"] }).spawn();
+  // A launcher that starts the real program as its child and waits for it.
+  const [cmd, ...args] = watchedArgv(["sh", "-c", "sleep 60 & echo $!; wait"], watched.pid);
+  const wrapper = new Deno.Command(cmd, { args, stdout: "piped", stderr: "null" }).spawn();
+  const reader = wrapper.stdout.getReader();
+  const grandchild = Number(new TextDecoder().decode((await reader.read()).value).trim());
+  reader.releaseLock();
+  assertEquals(processAlive(grandchild), true);
+  await watched.status;
+  const deadline = Date.now() + 5_000;
+  while (processAlive(grandchild) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assertEquals(processAlive(grandchild), false);
+  await wrapper.status;
+  await wrapper.stdout.cancel();
+});
