@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { Journal, JOURNAL_FILE } from "../src/journal/journal.ts";
 import { REPO_DIR } from "./_paths.ts";
 import { runUuldana, type UuldanaOutput } from "./_uuldana.ts";
+import { CAN_MOUNT, mountTmpfs, sh } from "./_tmpfs.ts";
 
 const HOLD_LOCK = join(REPO_DIR, "tests/fixtures/faults/hold_lock.ts");
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -120,3 +121,26 @@ Deno.test(
     }
   },
 );
+
+Deno.test({
+  name: "a full disk where the journal would be created: one line naming the file, for `run` too",
+  ignore: !CAN_MOUNT,
+  ...opts,
+  fn: async () => {
+    const disk = Deno.makeTempDirSync({ prefix: "uuldana-full-" });
+    assert(await mountTmpfs(disk, "256k"));
+    try {
+      await sh(`dd if=/dev/zero of=${disk}/filler bs=4k 2>/dev/null`);
+      const home = join(disk, "home");
+      for (const args of [["runs"], ["run", "claude"]]) {
+        oneLine(
+          await uuldana(args, home),
+          new RegExp(`journal ${join(home, JOURNAL_FILE)} cannot grow: the disk is full`),
+          /free some space/,
+        );
+      }
+    } finally {
+      await sh(`umount -l ${disk}`);
+    }
+  },
+});

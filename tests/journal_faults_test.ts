@@ -11,6 +11,7 @@ import { framedBody, SwitchWorld } from "./_switch_env.ts";
 import { REPO_DIR } from "./_paths.ts";
 import { runUuldana, type UuldanaOutput } from "./_uuldana.ts";
 import { Journal } from "../src/journal/journal.ts";
+import { CAN_MOUNT, mountTmpfs, sh } from "./_tmpfs.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const HOLD_LOCK = join(REPO_DIR, "tests/fixtures/faults/hold_lock.ts");
@@ -156,29 +157,6 @@ Deno.test(
     }
   },
 );
-
-/** Mounts a small tmpfs at `dir` (root only); returns false where this machine does not allow it. */
-async function mountTmpfs(dir: string, size: string): Promise<boolean> {
-  Deno.mkdirSync(dir, { recursive: true });
-  const out = await new Deno.Command("mount", {
-    args: ["-t", "tmpfs", "-o", `size=${size},mode=0700`, "tmpfs", dir],
-    stdout: "null",
-    stderr: "null",
-  }).output().catch(() => null);
-  return out?.success === true;
-}
-
-async function sh(script: string): Promise<void> {
-  await new Deno.Command("sh", { args: ["-c", script], stdout: "null", stderr: "null" }).output();
-}
-
-const CAN_MOUNT = await (async () => {
-  const probe = Deno.makeTempDirSync({ prefix: "uuldana-mount-probe-" });
-  const ok = await mountTmpfs(probe, "64k");
-  if (ok) await sh(`umount ${probe}`);
-  Deno.removeSync(probe);
-  return ok;
-})();
 
 for (
   const fault of [
