@@ -6,7 +6,15 @@
  * @module
  */
 import { join } from "node:path";
-import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
+import type {
+  Adapter,
+  DetectOptions,
+  InputBox,
+  Launch,
+  LaunchRequest,
+  LimitHit,
+  Road,
+} from "./adapter.ts";
 import { refuseResume, requireArgFits, requireRoad, RoadError } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import {
@@ -109,6 +117,53 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
   return null;
 }
 
+/**
+ * Claude Code 2.x's input box: between two full-width rules, `❯ ` before the first row and two
+ * spaces before the others; `Try "…"` while empty; a long paste collapsed to
+ * `[Pasted text #1 +40 lines]`. `\` then Enter is its newline where Shift+Enter cannot be told
+ * apart (tmux). Its built-in slash commands run locally and never reach the model.
+ */
+export const CLAUDE_INPUT_BOX: InputBox = {
+  prompt: "❯ ",
+  continuation: "  ",
+  above: /^─{8,}\s*$/,
+  below: /^─{8,}\s*$/,
+  sideBorders: false,
+  placeholders: [/^Try "[^"]*"\s*$/],
+  collapsedPaste: /\[Pasted text #\d+(?: \+\d+ lines)?\]/g,
+  backslashEnter: true,
+  localCommands: [
+    "/help",
+    "/clear",
+    "/config",
+    "/cost",
+    "/usage",
+    "/status",
+    "/context",
+    "/doctor",
+    "/model",
+    "/permissions",
+    "/memory",
+    "/agents",
+    "/mcp",
+    "/hooks",
+    "/ide",
+    "/theme",
+    "/vim",
+    "/terminal-setup",
+    "/release-notes",
+    "/resume",
+    "/rewind",
+    "/export",
+    "/add-dir",
+    "/login",
+    "/logout",
+    "/rate-limit-options",
+    "/exit",
+    "/quit",
+  ],
+};
+
 /** The Claude Code adapter. */
 export const claude: Adapter = {
   name: "claude",
@@ -129,4 +184,5 @@ export const claude: Adapter = {
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
+  inputBox: CLAUDE_INPUT_BOX,
 };

@@ -13,6 +13,7 @@ import { type Composed, composeFull, composeHandoff } from "./compose.ts";
 import { handoffPath, newHandoffId, writeHandoffFile } from "./file.ts";
 import { newNonce } from "./frame.ts";
 import { describeWorkspace } from "./workspace.ts";
+import { timeOrdered } from "./transcript.ts";
 
 /** A handoff that is saved and ready to deliver. */
 export interface PreparedHandoff {
@@ -26,18 +27,22 @@ export interface PreparedHandoff {
   composed: Composed;
 }
 
-/** The conversation of one run as transcript entries: typed turns, then its last screen lines. */
+/**
+ * The conversation of one run as transcript entries, in time order: its typed turns cut into the
+ * last screen lines where the agent echoed them, with the limit menu left out (transcript.ts).
+ * A run without a screen (headless) has its entries as recorded.
+ */
 export function runConversation(journal: Journal, runId: number): TranscriptEntry[] {
   const entries: TranscriptEntry[] = journal.entries(runId).map((e) => ({
     role: e.role,
     text: e.text,
     fidelity: e.fidelity,
+    at: e.at,
+    ...(e.certainty ? { certainty: e.certainty } : {}),
   }));
   const screen = journal.screen(runId);
-  if (screen && screen.length) {
-    entries.push({ role: "agent", text: screen.join("\n"), fidelity: "screen" });
-  }
-  return entries;
+  if (!screen || screen.length === 0) return entries;
+  return timeOrdered(entries, screen, journal.run(runId)?.limitMessage ?? null);
 }
 
 /**

@@ -11,11 +11,13 @@ import process from "node:process";
 import { UuldanaError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 import { recordingFileName } from "./recording_file.ts";
+import type { Certainty } from "../capture/reconcile.ts";
 
 /** Who said a transcript entry. */
 export type Role = "user" | "agent";
 /** How an entry was captured: typed keys, the rendered screen, or a structured event. */
 export type Fidelity = "keystrokes" | "screen" | "event";
+export type { Certainty };
 /** Why a run ended. */
 export type EndReason = "exit" | "limit" | "switch" | "signal" | "interrupted" | "error" | "stall";
 /** Where a handoff stands. */
@@ -42,6 +44,8 @@ export interface EntryRow {
   role: Role;
   text: string;
   fidelity: Fidelity;
+  /** How sure uuldana is of a user turn; null for agent entries and older journals. */
+  certainty: Certainty | null;
   at: string;
 }
 
@@ -260,22 +264,26 @@ export class Journal {
   }
 
   /** Appends a transcript entry to a run and returns its sequence number. */
-  addEntry(runId: number, entry: { role: Role; text: string; fidelity: Fidelity }): number {
+  addEntry(
+    runId: number,
+    entry: { role: Role; text: string; fidelity: Fidelity; certainty?: Certainty },
+  ): number {
     const row = this.#db.prepare(
       "SELECT coalesce(max(seq), 0) + 1 AS next FROM entries WHERE run_id = ?",
     )
       .get(runId) as { next: number };
     const seq = Number(row.next);
     this.#db.prepare(
-      "INSERT INTO entries (run_id, seq, role, text, fidelity, at) VALUES (?, ?, ?, ?, ?, ?)",
-    ).run(runId, seq, entry.role, entry.text, entry.fidelity, _now());
+      `INSERT INTO entries (run_id, seq, role, text, fidelity, certainty, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(runId, seq, entry.role, entry.text, entry.fidelity, entry.certainty ?? null, _now());
     return seq;
   }
 
   /** The transcript entries of a run, in order. */
   entries(runId: number): EntryRow[] {
     return this.#db.prepare(
-      "SELECT seq, role, text, fidelity, at FROM entries WHERE run_id = ? ORDER BY seq",
+      "SELECT seq, role, text, fidelity, certainty, at FROM entries WHERE run_id = ? ORDER BY seq",
     ).all(runId) as unknown as EntryRow[];
   }
 

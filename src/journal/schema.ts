@@ -76,6 +76,10 @@ export const MIGRATIONS: readonly string[] = [
   // 3: recorded output goes to a file beside the journal while the run goes (see
   // recording_file.ts); `file` names it and `data` stays empty. Older rows keep their blob.
   `ALTER TABLE outputs ADD COLUMN file TEXT;`,
+  // 4: how sure uuldana is of each user turn (see src/capture/reconcile.ts); null for agent
+  // entries and for turns recorded before this version.
+  `ALTER TABLE entries ADD COLUMN certainty TEXT
+     CHECK (certainty IS NULL OR certainty IN ('exact', 'reconstructed', 'best-effort'));`,
 ];
 
 /** The schema version this build writes. */

@@ -1,0 +1,46 @@
+/**
+ * Reads the text an agent's input box shows on our screen model, from the adapter's description
+ * of the box (prompt glyph, continuation rows, the rows around it, placeholder). Pure.
+ *
+ * @module
+ */
+import type { InputBox } from "./adapter.ts";
+import { stripBorders } from "./screen_text.ts";
+
+/** What the input box showed: one string per screen row of its text (prompt and indent removed). */
+export interface BoxReading {
+  /** The rows of text, top first, trailing spaces removed. Empty for an empty box. */
+  rows: string[];
+}
+
+/**
+ * The input box on `lines` (the screen's logical rows, top first), or null when no box of that
+ * shape is visible (a menu or dialog has replaced it, or the agent draws none). The lowest box on
+ * the screen is the live one: echoes of earlier turns above it have no rule above them.
+ */
+export function readInputBox(lines: readonly string[], box: InputBox): BoxReading | null {
+  const rows = box.sideBorders ? lines.map(stripBorders) : lines.map((l) => l.trimEnd());
+  const promptBare = box.prompt.trimEnd();
+  for (let r = rows.length - 1; r >= 0; r--) {
+    const row = rows[r];
+    if (!row.startsWith(box.prompt) && row !== promptBare) continue;
+    if (box.above !== null && (r === 0 || !box.above.test(rows[r - 1]))) continue;
+    const text = [row.slice(box.prompt.length).trimEnd()];
+    let end = -1;
+    for (let k = r + 1; k < rows.length; k++) {
+      if (box.below.test(rows[k])) {
+        end = k;
+        break;
+      }
+      const cont = box.continuation.trimEnd();
+      if (rows[k].startsWith(box.continuation)) text.push(rows[k].slice(box.continuation.length));
+      else if (rows[k] === cont || rows[k] === "") text.push("");
+      else break;
+    }
+    if (end < 0) continue;
+    while (text.length > 0 && text[text.length - 1] === "") text.pop();
+    if (text.length === 1 && box.placeholders.some((p) => p.test(text[0]))) return { rows: [] };
+    return { rows: text };
+  }
+  return null;
+}

@@ -1,0 +1,36 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { CLAUDE_INPUT_BOX } from "./claude.ts";
+import { readInputBox } from "./input_box.ts";
+
+const rule = "─".repeat(60);
+
+Deno.test("Claude's box: the rows between the rules, the echo above it is not the box", () => {
+  const screen = [
+    "❯ an earlier turn",
+    "⏺ its answer",
+    "",
+    rule,
+    "❯ fix the nasty bug in",
+    "  src/discount.ts",
+    rule,
+    "  ? for shortcuts",
+  ];
+  assertEquals(readInputBox(screen, CLAUDE_INPUT_BOX), {
+    rows: ["fix the nasty bug in", "src/discount.ts"],
+  });
+});
+
+Deno.test("Claude's box: empty, placeholder, blank continuation rows, and no box at all", () => {
+  assertEquals(readInputBox([rule, "❯ ", rule], CLAUDE_INPUT_BOX), { rows: [] });
+  assertEquals(readInputBox([rule, '❯ Try "refactor <filepath>"', rule], CLAUDE_INPUT_BOX), {
+    rows: [],
+  });
+  assertEquals(readInputBox([rule, "❯ a", "", "  b", rule], CLAUDE_INPUT_BOX), {
+    rows: ["a", "", "b"],
+  });
+  // The limit menu replaces the box: its `❯ 1.` row is indented and has no rule above.
+  const menu = [rule, "  What do you want to do?", "", "  ❯ 1. Stop and wait", "  Enter"];
+  assertEquals(readInputBox(menu, CLAUDE_INPUT_BOX), null);
+  // A box still being drawn (no rule below yet) is not read.
+  assertEquals(readInputBox([rule, "❯ half"], CLAUDE_INPUT_BOX), null);
+});

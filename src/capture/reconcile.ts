@@ -1,0 +1,110 @@
+/**
+ * Decides what the user submitted, and how sure uuldana is, from the two witnesses it has: the key
+ * tracker (which knows pastes, newline keys and what a box collapses) and the agent's own input
+ * box as our screen model showed it at the submit key (which shows what history recall,
+ * completion and cursor edits produced). Pure.
+ *
+ * @module
+ */
+import type { InputBox } from "../../adapters/adapter.ts";
+import type { BoxReading } from "../../adapters/input_box.ts";
+
+/**
+ * How sure uuldana is of a user turn: `exact` (the keys say so, or the box confirms them),
+ * `reconstructed` (read from the agent's input box on the screen), `best-effort` (the keys alone,
+ * after keys whose effect uuldana cannot follow).
+ */
+export type Certainty = "exact" | "reconstructed" | "best-effort";
+
+/** Every certainty, surest first. */
+export const CERTAINTIES: readonly Certainty[] = ["exact", "reconstructed", "best-effort"];
+
+/** What the key tracker knew at the submit key. */
+export interface TypedLine {
+  /** The line as the keys built it. */
+  text: string;
+  /** False after keys whose effect the tracker cannot follow (history, completion, word moves). */
+  exact: boolean;
+  /** Text typed at the end since the last such key, or null when the cursor moved since. */
+  tail: string | null;
+  /** The bracketed pastes in this line, in order. */
+  pastes: string[];
+}
+
+/** A submitted user turn. */
+export interface Submitted {
+  text: string;
+  certainty: Certainty;
+}
+
+/** Text with all whitespace removed: what the box and the keys can be compared on. */
+function _squash(s: string): string {
+  return s.replace(/\s+/g, "");
+}
+
+/** The box's text with each collapsed-paste label replaced by its paste, when they pair up. */
+function _expand(text: string, box: InputBox, pastes: readonly string[]): string {
+  if (box.collapsedPaste === null) return text;
+  const labels = text.match(box.collapsedPaste) ?? [];
+  if (labels.length === 0 || labels.length > pastes.length) return text;
+  // The newest pastes are the ones still in the box.
+  const mine = pastes.slice(pastes.length - labels.length);
+  let i = 0;
+  return text.replace(box.collapsedPaste, () => mine[i++]);
+}
+
+/**
+ * Appends what of `tail` the box does not show yet: keys typed just before the submit key reach
+ * our screen model only after the agent echoes them, so the box may end inside the tail.
+ */
+function _withTail(shown: string, tail: string): string {
+  const s = _squash(shown);
+  const t = _squash(tail);
+  for (let k = t.length; k > 0; k--) {
+    if (!s.endsWith(t.slice(0, k))) continue;
+    // Map k squashed characters back into `tail`.
+    let seen = 0;
+    let at = 0;
+    while (at < tail.length && seen < k) {
+      if (!/\s/.test(tail[at])) seen++;
+      at++;
+    }
+    return shown + tail.slice(at);
+  }
+  return shown + tail;
+}
+
+/**
+ * The submitted turn, or null when nothing was submitted (an empty box, Enter on a menu). A line
+ * the keys know exactly is exact; otherwise the box is the authority when it is visible
+ * (reconstructed, or exact when it shows the same text the keys built); without a box the keys'
+ * guess is best effort.
+ */
+export function reconcile(
+  typed: TypedLine,
+  reading: BoxReading | null,
+  box: InputBox | undefined,
+): Submitted | null {
+  if (typed.exact) return typed.text.trim() ? { text: typed.text, certainty: "exact" } : null;
+  if (box === undefined || reading === null) {
+    return typed.text.trim() ? { text: typed.text, certainty: "best-effort" } : null;
+  }
+  // Rows are broken by newlines or by the box's own wrapping; the keys tell which kind they saw.
+  const joined = reading.rows.join(typed.text.includes("\n") ? "\n" : " ");
+  let shown = _expand(joined, box, typed.pastes);
+  if (typed.tail !== null && typed.tail !== "") shown = _withTail(shown, typed.tail);
+  if (_squash(shown) === _squash(typed.text) && typed.text.trim()) {
+    return { text: typed.text, certainty: "exact" };
+  }
+  if (!shown.trim()) {
+    return typed.text.trim() ? { text: typed.text, certainty: "best-effort" } : null;
+  }
+  return { text: shown, certainty: "reconstructed" };
+}
+
+/** Whether `text` is one of the agent's own commands (run locally, never sent to the model). */
+export function isLocalCommand(text: string, box: InputBox | undefined): boolean {
+  if (!box) return false;
+  const word = text.trim().split(/\s/, 1)[0];
+  return box.localCommands.includes(word);
+}

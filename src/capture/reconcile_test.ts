@@ -1,0 +1,81 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { CLAUDE_INPUT_BOX } from "../../adapters/claude.ts";
+import { isLocalCommand, reconcile, type TypedLine } from "./reconcile.ts";
+
+const box = CLAUDE_INPUT_BOX;
+const typed = (text: string, exact: boolean, tail: string | null = "", pastes: string[] = []) =>
+  ({ text, exact, tail, pastes }) satisfies TypedLine;
+
+Deno.test("an exact line is exact, whatever the box shows", () => {
+  assertEquals(reconcile(typed("a\nb", true), { rows: ["a"] }, box), {
+    text: "a\nb",
+    certainty: "exact",
+  });
+  assertEquals(reconcile(typed("  ", true), null, box), null);
+});
+
+Deno.test("history recall: the box shows the recalled text, the keys the rest", () => {
+  // Up then Enter: the keys know nothing, the box everything.
+  assertEquals(reconcile(typed("", false), { rows: ["explain the cart"] }, box), {
+    text: "explain the cart",
+    certainty: "reconstructed",
+  });
+  // Up, then " too" typed; the box has echoed only " t" when Enter arrives.
+  assertEquals(reconcile(typed(" too", false, " too"), { rows: ["explain it t"] }, box), {
+    text: "explain it too",
+    certainty: "reconstructed",
+  });
+  // The box already shows the whole tail.
+  assertEquals(reconcile(typed(" too", false, " too"), { rows: ["explain it too"] }, box), {
+    text: "explain it too",
+    certainty: "reconstructed",
+  });
+});
+
+Deno.test("completion: Tab's result comes from the box; wrapped rows join with a space", () => {
+  assertEquals(
+    reconcile(typed("read @src/disc", false), { rows: ["read @src/discount.ts and", "fix"] }, box),
+    { text: "read @src/discount.ts and fix", certainty: "reconstructed" },
+  );
+});
+
+Deno.test("the box confirming the keys makes an uncertain line exact", () => {
+  assertEquals(reconcile(typed("explain it", false, "explain it"), { rows: [] }, box), {
+    text: "explain it",
+    certainty: "exact",
+  });
+  assertEquals(reconcile(typed("a\nb", false, null), { rows: ["a", "b"] }, box), {
+    text: "a\nb",
+    certainty: "exact",
+  });
+});
+
+Deno.test("a collapsed paste is expanded from the keys' paste", () => {
+  const paste = "line 1\nline 2\nline 3";
+  assertEquals(
+    reconcile(typed("see x", false, null, [paste]), {
+      rows: ["see [Pasted text #2 +3 lines] too"],
+    }, box),
+    { text: `see ${paste} too`, certainty: "reconstructed" },
+  );
+});
+
+Deno.test("no box: the keys' guess is best effort; nothing at all is no turn", () => {
+  assertEquals(reconcile(typed("fix", false), null, box), {
+    text: "fix",
+    certainty: "best-effort",
+  });
+  assertEquals(reconcile(typed("fix", false), { rows: ["x"] }, undefined), {
+    text: "fix",
+    certainty: "best-effort",
+  });
+  assertEquals(reconcile(typed("", false), { rows: [] }, box), null);
+  assertEquals(reconcile(typed("", false), null, box), null);
+});
+
+Deno.test("the agent's own commands are local", () => {
+  assertEquals(isLocalCommand("/help", box), true);
+  assertEquals(isLocalCommand(" /clear  ", box), true);
+  assertEquals(isLocalCommand("/init", box), false);
+  assertEquals(isLocalCommand("/help", undefined), false);
+});

@@ -1,0 +1,83 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import type { TranscriptEntry } from "./package.ts";
+import { cutAtLimit, timeOrdered } from "./transcript.ts";
+
+const user = (text: string): TranscriptEntry => ({
+  role: "user",
+  text,
+  fidelity: "keystrokes",
+  certainty: "exact",
+});
+const agent = (...rows: string[]): TranscriptEntry => ({
+  role: "agent",
+  text: rows.join("\n"),
+  fidelity: "screen",
+});
+const rule = "─".repeat(40);
+const limit = "You've hit your session limit · resets 3:01am (UTC)";
+
+// What Claude Code 2.1.197 shows at its limit (claude-limit-session.tmux.txt, shortened).
+const screen = [
+  "╭─── Claude Code v2.1.197 ───╮",
+  "╰───────────────────────────╯",
+  "❯ fix the nasty bug in",
+  "  src/discount.ts",
+  "⏺ Fixed: the discount is now",
+  "  applied once.",
+  "",
+  "❯ now add a test",
+  `  ⎿  ${limit}`,
+  "",
+  "✻ Sautéed for 0s",
+  "",
+  "❯ /rate-limit-options",
+  rule,
+  "  What do you want to do?",
+  "  ❯ 1. Stop and wait for limit to reset",
+  "    2. Upgrade your plan",
+];
+
+Deno.test("turns are cut into the screen where it echoed them: User, Agent, User, Agent", () => {
+  const turns = [user("fix the nasty bug in src/discount.ts"), user("now add a test")];
+  assertEquals(timeOrdered(turns, screen, limit), [
+    agent("╭─── Claude Code v2.1.197 ───╮", "╰───────────────────────────╯"),
+    turns[0],
+    agent("⏺ Fixed: the discount is now", "  applied once."),
+    turns[1],
+    agent(`  ⎿  ${limit}`),
+  ]);
+});
+
+Deno.test("the limit menu after the limit message is not carried", () => {
+  assertEquals(cutAtLimit(screen, limit).at(-1), `  ⎿  ${limit}`);
+  assertEquals(cutAtLimit(screen, null), screen);
+  assertEquals(cutAtLimit(screen, "a message never shown"), screen);
+});
+
+Deno.test("a multi-line turn matches its echo across rows; the echo is carried once", () => {
+  const turns = [user("a\nb")];
+  const out = timeOrdered(turns, ["❯ a", "  b", "⏺ ok"]);
+  assertEquals(out, [turns[0], agent("⏺ ok")]);
+});
+
+Deno.test("turns without an echo keep their place in time", () => {
+  const old = user("scrolled off long ago");
+  const lost = user("queued while busy");
+  const seen = user("now add a test");
+  const late = user("typed after the last echo");
+  const rows = ["⏺ tail of an old answer", "❯ now add a test", "⏺ done"];
+  assertEquals(timeOrdered([old, seen, late], rows), [
+    old,
+    agent("⏺ tail of an old answer"),
+    seen,
+    agent("⏺ done"),
+    late,
+  ]);
+  assertEquals(timeOrdered([old, lost], rows), [old, lost, agent(...rows)]);
+  // Echoes pair with turns in order: the turn before the first echo stays before it.
+  assertEquals(timeOrdered([seen, user("x")], ["❯ x", "❯ now add a test"]), [
+    seen,
+    user("x"),
+    agent("❯ now add a test"),
+  ]);
+});
