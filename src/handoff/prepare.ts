@@ -32,7 +32,12 @@ export interface PreparedHandoff {
  * last screen lines where the agent echoed them, with the limit menu left out (transcript.ts).
  * A run without a screen (headless) has its entries as recorded.
  */
-export function runConversation(journal: Journal, runId: number): TranscriptEntry[] {
+export function runConversation(
+  journal: Journal,
+  runId: number,
+  /** The limit message the run ended on, when the journal does not have it yet. */
+  limitMessage?: string,
+): TranscriptEntry[] {
   const entries: TranscriptEntry[] = journal.entries(runId).map((e) => ({
     role: e.role,
     text: e.text,
@@ -42,7 +47,7 @@ export function runConversation(journal: Journal, runId: number): TranscriptEntr
   }));
   const screen = journal.screen(runId);
   if (!screen || screen.length === 0) return entries;
-  return timeOrdered(entries, screen, journal.run(runId)?.limitMessage ?? null);
+  return timeOrdered(entries, screen, limitMessage ?? journal.run(runId)?.limitMessage ?? null);
 }
 
 /**

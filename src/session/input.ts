@@ -472,10 +472,7 @@ export class InputTracker {
   }
 
   #killLine(): void {
-    const start = this.#lineStart();
-    this.#line.splice(start, this.#cursor - start);
-    this.#cursor = start;
-    if (!this.#exact) this.#tail = null;
+    this.#killBack(this.#lineStart());
   }
 
   #killWord(): void {
@@ -483,9 +480,18 @@ export class InputTracker {
     let at = this.#cursor;
     while (at > 0 && /\s/.test(l[at - 1]) && l[at - 1] !== "\n") at--;
     while (at > 0 && !/\s/.test(l[at - 1])) at--;
-    l.splice(at, this.#cursor - at);
+    this.#killBack(at);
+  }
+
+  /** Deletes from `at` to the cursor; the tail survives when only its own end was deleted. */
+  #killBack(at: number): void {
+    const count = this.#cursor - at;
+    const atEnd = this.#cursor === this.#line.length;
+    this.#line.splice(at, count);
     this.#cursor = at;
-    if (!this.#exact) this.#tail = null;
+    if (this.#tail === null) return;
+    if (atEnd && count <= this.#tail.length) this.#tail.length -= count;
+    else if (!this.#exact) this.#tail = null;
   }
 
   /** Collects UTF-8 bytes into code points; malformed input becomes U+FFFD. */

@@ -42,6 +42,8 @@ export interface ViewState {
   retry: number | null;
   /** A transient hint (e.g. "Press Ctrl-C again to exit"). */
   hint: string | null;
+  /** A dialog shown instead of the input box until Esc (Claude's `/help`), or null. */
+  panel: readonly string[] | null;
   /** Gemini dialog reset time (SIM_RESET_AT). */
   resetAt?: string;
 }
@@ -113,6 +115,19 @@ function _box(lines: string[], cols: number, title = ""): string[] {
     "╰" + "─".repeat(inner) + "╯",
   ];
 }
+
+/** What Claude's `/help` dialog shows (shortened), in place of the input box until Esc. */
+export const CLAUDE_HELP_PANEL: readonly string[] = [
+  "  Claude Code v2.1.197-sim   general   commands   custom-commands",
+  "",
+  "  Claude understands your codebase, makes edits with your permission, and executes commands.",
+  "",
+  "  Shortcuts",
+  "  ! for bash mode      double tap esc to clear input      \\⏎ for newline",
+  "  / for commands       @ for file paths                    ctrl + _ to undo",
+  "",
+  "  Esc to cancel",
+];
 
 /** Rows of one transcript item for persona `s.persona`. */
 export function renderItem(s: ViewState, item: Item): string[] {
@@ -262,6 +277,7 @@ export function renderLive(s: ViewState): string[] {
   const rule = DIM + "─".repeat(c) + RESET;
   switch (s.persona) {
     case "claude": {
+      if (s.panel) return ["", rule, ...s.panel.map((r) => fit(r, c))];
       if (s.menu) {
         return [
           "",
