@@ -133,6 +133,8 @@ export interface InputBox {
   backslashEnter: boolean;
   /** Commands the agent handles itself (never sent to the model), e.g. `/help`, `/clear`. */
   localCommands: readonly string[];
+  /** The agent sends the box's text with leading and trailing blanks removed. */
+  trimsSubmission: boolean;
 }
 
 /** One agent. */

@@ -118,7 +118,8 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
 }
 
 /**
- * Claude Code 2.x's input box: between two full-width rules, `❯ ` before the first row and two
+ * Claude Code 2.x's input box: between two full-width rules, `❯` and a no-break space before the
+ * first row and two
  * spaces before the others; `Try "…"` while empty; a long paste collapsed to
  * `[Pasted text #1 +40 lines]`. `\` then Enter is its newline where Shift+Enter cannot be told
  * apart (tmux). Its built-in slash commands run locally and never reach the model.
@@ -126,12 +127,14 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
 export const CLAUDE_INPUT_BOX: InputBox = {
   prompt: "❯ ",
   continuation: "  ",
-  above: /^─{8,}\s*$/,
+  // While Up recalls history the rule above is titled: `─── History 18/18 ───…`.
+  above: /^─{3,}(?: [^─]+ ─+)?\s*$/,
   below: /^─{8,}\s*$/,
   sideBorders: false,
   placeholders: [/^Try "[^"]*"\s*$/],
   collapsedPaste: /\[Pasted text #\d+(?: \+\d+ lines)?\]/g,
   backslashEnter: true,
+  trimsSubmission: true,
   localCommands: [
     "/help",
     "/clear",

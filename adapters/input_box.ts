@@ -19,7 +19,9 @@ export interface BoxReading {
  * the screen is the live one: echoes of earlier turns above it have no rule above them.
  */
 export function readInputBox(lines: readonly string[], box: InputBox): BoxReading | null {
-  const rows = box.sideBorders ? lines.map(stripBorders) : lines.map((l) => l.trimEnd());
+  // Claude Code puts a no-break space after its prompt glyph.
+  const plain = lines.map((l) => l.replace(/\u00a0/g, " "));
+  const rows = box.sideBorders ? plain.map(stripBorders) : plain.map((l) => l.trimEnd());
   const promptBare = box.prompt.trimEnd();
   for (let r = rows.length - 1; r >= 0; r--) {
     const row = rows[r];

@@ -22,6 +22,14 @@ Deno.test("Claude's box: the rows between the rules, the echo above it is not th
 
 Deno.test("Claude's box: empty, placeholder, blank continuation rows, and no box at all", () => {
   assertEquals(readInputBox([rule, "❯ ", rule], CLAUDE_INPUT_BOX), { rows: [] });
+  // The real one: a no-break space after the glyph, a titled rule while history is recalled
+  // (Claude Code 2.1.197 under uuldana).
+  const titled = "─── History 18/18 " + "─".repeat(40);
+  assertEquals(readInputBox([titled, "❯\u00a0second", rule], CLAUDE_INPUT_BOX), {
+    rows: ["second"],
+  });
+  assertEquals(readInputBox([rule, "❯\u00a0", rule], CLAUDE_INPUT_BOX), { rows: [] });
+  assertEquals(readInputBox([rule, "❯\u00a0fix it", rule], CLAUDE_INPUT_BOX), { rows: ["fix it"] });
   assertEquals(readInputBox([rule, '❯ Try "refactor <filepath>"', rule], CLAUDE_INPUT_BOX), {
     rows: [],
   });

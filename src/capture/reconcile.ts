@@ -85,6 +85,16 @@ export function reconcile(
   reading: BoxReading | null,
   box: InputBox | undefined,
 ): Submitted | null {
+  const turn = _reconcile(typed, reading, box);
+  if (turn === null || !box?.trimsSubmission) return turn;
+  return { ...turn, text: turn.text.trim() };
+}
+
+function _reconcile(
+  typed: TypedLine,
+  reading: BoxReading | null,
+  box: InputBox | undefined,
+): Submitted | null {
   if (typed.exact) return typed.text.trim() ? { text: typed.text, certainty: "exact" } : null;
   if (box === undefined || reading === null) {
     return typed.text.trim() ? { text: typed.text, certainty: "best-effort" } : null;

@@ -79,3 +79,14 @@ Deno.test("the agent's own commands are local", () => {
   assertEquals(isLocalCommand("/init", box), false);
   assertEquals(isLocalCommand("/help", undefined), false);
 });
+
+Deno.test("an agent that trims what it sends is recorded trimmed", () => {
+  assertEquals(reconcile(typed("  hi there ", true), null, box), {
+    text: "hi there",
+    certainty: "exact",
+  });
+  assertEquals(reconcile(typed(" x ", true), null, { ...box, trimsSubmission: false }), {
+    text: " x ",
+    certainty: "exact",
+  });
+});

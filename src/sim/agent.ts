@@ -204,7 +204,7 @@ class _Session {
     this.#launch = launch;
     this.#log = log;
     const claude = p.name === "claude";
-    this.#editor = new LineEditor({ backslashEnter: claude, collapsePastes: claude });
+    this.#editor = new LineEditor({ backslashEnter: claude, collapsePastes: claude, trim: claude });
     const { cols, rows } = _size();
     this.#view = {
       persona: p.name,
@@ -432,6 +432,8 @@ class _Session {
         return; // focus reports: nothing to redraw
     }
     v.input = ed.text;
+    const recalled = ed.recalled;
+    v.boxTitle = recalled ? `History ${recalled.at}/${recalled.of}` : null;
     this.#render();
   }
 

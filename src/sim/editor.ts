@@ -13,6 +13,8 @@ export interface EditorRules {
   backslashEnter: boolean;
   /** Long pastes show as a label until sent (Claude Code). */
   collapsePastes: boolean;
+  /** The message is sent with leading and trailing blanks removed (Claude Code). */
+  trim: boolean;
 }
 
 // Claude Code 2.1.197 collapses a paste longer than 800 characters or with more newlines than
@@ -44,6 +46,12 @@ export class LineEditor {
   /** The cursor, in code points from the start. */
   get cursor(): number {
     return this.#cursor;
+  }
+
+  /** While Up/Down recall history: which message (1 = oldest) of how many; else null. */
+  get recalled(): { at: number; of: number } | null {
+    if (this.#recall === 0) return null;
+    return { at: this.#history.length - this.#recall + 1, of: this.#history.length };
   }
 
   /** Empties the box. */
@@ -140,8 +148,8 @@ export class LineEditor {
 
   /**
    * Tab: completes the `@path` word before the cursor with `complete(prefix)` (the names it may
-   * become); a single match is taken (a file gets a space after it), several share their common
-   * start.
+   * become); a single match is taken (Claude Code 2.1.197 adds no space after it), several share
+   * their common start.
    */
   tab(complete: (prefix: string) => string[]): void {
     const before = this.#chars.slice(0, this.#cursor).join("");
@@ -151,8 +159,7 @@ export class LineEditor {
     if (names.length === 0) return;
     let common = names[0];
     for (const n of names) while (!n.startsWith(common)) common = common.slice(0, -1);
-    const done = names.length === 1 && !common.endsWith("/") ? common + " " : common;
-    this.insert(done.slice(m[1].length));
+    this.insert(common.slice(m[1].length));
   }
 
   /**
@@ -166,7 +173,8 @@ export class LineEditor {
     }
     const shown = this.text;
     if (!shown.trim()) return null;
-    const sent = shown.replace(_LABEL, (label, id) => this.#pastes.get(Number(id)) ?? label);
+    const whole = shown.replace(_LABEL, (label, id) => this.#pastes.get(Number(id)) ?? label);
+    const sent = this.#rules.trim ? whole.trim() : whole;
     this.#history.push(sent);
     this.#pastes.clear();
     this.clear();

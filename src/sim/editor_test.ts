@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { LineEditor } from "./editor.ts";
 
-const claude = () => new LineEditor({ backslashEnter: true, collapsePastes: true });
+const claude = () => new LineEditor({ backslashEnter: true, collapsePastes: true, trim: true });
 
 Deno.test("backslash then Enter is a newline; Enter sends", () => {
   const e = claude();
@@ -46,12 +46,12 @@ Deno.test("history: Up recalls older messages, Down comes back to the draft", ()
   assertEquals(e.text, "draft");
 });
 
-Deno.test("Tab completes an @path: one match with a space, several to their common start", () => {
+Deno.test("Tab completes an @path: one match whole, several to their common start", () => {
   const e = claude();
   const names = ["src/discount.ts", "src/dispatch.ts"];
   e.insert("read @src/disc");
   e.tab((p) => names.filter((n) => n.startsWith(p)));
-  assertEquals(e.text, "read @src/discount.ts ");
+  assertEquals(e.text, "read @src/discount.ts");
   e.clear();
   e.insert("@src/d");
   e.tab((p) => names.filter((n) => n.startsWith(p)));

@@ -42,6 +42,8 @@ export interface ViewState {
   retry: number | null;
   /** A transient hint (e.g. "Press Ctrl-C again to exit"). */
   hint: string | null;
+  /** Claude: the title of the rule above the box while history is recalled, e.g. "History 2/3". */
+  boxTitle?: string | null;
   /** A dialog shown instead of the input box until Esc (Claude's `/help`), or null. */
   panel: readonly string[] | null;
   /** Gemini dialog reset time (SIM_RESET_AT). */
@@ -294,8 +296,8 @@ export function renderLive(s: ViewState): string[] {
       return [
         ...(s.busy ? ["", "\x1b[38;5;174m✻ Working… (esc to interrupt)" + RESET] : []),
         "",
-        rule,
-        ..._inputRows("❯ ", s.input, "", c, max),
+        s.boxTitle ? DIM + `─── ${s.boxTitle} `.padEnd(c, "─") + RESET : rule,
+        ..._inputRows("❯\u00a0", s.input, "", c, max, "  "),
         rule,
         DIM + _leftRight("  " + (s.hint ?? "? for shortcuts"), _sizeTag(s), c) + RESET,
       ];
