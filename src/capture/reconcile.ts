@@ -87,7 +87,27 @@ export function reconcile(
 ): Submitted | null {
   const turn = _reconcile(typed, reading, box);
   if (turn === null || !box?.trimsSubmission) return turn;
-  return { ...turn, text: turn.text.trim() };
+  return { ...turn, text: _trimmed(turn.text, typed.pastes, box) };
+}
+
+/** `text` trimmed as the agent trims it: a collapsed paste at either end keeps its own blanks. */
+function _trimmed(text: string, pastes: readonly string[], box: InputBox): string {
+  const limit = box.collapseAbove;
+  const collapsed = (p: string) =>
+    limit !== null && (p.length > limit.chars || (p.match(/\n/g) ?? []).length > limit.newlines);
+  let from = text.length - text.trimStart().length;
+  let to = text.trimEnd().length;
+  const last = pastes.at(-1);
+  if (last !== undefined && collapsed(last)) {
+    const at = text.lastIndexOf(last);
+    if (at >= 0 && text.slice(at + last.length).trim() === "") to = at + last.length;
+  }
+  const first = pastes[0];
+  if (first !== undefined && collapsed(first)) {
+    const at = text.indexOf(first);
+    if (at >= 0 && text.slice(0, at).trim() === "") from = Math.min(from, at);
+  }
+  return to > from ? text.slice(from, to) : "";
 }
 
 function _reconcile(

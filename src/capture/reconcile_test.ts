@@ -90,3 +90,16 @@ Deno.test("an agent that trims what it sends is recorded trimmed", () => {
     certainty: "exact",
   });
 });
+
+Deno.test("a collapsed paste at the end keeps its trailing newline (Claude trims, then expands)", () => {
+  const log = "1\n2\n3\n4\n";
+  assertEquals(reconcile(typed(`see: ${log}`, true, "", [log]), null, box), {
+    text: `see: ${log}`,
+    certainty: "exact",
+  });
+  // A short paste is typed in, and trimmed with the rest.
+  assertEquals(reconcile(typed("see: a\n", true, "", ["a\n"]), null, box), {
+    text: "see: a",
+    certainty: "exact",
+  });
+});

@@ -1,4 +1,5 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { composeHandoff } from "./compose.ts";
 import type { TranscriptEntry } from "./package.ts";
 import { cutAtLimit, timeOrdered } from "./transcript.ts";
 
@@ -80,4 +81,34 @@ Deno.test("turns without an echo keep their place in time", () => {
     user("x"),
     agent("❯ now add a test"),
   ]);
+});
+
+Deno.test("budget: a long time-ordered session drops its oldest whole entries, the last answer whole", () => {
+  const turns: TranscriptEntry[] = [];
+  const rows: string[] = [];
+  for (let t = 1; t <= 30; t++) {
+    turns.push(user(`question number ${t}`));
+    rows.push(`❯ question number ${t}`);
+    for (let l = 1; l <= 4; l++) rows.push(`  answer ${t} line ${l} ${"·".repeat(60)}`);
+  }
+  rows.push(`  ⎿  ${limit}`, "❯ /rate-limit-options", "  ❯ 1. Stop and wait for limit to reset");
+  const entries = timeOrdered(turns, rows.slice(-120), limit);
+  const pkg = {
+    workspace: "/w",
+    git: null,
+    from: "claude",
+    to: "codex",
+    reason: { kind: "limit" as const, message: limit, resetsAt: null },
+    time: "2026-12-01T00:00:00Z",
+    entries,
+  };
+  const out = composeHandoff(pkg, { road: "hook", pointer: "/h.md", nonce: "0123456789ab" })!;
+  assert(out.omitted > 0, "something had to be left out");
+  assert(out.text.includes(`earlier entries were omitted`), out.text.slice(0, 800));
+  // The newest answer and the message that hit the limit are there whole; the menu is not.
+  assert(out.text.includes("User: question number 30\n\nAgent:   answer 30 line 1"), out.text);
+  assert(out.text.includes(limit));
+  assert(!out.text.includes("rate-limit-options"));
+  // Each turn is carried once: as its User entry, never again as a screen echo.
+  assertEquals(out.text.split("question number 29").length - 1, 1);
 });

@@ -173,8 +173,9 @@ export class LineEditor {
     }
     const shown = this.text;
     if (!shown.trim()) return null;
-    const whole = shown.replace(_LABEL, (label, id) => this.#pastes.get(Number(id)) ?? label);
-    const sent = this.#rules.trim ? whole.trim() : whole;
+    // Claude trims what the box shows, then puts the collapsed pastes back in.
+    const sent = (this.#rules.trim ? shown.trim() : shown)
+      .replace(_LABEL, (label, id) => this.#pastes.get(Number(id)) ?? label);
     this.#history.push(sent);
     this.#pastes.clear();
     this.clear();

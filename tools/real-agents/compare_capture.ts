@@ -54,7 +54,12 @@ for (let i = 0; i < Math.max(model.length, journal.length); i++) {
   if (!same) problems.push(`message ${i + 1} differs`);
 }
 const order = conversation.map((e) => e.role[0]).join("");
-console.log(`journal: ${exact} of ${model.length} user messages exact (text identical, in order)`);
+const by = (c: string) => journal.filter((e, i) => e.certainty === c && e.text === model[i]).length;
+console.log(
+  `journal: ${exact} of ${model.length} user messages identical and in order ` +
+    `(${by("exact")} exact, ${by("reconstructed")} reconstructed from the input box; ` +
+    `${journal.filter((e) => e.certainty === "best-effort").length} best effort)`,
+);
 console.log(`handoff: ${inHandoff} of ${model.length} as User entries; roles in order: ${order}`);
 console.log(`original request: ${short(original)} (model's first: ${short(model[0])})`);
 console.log(`limit menu carried: ${body.includes("/rate-limit-options") ? "YES" : "no"}`);
