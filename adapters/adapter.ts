@@ -129,11 +129,16 @@ export interface InputBox {
    * key tracker knows the pasted text behind it.
    */
   collapsedPaste: RegExp | null;
+  /** A paste is collapsed when longer than `chars` or with more than `newlines` newlines. */
+  collapseAbove: { chars: number; newlines: number } | null;
   /** Newline keys besides Alt+Enter, Shift+Enter (kitty/modifyOtherKeys) and Ctrl-J. */
   backslashEnter: boolean;
   /** Commands the agent handles itself (never sent to the model), e.g. `/help`, `/clear`. */
   localCommands: readonly string[];
-  /** The agent sends the box's text with leading and trailing blanks removed. */
+  /**
+   * The agent sends the box's text with leading and trailing blanks removed (before a collapsed
+   * paste is put back in, so a collapsed paste keeps its own).
+   */
   trimsSubmission: boolean;
 }
 

@@ -133,6 +133,8 @@ export const CLAUDE_INPUT_BOX: InputBox = {
   sideBorders: false,
   placeholders: [/^Try "[^"]*"\s*$/],
   collapsedPaste: /\[Pasted text #\d+(?: \+\d+ lines)?\]/g,
+  // From its bundled source: over 800 characters or more than min(rows - 10, 2) newlines.
+  collapseAbove: { chars: 800, newlines: 2 },
   backslashEnter: true,
   trimsSubmission: true,
   localCommands: [

@@ -13,12 +13,27 @@ export interface BoxReading {
   rows: string[];
 }
 
+/** Where the box is on the screen: its rows from the one above it to the one that ends it. */
+export interface BoxPlace {
+  /** The box's text rows. */
+  reading: BoxReading;
+  /** Index of the first row of the box (the rule above it, when it has one). */
+  from: number;
+  /** Index of the row that ends it. */
+  to: number;
+}
+
 /**
  * The input box on `lines` (the screen's logical rows, top first), or null when no box of that
  * shape is visible (a menu or dialog has replaced it, or the agent draws none). The lowest box on
  * the screen is the live one: echoes of earlier turns above it have no rule above them.
  */
 export function readInputBox(lines: readonly string[], box: InputBox): BoxReading | null {
+  return findInputBox(lines, box)?.reading ?? null;
+}
+
+/** The live input box on `lines` and where it is (see {@linkcode readInputBox}), or null. */
+export function findInputBox(lines: readonly string[], box: InputBox): BoxPlace | null {
   // Claude Code puts a no-break space after its prompt glyph.
   const plain = lines.map((l) => l.replace(/\u00a0/g, " "));
   const rows = box.sideBorders ? plain.map(stripBorders) : plain.map((l) => l.trimEnd());
@@ -41,8 +56,9 @@ export function readInputBox(lines: readonly string[], box: InputBox): BoxReadin
     }
     if (end < 0) continue;
     while (text.length > 0 && text[text.length - 1] === "") text.pop();
-    if (text.length === 1 && box.placeholders.some((p) => p.test(text[0]))) return { rows: [] };
-    return { rows: text };
+    const from = box.above === null ? r : r - 1;
+    const empty = text.length === 1 && box.placeholders.some((p) => p.test(text[0]));
+    return { reading: { rows: empty ? [] : text }, from, to: end };
   }
   return null;
 }

@@ -14,6 +14,7 @@ import { handoffPath, newHandoffId, writeHandoffFile } from "./file.ts";
 import { newNonce } from "./frame.ts";
 import { describeWorkspace } from "./workspace.ts";
 import { timeOrdered } from "./transcript.ts";
+import { adapterByName } from "../../adapters/registry.ts";
 
 /** A handoff that is saved and ready to deliver. */
 export interface PreparedHandoff {
@@ -47,7 +48,9 @@ export function runConversation(
   }));
   const screen = journal.screen(runId);
   if (!screen || screen.length === 0) return entries;
-  return timeOrdered(entries, screen, limitMessage ?? journal.run(runId)?.limitMessage ?? null);
+  const run = journal.run(runId);
+  const box = run ? adapterByName(run.agent)?.inputBox : undefined;
+  return timeOrdered(entries, screen, limitMessage ?? run?.limitMessage ?? null, box);
 }
 
 /**

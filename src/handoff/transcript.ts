@@ -3,10 +3,13 @@
  * echoed them, so the last lines the agent showed are cut into the answer to each turn — User,
  * Agent, User, Agent…, oldest first. A screen row that only echoes a recorded turn is dropped
  * (the turn itself is carried), and so is everything after the limit message (the agent's own
- * limit menu is not the user's doing). Pure.
+ * limit menu is not the user's doing) and the live input box (what is typed there, e.g. a
+ * `/agent NAME` switch, was never sent). Pure.
  *
  * @module
  */
+import type { InputBox } from "../../adapters/adapter.ts";
+import { findInputBox } from "../../adapters/input_box.ts";
 import { normalizeSpace, stripBorders } from "../../adapters/screen_text.ts";
 import type { TranscriptEntry } from "./package.ts";
 
@@ -39,6 +42,13 @@ export function cutAtLimit(lines: readonly string[], message: string | null): st
     return lines.slice(0, end + 1);
   }
   return [...lines];
+}
+
+/** The rows without the live input box (the lowest one on the screen), when `box` describes it. */
+export function withoutInputBox(lines: string[], box: InputBox | undefined): string[] {
+  const place = box ? findInputBox(lines, box) : null;
+  if (place === null) return lines;
+  return [...lines.slice(0, place.from), ...lines.slice(place.to + 1)];
 }
 
 interface _Echo {
@@ -95,8 +105,9 @@ export function timeOrdered(
   turns: readonly TranscriptEntry[],
   screen: readonly string[],
   limitMessage: string | null = null,
+  box?: InputBox,
 ): TranscriptEntry[] {
-  const lines = cutAtLimit(screen, limitMessage);
+  const lines = withoutInputBox(cutAtLimit(screen, limitMessage), box);
   const echoes = _echoes(turns, lines);
   const out: TranscriptEntry[] = [];
   let turn = 0;

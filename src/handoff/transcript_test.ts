@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { composeHandoff } from "./compose.ts";
+import { CLAUDE_INPUT_BOX } from "../../adapters/claude.ts";
 import type { TranscriptEntry } from "./package.ts";
 import { cutAtLimit, timeOrdered } from "./transcript.ts";
 
@@ -53,6 +54,14 @@ Deno.test("the limit menu after the limit message is not carried", () => {
   assertEquals(cutAtLimit(screen, limit).at(-1), `  ⎿  ${limit}`);
   assertEquals(cutAtLimit(screen, null), screen);
   assertEquals(cutAtLimit(screen, "a message never shown"), screen);
+});
+
+Deno.test("the live input box (a /agent switch typed there) is not carried", () => {
+  const rows = ["❯ fix it", "⏺ fixed", "", rule, "❯\u00a0/agent codex", rule, "  ? for shortcuts"];
+  assertEquals(timeOrdered([user("fix it")], rows, null, CLAUDE_INPUT_BOX), [
+    user("fix it"),
+    agent("⏺ fixed", "", "  ? for shortcuts"),
+  ]);
 });
 
 Deno.test("a multi-line turn matches its echo across rows; the echo is carried once", () => {
