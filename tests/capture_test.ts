@@ -13,6 +13,7 @@ import { runConversation } from "../src/handoff/prepare.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const pause = (ms = 150) => new Promise((r) => setTimeout(r, ms));
+const LONG = Array.from({ length: 334 }, (_, i) => `word${i}`).join(" ").slice(0, 3000);
 const LOG = Array.from({ length: 40 }, (_, i) => `log line ${i + 1}: ok`).join("\n");
 
 /** The `User:` and `Agent:` entries of a framed handoff body, oldest first. */
@@ -29,7 +30,7 @@ Deno.test(
   "what people type into Claude reaches the journal and the handoff exactly, once, in order",
   opts,
   async () => {
-    const limitAt = 10;
+    const limitAt = 14;
     const w = new SwitchWorld(["claude", "codex"], {
       claude: { SIM_LIMIT_AFTER: String(limitAt), SIM_REPLY_MS: "700" },
     });
@@ -50,9 +51,10 @@ Deno.test(
       turns++;
       await w.waitForEvent("claude", "submit", turns);
     };
+    let interrupted = 0;
     const replied = async () => {
       // Each turn but the interrupted one gets its reply before the next is typed.
-      await w.waitForEvent("claude", "reply", turns - (turns >= 8 ? 1 : 0));
+      await w.waitForEvent("claude", "reply", turns - interrupted);
       await pause(250);
     };
     try {
@@ -108,10 +110,29 @@ Deno.test(
       await keys("C-w", "Enter");
       await submitted();
       await replied();
+      // The other newline keys: Alt+Enter, Ctrl-J, Shift+Enter (as kitty/xterm encode it).
+      await text("alt");
+      await keys("M-Enter");
+      await text("enter");
+      await keys("Enter");
+      await submitted();
+      await replied();
+      await text("ctrl");
+      await keys("C-j");
+      await text("j");
+      await keys("Enter");
+      await submitted();
+      await replied();
+      await text("shift");
+      await w.term.send("\x1b[13;2u", true);
+      await text("enter");
+      await keys("Enter");
+      await submitted();
+      await replied();
       // A long paste shows collapsed in the box; the model gets all of it.
       await text("see this log: ");
-      await w.term.paste(LOG);
-      await w.term.waitFor("[Pasted text #1 +39 lines]");
+      await w.term.paste(LOG + "\n");
+      await w.term.waitFor("[Pasted text #1 +40 lines]");
       await keys("Enter");
       await submitted();
       await replied();
@@ -122,8 +143,13 @@ Deno.test(
       await pause(200);
       await keys("Escape");
       await w.waitForEvent("claude", "interrupt");
+      interrupted++;
       await pause(300);
       await text("non-ASCII: grüße, 日本語, 🎉");
+      await keys("Enter");
+      await submitted();
+      await replied();
+      await text(LONG);
       await keys("Enter");
       await submitted();
       await replied();
@@ -140,9 +166,13 @@ Deno.test(
         "explain it too",
         "fix the nasty bug",
         "read @src/discount.ts please",
-        `see this log: ${LOG}`,
+        "alt\nenter",
+        "ctrl\nj",
+        "shift\nenter",
+        `see this log: ${LOG}\n`,
         "start a long refactor",
         "non-ASCII: grüße, 日本語, 🎉",
+        LONG,
         "now add a test",
       ]);
       assertEquals(w.events("claude", "local").map((e) => e.text), ["/help"]);
@@ -167,9 +197,12 @@ Deno.test(
       );
       const entries = conversation(framed.body);
       const users = entries.filter((e) => e.role === "User").map((e) => e.text);
-      assertEquals(users, received);
+      // (An entry's trailing blanks are not carried: the paste's last newline.)
+      assertEquals(users, received.map((t) => t.trimEnd()));
       const roles = entries.map((e) => e.role[0]).join("");
-      assert(/^A?(UA)+$/.test(roles), `not in time order: ${roles}`);
+      // Turns whose echo scrolled past the last 120 lines come first, with no answer left to pair.
+      assert(/^U*A?(UA)+$/.test(roles), `not in time order: ${roles}`);
+      assert(/(UA){8}$/.test(roles), `too few answers paired: ${roles}`);
       const last = entries.at(-1)!;
       assert(last.text.includes("You've hit your session limit"), last.text);
       assert(!framed.body.includes("/rate-limit-options"), framed.body.slice(-3000));
@@ -186,7 +219,7 @@ Deno.test(
         stderr: "piped",
       }).output();
       const shown = new TextDecoder().decode(show.stdout);
-      assert(shown.includes("(10 user turns"), shown);
+      assert(shown.includes("(14 user turns"), shown);
       const order = [...shown.matchAll(/^ {2}(User|Agent) \[([\w-]+)\]:/gm)].map((m) => m[1][0]);
       assertEquals(order.join(""), roles, shown);
       assert(/User \[exact\]: first line\n {4}second line/.test(shown), shown);

@@ -115,7 +115,7 @@ function _reconcile(
   reading: BoxReading | null,
   box: InputBox | undefined,
 ): Submitted | null {
-  if (typed.exact) return typed.text.trim() ? { text: typed.text, certainty: "exact" } : null;
+  if (typed.exact) return _checked(typed, reading, box);
   if (box === undefined || reading === null) {
     return typed.text.trim() ? { text: typed.text, certainty: "best-effort" } : null;
   }
@@ -130,6 +130,50 @@ function _reconcile(
     return typed.text.trim() ? { text: typed.text, certainty: "best-effort" } : null;
   }
   return { text: shown, certainty: "reconstructed" };
+}
+
+// Keys that went to a dialog are a few (a digit, `y`); more missing text is the box's own limit.
+const _STRAY_KEYS = 8;
+
+/**
+ * A line the keys know exactly, checked against the box: the box may lag the last keys (their
+ * echo is on its way) and may show a paste collapsed, and then the keys stand; keys typed before
+ * the text that the box does not show went elsewhere (a digit that chose a permission dialog's
+ * option) and are dropped; a box that shows other text than the keys built wins.
+ */
+function _checked(
+  typed: TypedLine,
+  reading: BoxReading | null,
+  box: InputBox | undefined,
+): Submitted | null {
+  if (!typed.text.trim()) return null;
+  const keys: Submitted = { text: typed.text, certainty: "exact" };
+  if (box === undefined || reading === null) return keys;
+  const shown = _expand(
+    reading.rows.join(typed.text.includes("\n") ? "\n" : " "),
+    box,
+    typed.pastes,
+  );
+  if (box.collapsedPaste !== null && new RegExp(box.collapsedPaste.source).test(shown)) return keys;
+  const s = _squash(shown);
+  const t = _squash(typed.text);
+  if (s === "" || t.startsWith(s)) return keys;
+  const at = t.indexOf(s);
+  // A tall box may show only its last rows: then more than a few keys are "missing".
+  if (at > _STRAY_KEYS) return keys;
+  if (at > 0) return { text: _afterSquashed(typed.text, at), certainty: "reconstructed" };
+  return { text: shown, certainty: "reconstructed" };
+}
+
+/** `text` from the point where `n` of its non-blank characters are behind. */
+function _afterSquashed(text: string, n: number): string {
+  let seen = 0;
+  let i = 0;
+  while (i < text.length && (seen < n || /\s/.test(text[i]))) {
+    if (!/\s/.test(text[i])) seen++;
+    i++;
+  }
+  return text.slice(i);
 }
 
 /** Whether `text` is one of the agent's own commands (run locally, never sent to the model). */

@@ -6,12 +6,40 @@ const box = CLAUDE_INPUT_BOX;
 const typed = (text: string, exact: boolean, tail: string | null = "", pastes: string[] = []) =>
   ({ text, exact, tail, pastes }) satisfies TypedLine;
 
-Deno.test("an exact line is exact, whatever the box shows", () => {
+Deno.test("an exact line stands when the box lags it, shows it collapsed or is not there", () => {
   assertEquals(reconcile(typed("a\nb", true), { rows: ["a"] }, box), {
     text: "a\nb",
     certainty: "exact",
   });
+  assertEquals(reconcile(typed("fix it", true), { rows: [] }, box), {
+    text: "fix it",
+    certainty: "exact",
+  });
+  // Typed so fast that Claude took it for a paste: the label cannot be expanded from the keys.
+  assertEquals(reconcile(typed("x".repeat(900), true), { rows: ["[Pasted text #3]"] }, box), {
+    text: "x".repeat(900),
+    certainty: "exact",
+  });
+  assertEquals(reconcile(typed("fix it", true), null, box), { text: "fix it", certainty: "exact" });
   assertEquals(reconcile(typed("  ", true), null, box), null);
+});
+
+Deno.test("keys the box does not show went elsewhere; a box with other text wins", () => {
+  // "1" chose a permission dialog's option, then the message was typed (its echo lagging).
+  assertEquals(reconcile(typed("1now run the tests", true), { rows: ["now run th"] }, box), {
+    text: "now run the tests",
+    certainty: "reconstructed",
+  });
+  // A tall box that shows only its last rows does not cut the message.
+  const long = Array.from({ length: 100 }, (_, i) => `w${i}`).join(" ");
+  assertEquals(reconcile(typed(long, true), { rows: ["w97 w98 w99"] }, box), {
+    text: long,
+    certainty: "exact",
+  });
+  assertEquals(reconcile(typed("abc", true), { rows: ["something else"] }, box), {
+    text: "something else",
+    certainty: "reconstructed",
+  });
 });
 
 Deno.test("history recall: the box shows the recalled text, the keys the rest", () => {

@@ -348,7 +348,7 @@ export class AgentRun {
    */
   #recordSubmit(event: Extract<InputEvent, { type: "submit" }>): void {
     const box = this.#opts.adapter.inputBox;
-    const reading = box && !event.exact ? readInputBox(this.vt.logicalScreenLines(), box) : null;
+    const reading = box ? readInputBox(this.vt.logicalScreenLines(), box) : null;
     const turn = reconcile(event, reading, box);
     if (turn === null || isLocalCommand(turn.text, box)) return;
     this.#opts.journal.addEntry(this.runId, {
