@@ -1,7 +1,8 @@
 /**
  * A local stand-in for the Anthropic API on 127.0.0.1 that converses: it answers Claude Code's
  * conversation requests with streamed text (30 numbered lines, so a session scrolls far past 120
- * lines), answers the first turn with a `Read` tool call first (a session with tools), streams
+ * lines), answers the first turn with a `Read` tool call first and "run the tests" with a `Bash`
+ * call that Claude asks permission for (a session with tools and a dialog), streams
  * slowly when the message asks for a "long" task (so Esc can interrupt it), and from the
  * LIMIT-th user message on returns the 5-hour usage-limit 429. Every conversation request body
  * is appended to LOG as one JSON line: the last one holds every message the model received.
@@ -11,7 +12,7 @@
  *
  * @module
  */
-import { type Message, userTexts } from "./anthropic_messages.ts";
+import { type Message, usageLimitResponse, userTexts } from "./anthropic_messages.ts";
 
 const port = Number(Deno.args[0] ?? 0); // 0: any free port, printed as "mock on PORT"
 const log = Deno.args[1];
@@ -114,21 +115,6 @@ function reply(
   });
 }
 
-function limited(): Response {
-  return new Response(
-    JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "rate limited" } }),
-    {
-      status: 429,
-      headers: {
-        "content-type": "application/json",
-        "anthropic-ratelimit-unified-status": "rejected",
-        "anthropic-ratelimit-unified-reset": String(reset),
-        "anthropic-ratelimit-unified-representative-claim": "five_hour",
-      },
-    },
-  );
-}
-
 Deno.serve(
   { hostname: "127.0.0.1", port, onListen: (addr) => console.error(`mock on ${addr.port}`) },
   async (req) => {
@@ -147,7 +133,7 @@ Deno.serve(
     }
     Deno.writeTextFileSync(log, JSON.stringify(body) + "\n", { append: true });
     const texts = userTexts(body.messages as Message[]);
-    if (texts.length >= limit) return limited();
+    if (texts.length >= limit) return usageLimitResponse(reset);
     const last = (body.messages as Message[]).at(-1)!;
     const toolResult = Array.isArray(last.content) &&
       last.content.some((b) => b.type === "tool_result");
@@ -158,6 +144,21 @@ Deno.serve(
         [
           { type: "text", text: "Let me look at the file first.\n" },
           { type: "tool_use", name: "Read", input: { file_path: readPath } },
+        ],
+        stream,
+        0,
+      );
+    }
+    if (/run the tests/.test(texts.at(-1) ?? "") && !toolResult) {
+      return reply(
+        model,
+        [
+          { type: "text", text: "Running them.\n" },
+          {
+            type: "tool_use",
+            name: "Bash",
+            input: { command: "make test", description: "Run the tests" },
+          },
         ],
         stream,
         0,

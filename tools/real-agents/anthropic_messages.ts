@@ -1,8 +1,28 @@
 /**
- * Reading an Anthropic Messages API request: the texts the user typed, as the model received them.
+ * The Anthropic Messages API as the local mocks speak it: the texts the user typed, as the model
+ * received them, and the usage-limit answer.
  *
  * @module
  */
+
+/**
+ * The 5-hour usage-limit 429 with the headers Claude Code reads to show "You've hit your session
+ * limit · resets …" (`reset`: Unix seconds).
+ */
+export function usageLimitResponse(reset: number): Response {
+  return new Response(
+    JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "rate limited" } }),
+    {
+      status: 429,
+      headers: {
+        "content-type": "application/json",
+        "anthropic-ratelimit-unified-status": "rejected",
+        "anthropic-ratelimit-unified-reset": String(reset),
+        "anthropic-ratelimit-unified-representative-claim": "five_hour",
+      },
+    },
+  );
+}
 
 /** One content block of a message. */
 export type Block = { type: string; text?: string };

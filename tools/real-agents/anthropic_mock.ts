@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { usageLimitResponse } from "./anthropic_messages.ts";
+
 const port = Number(Deno.args[0] ?? 0); // 0: any free port, printed as "mock on PORT"
 const bodies = Deno.args[1];
 const reset = Math.floor(Date.now() / 1000) + 3 * 3600;
@@ -17,21 +19,7 @@ Deno.serve(
     if (req.method === "POST" && url.pathname.startsWith("/v1/messages")) {
       const body = await req.text();
       if (bodies) Deno.writeTextFileSync(bodies, body + "\n", { append: true });
-      return new Response(
-        JSON.stringify({
-          type: "error",
-          error: { type: "rate_limit_error", message: "rate limited" },
-        }),
-        {
-          status: 429,
-          headers: {
-            "content-type": "application/json",
-            "anthropic-ratelimit-unified-status": "rejected",
-            "anthropic-ratelimit-unified-reset": String(reset),
-            "anthropic-ratelimit-unified-representative-claim": "five_hour",
-          },
-        },
-      );
+      return usageLimitResponse(reset);
     }
     return new Response("{}", { status: 404, headers: { "content-type": "application/json" } });
   },
