@@ -137,7 +137,7 @@ const _STRAY_KEYS = 8;
 
 /**
  * A line the keys know exactly, checked against the box: the box may lag the last keys (their
- * echo is on its way) and may show a paste collapsed, and then the keys stand; keys typed before
+ * echo is on its way), show a suggestion after them or a paste collapsed, and then the keys stand; keys typed before
  * the text that the box does not show went elsewhere (a digit that chose a permission dialog's
  * option) and are dropped; a box that shows other text than the keys built wins.
  */
@@ -157,7 +157,9 @@ function _checked(
   if (box.collapsedPaste !== null && new RegExp(box.collapsedPaste.source).test(shown)) return keys;
   const s = _squash(shown);
   const t = _squash(typed.text);
-  if (s === "" || t.startsWith(s)) return keys;
+  // A lagging echo shows less; a dim suggestion after the cursor shows more (the rows read carry
+  // no colours): either way the keys stand.
+  if (s === "" || t.startsWith(s) || s.startsWith(t)) return keys;
   const at = t.indexOf(s);
   // A tall box may show only its last rows: then more than a few keys are "missing".
   if (at > _STRAY_KEYS) return keys;

@@ -21,6 +21,11 @@ Deno.test("an exact line stands when the box lags it, shows it collapsed or is n
     certainty: "exact",
   });
   assertEquals(reconcile(typed("fix it", true), null, box), { text: "fix it", certainty: "exact" });
+  // A dim suggestion after what was typed is not what was sent.
+  assertEquals(reconcile(typed("fix", true), { rows: ["fix the flaky test"] }, box), {
+    text: "fix",
+    certainty: "exact",
+  });
   assertEquals(reconcile(typed("  ", true), null, box), null);
 });
 
