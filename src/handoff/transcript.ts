@@ -60,6 +60,7 @@ interface _Echo {
 // Where each turn's echo is on the screen, in order; turns without one are left out.
 function _echoes(turns: readonly TranscriptEntry[], lines: readonly string[]): _Echo[] {
   const found: _Echo[] = [];
+  const wanted = turns.map((t) => _squash(t.text)); // once: a turn may be thousands of characters
   let next = 0;
   for (let i = 0; i < lines.length && next < turns.length; i++) {
     const m = _ECHO_MARK.exec(lines[i]);
@@ -67,7 +68,7 @@ function _echoes(turns: readonly TranscriptEntry[], lines: readonly string[]): _
     const first = _squash(lines[i].slice(m[0].length));
     if (first === "") continue;
     for (let t = next; t < turns.length; t++) {
-      const want = _squash(turns[t].text);
+      const want = wanted[t];
       if (!want.startsWith(first)) continue;
       let got = first;
       let k = i;
