@@ -129,7 +129,13 @@ function _reconcile(
   if (!shown.trim()) {
     return typed.text.trim() ? { text: typed.text, certainty: "best-effort" } : null;
   }
+  // A paste the keys did not see (uuldana's own, on the paste road) stays a label: not the text.
+  if (_collapsedIn(shown, box)) return { text: shown, certainty: "best-effort" };
   return { text: shown, certainty: "reconstructed" };
+}
+
+function _collapsedIn(text: string, box: InputBox): boolean {
+  return box.collapsedPaste !== null && new RegExp(box.collapsedPaste.source).test(text);
 }
 
 // Keys that went to a dialog are a few (a digit, `y`); more missing text is the box's own limit.
@@ -154,7 +160,7 @@ function _checked(
     box,
     typed.pastes,
   );
-  if (box.collapsedPaste !== null && new RegExp(box.collapsedPaste.source).test(shown)) return keys;
+  if (_collapsedIn(shown, box)) return keys;
   const s = _squash(shown);
   const t = _squash(typed.text);
   // A lagging echo shows less; a dim suggestion after the cursor shows more (the rows read carry

@@ -136,3 +136,10 @@ Deno.test("a collapsed paste at the end keeps its trailing newline (Claude trims
     certainty: "exact",
   });
 });
+
+Deno.test("a collapsed paste the keys never saw (uuldana's paste road) is only best effort", () => {
+  assertEquals(reconcile(typed("", false), { rows: ["[Pasted text #1 +41 lines] go"] }, box), {
+    text: "[Pasted text #1 +41 lines] go",
+    certainty: "best-effort",
+  });
+});
