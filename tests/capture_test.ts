@@ -57,6 +57,10 @@ Deno.test(
       await w.waitForEvent("claude", "reply", turns - interrupted);
       await pause(250);
     };
+    const answered = async () => {
+      await submitted();
+      await replied();
+    };
     try {
       await w.start(["run"]);
       await w.waitForEvent("claude", "start");
@@ -68,8 +72,7 @@ Deno.test(
       await keys("Enter");
       await text("second line");
       await keys("Enter");
-      await submitted();
-      await replied();
+      await answered();
       // /help is Claude's own; Esc closes it, and the next key is not swallowed.
       await text("/help");
       await keys("Enter");
@@ -78,20 +81,17 @@ Deno.test(
       await pause(300);
       await text("explain it");
       await keys("Enter");
-      await submitted();
-      await replied();
+      await answered();
       // 3. History: Up then Enter, and Up then more text.
       await keys("Up");
       await pause();
       await keys("Enter");
-      await submitted();
-      await replied();
+      await answered();
       await keys("Up");
       await pause();
       await text(" too");
       await keys("Enter");
-      await submitted();
-      await replied();
+      await answered();
       // 4. Editing keys: Ctrl-U, Backspace, Left + insert; Tab completes an @path; Ctrl-W.
       await text("wrong start");
       await keys("C-u");
@@ -101,41 +101,35 @@ Deno.test(
       await keys("Left", "Left", "Left");
       await text("nasty ");
       await keys("Enter");
-      await submitted();
-      await replied();
+      await answered();
       await text("read @src/disc");
       await keys("Tab");
       await pause();
       await text(" please oops");
       await keys("C-w", "Enter");
-      await submitted();
-      await replied();
+      await answered();
       // The other newline keys: Alt+Enter, Ctrl-J, Shift+Enter (as kitty/xterm encode it).
       await text("alt");
       await keys("M-Enter");
       await text("enter");
       await keys("Enter");
-      await submitted();
-      await replied();
+      await answered();
       await text("ctrl");
       await keys("C-j");
       await text("j");
       await keys("Enter");
-      await submitted();
-      await replied();
+      await answered();
       await text("shift");
       await w.term.send("\x1b[13;2u", true);
       await text("enter");
       await keys("Enter");
-      await submitted();
-      await replied();
+      await answered();
       // A long paste shows collapsed in the box; the model gets all of it.
       await text("see this log: ");
       await w.term.paste(LOG + "\n");
       await w.term.waitFor("[Pasted text #1 +40 lines]");
       await keys("Enter");
-      await submitted();
-      await replied();
+      await answered();
       // Esc during a reply interrupts it.
       await text("start a long refactor");
       await keys("Enter");
@@ -147,12 +141,10 @@ Deno.test(
       await pause(300);
       await text("non-ASCII: grüße, 日本語, 🎉");
       await keys("Enter");
-      await submitted();
-      await replied();
+      await answered();
       await text(LONG);
       await keys("Enter");
-      await submitted();
-      await replied();
+      await answered();
       await text("now add a test");
       await keys("Enter");
       await submitted();
