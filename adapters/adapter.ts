@@ -122,6 +122,11 @@ export interface InputBox {
   below: RegExp;
   /** Strips a side border from each row (`│ … │`) before the prompt is looked for. */
   sideBorders: boolean;
+  /**
+   * The live box has at most this many rows with text below it (footer, suggestions): a box-like
+   * echo of an earlier turn above a dialog is not the box.
+   */
+  maxRowsBelow: number;
   /** Text the empty box shows (dim), never read as input. */
   placeholders: readonly RegExp[];
   /**

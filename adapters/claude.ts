@@ -131,6 +131,8 @@ export const CLAUDE_INPUT_BOX: InputBox = {
   above: /^─{3,}(?: [^─]+ ─+)?\s*$/,
   below: /^─{8,}\s*$/,
   sideBorders: false,
+  // The footer, a notice, and the @-path or slash-command suggestions under the box.
+  maxRowsBelow: 12,
   placeholders: [/^Try "[^"]*"\s*$/],
   collapsedPaste: /\[Pasted text #\d+(?: \+\d+ lines)?\]/g,
   // From its bundled source: over 800 characters or more than min(rows - 10, 2) newlines.

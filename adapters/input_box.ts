@@ -55,6 +55,8 @@ export function findInputBox(lines: readonly string[], box: InputBox): BoxPlace 
       else break;
     }
     if (end < 0) continue;
+    // Echoes that look like the box sit higher up, above answers or a dialog.
+    if (rows.slice(end + 1).filter((l) => l.trim() !== "").length > box.maxRowsBelow) return null;
     while (text.length > 0 && text[text.length - 1] === "") text.pop();
     const from = box.above === null ? r : r - 1;
     const empty = text.length === 1 && box.placeholders.some((p) => p.test(text[0]));

@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { CLAUDE_INPUT_BOX } from "./claude.ts";
+import { GEMINI_INPUT_BOX } from "./gemini.ts";
 import { readInputBox } from "./input_box.ts";
 
 const rule = "─".repeat(60);
@@ -41,4 +42,47 @@ Deno.test("Claude's box: empty, placeholder, blank continuation rows, and no box
   assertEquals(readInputBox(menu, CLAUDE_INPUT_BOX), null);
   // A box still being drawn (no rule below yet) is not read.
   assertEquals(readInputBox([rule, "❯ half"], CLAUDE_INPUT_BOX), null);
+});
+
+Deno.test("Gemini's box (its 0.61 recordings): the lowest one counts, an echo above a dialog not", () => {
+  const top = "▄".repeat(40);
+  const bottom = "▀".repeat(40);
+  const footer = [
+    " workspace (/directory)       sandbox",
+    " /home/guest/repo              no sandbox",
+  ];
+  assertEquals(
+    readInputBox(
+      [
+        top,
+        " > hello from handoff",
+        bottom,
+        "",
+        top,
+        " >   Type your message or @path/to/file",
+        bottom,
+        ...footer,
+      ],
+      GEMINI_INPUT_BOX,
+    ),
+    { rows: [] },
+  );
+  assertEquals(readInputBox([top, " > fix it", bottom, ...footer], GEMINI_INPUT_BOX), {
+    rows: ["fix it"],
+  });
+  // The quota dialog replaced the box: the echo above it is not read as the box.
+  const dialog = [
+    "╭────",
+    "│ Usage limit reached for all Pro models.",
+    "│ ● 1. Keep trying",
+    "│   2. Stop",
+    "│",
+    "│",
+    "╰────",
+    ...footer,
+  ];
+  assertEquals(
+    readInputBox([top, " > hello from handoff", bottom, ...dialog], GEMINI_INPUT_BOX),
+    null,
+  );
 });

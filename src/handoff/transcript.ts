@@ -15,6 +15,8 @@ import type { TranscriptEntry } from "./package.ts";
 
 // The marks agents put before an echoed user turn (Claude ❯, Codex ›, Gemini/Qwen >, OpenCode ┃).
 const _ECHO_MARK = /^\s*(?:[❯›>┃│▌]\s*)+/;
+// A row that is only a bar or rule.
+const _FRAME_ROW = /^\s*[▄▀─━]{8,}\s*$/;
 // A limit message is found by its opening words (the shown rows may wrap or re-join it).
 const _LIMIT_PROBE = 40;
 
@@ -79,7 +81,10 @@ function _echoes(turns: readonly TranscriptEntry[], lines: readonly string[]): _
         k++;
       }
       if (got !== want) continue;
-      found.push({ turn: t, from: i, to: k });
+      // The bars some agents draw around an echo (Gemini's ▄▄▄ and ▀▀▀) belong to it.
+      const from = i > 0 && _FRAME_ROW.test(lines[i - 1]) ? i - 1 : i;
+      if (k + 1 < lines.length && _FRAME_ROW.test(lines[k + 1])) k++;
+      found.push({ turn: t, from, to: k });
       next = t + 1;
       i = k;
       break;
@@ -108,7 +113,9 @@ export function timeOrdered(
   limitMessage: string | null = null,
   box?: InputBox,
 ): TranscriptEntry[] {
-  const lines = withoutInputBox(cutAtLimit(screen, limitMessage), box);
+  // The live box is the lowest thing on the screen: found before the cut, which would leave an
+  // echo looking like a box at the bottom.
+  const lines = cutAtLimit(withoutInputBox([...screen], box), limitMessage);
   const echoes = _echoes(turns, lines);
   const out: TranscriptEntry[] = [];
   let turn = 0;

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { composeHandoff } from "./compose.ts";
 import { CLAUDE_INPUT_BOX } from "../../adapters/claude.ts";
+import { GEMINI_INPUT_BOX } from "../../adapters/gemini.ts";
 import type { TranscriptEntry } from "./package.ts";
 import { cutAtLimit, timeOrdered } from "./transcript.ts";
 
@@ -120,4 +121,24 @@ Deno.test("budget: a long time-ordered session drops its oldest whole entries, t
   assert(!out.text.includes("rate-limit-options"));
   // Each turn is carried once: as its User entry, never again as a screen echo.
   assertEquals(out.text.split("question number 29").length - 1, 1);
+});
+
+Deno.test("Gemini: the echo above the limit message is a turn, the live box below it is dropped", () => {
+  const top = "▄".repeat(40);
+  const bottom = "▀".repeat(40);
+  const message = "Usage limit reached for all Pro models.";
+  const rows = [
+    top,
+    " > hello",
+    bottom,
+    `✕ ${message}`,
+    top,
+    " > typed, not sent",
+    bottom,
+    " ~/ws",
+  ];
+  assertEquals(timeOrdered([user("hello")], rows, message, GEMINI_INPUT_BOX), [
+    user("hello"),
+    agent(`✕ ${message}`),
+  ]);
 });
