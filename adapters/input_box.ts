@@ -25,8 +25,9 @@ export interface BoxPlace {
 
 /**
  * The input box on `lines` (the screen's logical rows, top first), or null when no box of that
- * shape is visible (a menu or dialog has replaced it, or the agent draws none). The lowest box on
- * the screen is the live one: echoes of earlier turns above it have no rule above them.
+ * shape is visible (a menu or dialog has replaced it, or the agent draws none). The live box is
+ * the lowest one, with at most `box.maxRowsBelow` rows of text under it; echoes of earlier turns
+ * sit higher (Claude's have no rule above them at all).
  */
 export function readInputBox(lines: readonly string[], box: InputBox): BoxReading | null {
   return findInputBox(lines, box)?.reading ?? null;
