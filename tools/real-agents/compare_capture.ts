@@ -54,6 +54,13 @@ for (let i = 0; i < Math.max(model.length, journal.length); i++) {
   if (!same) problems.push(`message ${i + 1} differs`);
 }
 const order = conversation.map((e) => e.role[0]).join("");
+const texts = journal.map((e) => e.text);
+console.log(
+  `journal, order aside: ${model.filter((m) => texts.includes(m)).length} of ${model.length} ` +
+    `found exactly; ${
+      texts.filter((t) => !model.includes(t)).length
+    } turns the model never received`,
+);
 const by = (c: string) => journal.filter((e, i) => e.certainty === c && e.text === model[i]).length;
 console.log(
   `journal: ${exact} of ${model.length} user messages identical and in order ` +
