@@ -13,6 +13,8 @@
  *
  * @module
  */
+import { messageResponse, usageLimitResponse } from "./anthropic_messages.ts";
+
 const port = Number(Deno.args[0] ?? 0);
 const logFile = Deno.args[1];
 let limited = false;
@@ -39,12 +41,7 @@ const sse = (events: [string | null, unknown][]) =>
 // The providers' own usage-limit errors, as their clients recognise them.
 const reset = () => Math.floor(Date.now() / 1000) + 3 * 3600;
 const LIMITS = {
-  anthropic: () =>
-    json({ type: "error", error: { type: "rate_limit_error", message: "rate limited" } }, 429, {
-      "anthropic-ratelimit-unified-status": "rejected",
-      "anthropic-ratelimit-unified-reset": String(reset()),
-      "anthropic-ratelimit-unified-representative-claim": "five_hour",
-    }),
+  anthropic: () => usageLimitResponse(reset()),
   // What ChatGPT-plan Codex gets (`usage_limit_reached`, with its reset), shaped as OpenAI errors.
   responses: () =>
     json({
@@ -86,53 +83,12 @@ const LIMITS = {
     }, 429),
 };
 
+// Claude's replies and limit come from the builder the Claude checks share.
 function anthropic(body: Record<string, unknown>, text: string): Response {
-  const model = String(body.model ?? "claude-mock");
-  const usage = { input_tokens: 10, output_tokens: 5 };
-  if (!body.stream) {
-    return json({
-      id: `msg_mock${replies}`,
-      type: "message",
-      role: "assistant",
-      model,
-      content: [{ type: "text", text }],
-      stop_reason: "end_turn",
-      stop_sequence: null,
-      usage,
-    });
-  }
-  return sse([
-    ["message_start", {
-      type: "message_start",
-      message: {
-        id: `msg_mock${replies}`,
-        type: "message",
-        role: "assistant",
-        model,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 1 },
-      },
-    }],
-    ["content_block_start", {
-      type: "content_block_start",
-      index: 0,
-      content_block: { type: "text", text: "" },
-    }],
-    ["content_block_delta", {
-      type: "content_block_delta",
-      index: 0,
-      delta: { type: "text_delta", text },
-    }],
-    ["content_block_stop", { type: "content_block_stop", index: 0 }],
-    ["message_delta", {
-      type: "message_delta",
-      delta: { stop_reason: "end_turn", stop_sequence: null },
-      usage: { output_tokens: 5 },
-    }],
-    ["message_stop", { type: "message_stop" }],
-  ]);
+  return messageResponse([{ type: "text", text }], {
+    stream: Boolean(body.stream),
+    model: String(body.model ?? "claude-mock"),
+  });
 }
 
 function chat(body: Record<string, unknown>, text: string): Response {
