@@ -39,6 +39,8 @@ interface AgentSpec {
   env: Record<string, string>;
   files: Record<string, string>;
   ready: string | null;
+  /** Whose usage-limit error the mock returns on chat completions (mock_api.ts; default openai). */
+  limitProvider?: string;
   skip?: string;
 }
 
@@ -121,8 +123,10 @@ class Mock {
   get base(): string {
     return `http://127.0.0.1:${this.port}`;
   }
-  async limit(): Promise<void> {
-    await (await fetch(`${this.base}/__mock/limit`, { method: "POST" })).body?.cancel();
+  /** From now on answer with the limit (`provider`: whose chat-completions error, see agents.json). */
+  async limit(provider?: string): Promise<void> {
+    const query = provider ? `?provider=${encodeURIComponent(provider)}` : "";
+    await (await fetch(`${this.base}/__mock/limit${query}`, { method: "POST" })).body?.cancel();
   }
   /** Model requests so far (path, body, whether the mock answered with the limit). */
   requests(): { path: string; body: string; limited: boolean }[] {
@@ -341,7 +345,7 @@ async function senderCell(w: World, x: string, bin: string, spec: AgentSpec): Pr
     90_000,
   );
   await sleep(1500);
-  await w.mock.limit();
+  await w.mock.limit(spec.limitProvider);
   await w.type(SECOND);
   const start = await until(
     `${to} started on a handoff`,

@@ -7,6 +7,7 @@
  *
  *   deno run -A mock_api.ts PORT LOG.jsonl      # PORT 0: any free port, printed as "mock on PORT"
  *   curl -X POST 127.0.0.1:PORT/__mock/limit    # from now on: the usage-limit error
+ *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=dashscope'  # chat: DashScope's quota error
  *   curl -X POST 127.0.0.1:PORT/__mock/ok       # answer normally again
  *
  * Each reply names its number (`MOCKREPLY-3`) so a handoff can be checked for the replies it carries.
@@ -18,6 +19,8 @@ import { messageResponse, usageLimitResponse } from "./anthropic_messages.ts";
 const port = Number(Deno.args[0] ?? 0);
 const logFile = Deno.args[1];
 let limited = false;
+// Which provider's chat-completions limit to return (`?provider=` on /__mock/limit).
+let chatProvider: "openai" | "dashscope" = "openai";
 let replies = 0;
 
 const enc = new TextEncoder();
@@ -62,6 +65,20 @@ const LIMITS = {
         param: null,
         code: "insufficient_quota",
       },
+    }, 429),
+  // What Alibaba Cloud Model Studio (DashScope, OpenAI-compatible mode) returns when a key's free
+  // quota is used up: the body Qwen Code's own isQwenQuotaExceededError matches (status 429, code
+  // insufficient_quota, "Free allocated quota exceeded"), which Qwen shows as
+  // `[API Error: 429 Free allocated quota exceeded.]`.
+  dashscope: () =>
+    json({
+      error: {
+        message: "Free allocated quota exceeded.",
+        type: "insufficient_quota",
+        param: null,
+        code: "insufficient_quota",
+      },
+      request_id: "mock-request-id",
     }, 429),
   gemini: () =>
     json({
@@ -212,7 +229,8 @@ Deno.serve(
     const path = url.pathname;
     if (path === "/__mock/limit" || path === "/__mock/ok") {
       limited = path === "/__mock/limit";
-      return json({ limited });
+      chatProvider = url.searchParams.get("provider") === "dashscope" ? "dashscope" : "openai";
+      return json({ limited, chatProvider });
     }
     const raw = req.method === "POST" ? await req.text() : "";
     let body: Record<string, unknown> = {};
@@ -233,7 +251,7 @@ Deno.serve(
       if (/\/models$/.test(path)) return json({ object: "list", data: [], models: [] });
       return json({}, 404);
     }
-    if (limited) return LIMITS[kind]();
+    if (limited) return LIMITS[kind === "chat" ? chatProvider : kind]();
     replies++;
     let text = `MOCKREPLY-${replies}: noted.`;
     // Gemini CLI's side questions (which model, who speaks next) want JSON of a known shape.
