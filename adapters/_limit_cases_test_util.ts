@@ -17,6 +17,7 @@ import {
   OPENCODE_IDLE_FOOTER,
   opencodeScreen,
   qwenScreen,
+  qwenScreenAtColumn2,
 } from "./_limit_screens_test_util.ts";
 
 // A fixed clock and zone: every reset time below is resolved against them.
@@ -226,6 +227,15 @@ export const REAL: Case[] = [
     expect: { kind: "usage", resetsAt: null },
   },
   {
+    name: "qwen 0.24.4: DashScope's quota 429 at column 2 while it retries (real-agent matrix)",
+    agent: "qwen",
+    screen: qwenScreenAtColumn2([
+      "  ✕ [API Error: 429 Free allocated quota exceeded.] (Retrying in 38s… (attempt 1/10))",
+      "  ↻ Retrying in 38 seconds… (attempt 1/10)",
+    ], true),
+    expect: { kind: "usage", resetsAt: null },
+  },
+  {
     name: "opencode: retry footer wrapped at 120 columns (issue 17)",
     agent: "opencode",
     screen: opencodeScreen([], [
@@ -429,6 +439,21 @@ export const QUOTES: Case[] = [
       "✦ Here is what the server returned:",
       "  Quota exhausted: you have used all requests for today",
     ]),
+    expect: null,
+  },
+  {
+    name: "qwen 0.24.4: its reply (column 4) quoting its API error line",
+    agent: "qwen",
+    screen: qwenScreenAtColumn2([
+      "  ◆ The log shows:",
+      "    ✕ [API Error: 429 Free allocated quota exceeded.]",
+    ]),
+    expect: null,
+  },
+  {
+    name: "qwen 0.24.4: an error line at column 2 under an echo at column 0 (not its layout)",
+    agent: "qwen",
+    screen: qwenScreen(["  ✕ [API Error: 429 Free allocated quota exceeded.]"]),
     expect: null,
   },
   {

@@ -157,3 +157,11 @@ export function qwenScreen(turn: string[], busy = false): string[] {
     " ~/proj2".padEnd(100) + "qwen3-coder-plus",
   );
 }
+
+/**
+ * Qwen Code 0.24.4 as the real-agent matrix showed it (issue 17): the same screen with its turn
+ * drawn at column 2, the echo `  > hello from handoff` included.
+ */
+export function qwenScreenAtColumn2(turn: string[], busy = false): string[] {
+  return qwenScreen(turn, busy).map((r) => (r === "> hello from handoff" ? `  ${r}` : r));
+}

@@ -32,12 +32,31 @@ const _isPrompt: PromptTest = (rows, i) =>
 const _launch = optionPromptLaunch("qwen", "--prompt-interactive", _ROADS, _RESUME);
 
 /**
- * Qwen's limit: its own `✕` row (column 0; text in a reply is indented or unmarked) after the
- * latest turn, with its input box back or its retry notice below: `✕ [API Error: …]` naming a
- * quota or rate limit, or `✕ Quota exhausted: …` / `✕ Qwen OAuth … quota exceeded`.
+ * Qwen Code 0.24.4 draws its turn at column 2: the echo `  > …`, its own `  ✕ …` rows, the
+ * `  ↻ Retrying in …` countdown; a reply's text (and any error line it quotes) sits deeper, at
+ * column 4. Its own `✕` rows are moved to column 0, where older versions draw them and the
+ * detectors look, only when they start at the column of the latest echo above them.
+ */
+function _ownRowsAtColumnZero(rows: readonly string[]): string[] {
+  let echoIndent = 0;
+  return rows.map((row) => {
+    const echo = /^( {0,2})> \S/.exec(row);
+    if (echo) echoIndent = echo[1].length;
+    else if (echoIndent > 0 && row.startsWith(" ".repeat(echoIndent) + "✕ ")) {
+      return row.slice(echoIndent);
+    }
+    return row;
+  });
+}
+
+/**
+ * Qwen's limit: its own `✕` row (column 0, or the column of its echo; text in a reply is indented
+ * further or unmarked) after the latest turn, with its input box back or its retry notice below:
+ * `✕ [API Error: …]` naming a quota or rate limit, or `✕ Quota exhausted: …` /
+ * `✕ Qwen OAuth … quota exceeded`.
  */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
-  const rows = hideDelivered(lines, opts.delivered);
+  const rows = _ownRowsAtColumnZero(hideDelivered(lines, opts.delivered));
   const api = detectApiErrorLine(rows, QWEN_API_LIMITS, opts, _isPrompt);
   if (api) return api;
   for (let i = rows.length - 1; i >= 0; i--) {

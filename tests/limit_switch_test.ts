@@ -2,7 +2,8 @@
  * Limit detection through a real `uuldana run`: simulated agents that show their limits the way
  * the real ones were seen to (a message split across writes, a second limit equal to one the
  * handoff quotes, OpenCode's footer wrapped at 120 columns and its final `┃` error block,
- * Copilot's error through a user's own provider), tmux as the user's terminal, the real journal.
+ * Copilot's error through a user's own provider, Qwen 0.24.4 retrying DashScope's quota 429 at
+ * column 2), tmux as the user's terminal, the real journal.
  *
  * @module
  */
@@ -10,7 +11,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { join } from "node:path";
 import { SwitchWorld } from "./_switch_env.ts";
 import { installSimAgents } from "../src/sim/install.ts";
-import { codexLimitLine } from "../src/sim/limit.ts";
+import { codexLimitLine, QWEN_QUOTA_RETRY_ROW } from "../src/sim/limit.ts";
 import { UULDANA } from "./_paths.ts";
 import type { Journal } from "../src/journal/journal.ts";
 
@@ -186,6 +187,41 @@ Deno.test(
         const run = j.runs().find((r) => r.agent === "copilot")!;
         assertEquals([run.endReason, run.limitMessage], ["limit", text]);
       });
+    } finally {
+      await w.close();
+      Deno.removeSync(root, { recursive: true });
+    }
+  },
+);
+
+Deno.test(
+  "Qwen retrying DashScope's `429 Free allocated quota exceeded.` at column 2, counting down: handed off, Qwen's processes gone",
+  opts,
+  async () => {
+    const root = Deno.makeTempDirSync({ prefix: "uuldana-qwen-" });
+    const w = new SwitchWorld(["qwen", "codex"], { qwen: { SIM_LIMIT_AFTER: "1" } }, {
+      bins: installSimAgents(join(root, "bin"), ["qwen"], UULDANA),
+    });
+    try {
+      await w.start(["run"]);
+      await ask(w, "qwen", "fix the flaky test");
+      await w.waitForEvent("qwen", "limit");
+      const [start] = await w.waitForEvent("codex", "start", 1, 20_000);
+      assert(String(start.prompt ?? "").includes("fix the flaky test"), "the handoff has the turn");
+      await quit(w);
+      w.withJournal((j) => {
+        const run = j.runs().find((r) => r.agent === "qwen")!;
+        assertEquals(
+          [run.endReason, run.limitMessage],
+          ["limit", QWEN_QUOTA_RETRY_ROW.trim().replace(/^✕ /, "")],
+        );
+      });
+      // Qwen's whole process group went with the switch.
+      const left = new TextDecoder().decode(
+        (await new Deno.Command("pgrep", { args: ["-f", `${root}/bin/qwen`], stdout: "piped" })
+          .output()).stdout,
+      ).trim();
+      assertEquals(left, "", "qwen processes left running");
     } finally {
       await w.close();
       Deno.removeSync(root, { recursive: true });

@@ -42,6 +42,7 @@ import {
   copilotLimitLine,
   GEMINI_LIMIT_OPTIONS,
   OPENCODE_PROVIDER_TEXT,
+  QWEN_QUOTA_RETRY_ROW,
   qwenLimitLine,
   resetClauseCut,
 } from "./limit.ts";
@@ -569,6 +570,7 @@ class _Session {
       clearInterval(this.#retryTimer);
       this.#retryTimer = undefined;
       v.retry = null;
+      v.retryCountdown = null;
       v.busy = false;
       v.items.push({ kind: "error", text: "The operation was aborted." });
     }
@@ -707,7 +709,19 @@ class _Session {
         }, _envInt("SIM_RETRY_MS", 2000));
         break;
       case "qwen":
-        v.items.push({ kind: "error", text: qwenLimitLine() });
+        // Qwen Code 0.24.4 retries DashScope's quota 429 (10 attempts, 60 s and more apart): it
+        // stays busy with its error row and a countdown, as the real-agent matrix showed.
+        v.items.push({ kind: "error", text: QWEN_QUOTA_RETRY_ROW });
+        v.busy = true;
+        v.retryCountdown = { seconds: 38, attempt: 1 };
+        clearInterval(this.#retryTimer);
+        this.#retryTimer = setInterval(() => {
+          const cd = v.retryCountdown!;
+          v.retryCountdown = cd.seconds > 1
+            ? { seconds: cd.seconds - 1, attempt: cd.attempt }
+            : { seconds: 60, attempt: Math.min(10, cd.attempt + 1) };
+          this.#render();
+        }, 1000);
         break;
       case "copilot":
         v.items.push({ kind: "error", text: copilotLimitLine(reset, this.#limitText) });

@@ -54,6 +54,19 @@ export function qwenLimitLine(attempt = 1): string {
     `details.] (Retrying in 37s… (attempt ${attempt}/10))`;
 }
 
+/**
+ * What Qwen Code 0.24.4 shows (column 2, under the echo) when DashScope answers its request with
+ * `429 Free allocated quota exceeded.`: it treats that 429 as a rate limit and retries it up to 10
+ * times, 60 s and more apart (issue 17, the real-agent matrix). The `↻` row below counts down.
+ */
+export const QWEN_QUOTA_RETRY_ROW =
+  "  ✕ [API Error: 429 Free allocated quota exceeded.] (Retrying in 38s… (attempt 1/10))";
+
+/** Qwen Code 0.24.4's countdown row under that error, `seconds` before retry `attempt`. */
+export function qwenRetryNotice(seconds: number, attempt: number): string {
+  return `  ↻ Retrying in ${seconds} seconds… (attempt ${attempt}/10)`;
+}
+
 /** The Copilot CLI rate-limit line, or its error line with `text` (e.g. a provider's 429). */
 export function copilotLimitLine(resetAt?: string, text?: string): string {
   return `✗ ${text ?? `You've hit your rate limit. Your limit resets ${resetAt ?? "at 3:04 AM"}.`}`;

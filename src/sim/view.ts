@@ -5,7 +5,7 @@
  * @module
  */
 import { fit, pad, textWidth, wrapLine, wrapText } from "./text.ts";
-import { geminiLimitLines, opencodeRetryLine } from "./limit.ts";
+import { geminiLimitLines, opencodeRetryLine, qwenRetryNotice } from "./limit.ts";
 import type { PersonaName } from "./persona.ts";
 
 /** One block of the transcript. */
@@ -40,6 +40,8 @@ export interface ViewState {
   menu: Menu | null;
   /** OpenCode: the retry attempt shown in the footer. */
   retry: number | null;
+  /** Qwen: its retry countdown under the error (seconds left, attempt), or null. */
+  retryCountdown?: { seconds: number; attempt: number } | null;
   /** A transient hint (e.g. "Press Ctrl-C again to exit"). */
   hint: string | null;
   /** Claude: the title of the rule above the box while history is recalled, e.g. "History 2/3". */
@@ -250,14 +252,16 @@ export function renderItem(s: ViewState, item: Item): string[] {
             fit(s.cwd, c),
             "",
           ];
+        // Qwen Code 0.24.4 draws its turn at column 2 (the echo, its `◆` reply, its own `✕`
+        // rows); a reply's text continues at column 4.
         case "user":
-          return ["", ..._prefixed("> ", "  ", item.text, c, DIM)];
+          return ["", ..._prefixed("  > ", "    ", item.text, c, DIM)];
         case "reply":
-          return ["", ..._prefixed("✦ ", "  ", item.lines.join("\n"), c)];
+          return ["", ..._prefixed("  ◆ ", "    ", item.lines.join("\n"), c)];
         case "error":
-          return ["", ..._prefixed("", "", item.text, c, RED)];
+          return _prefixed("", "    ", item.text, c, RED);
         case "note":
-          return _prefixed("● ", "  ", item.text, c, DIM);
+          return _prefixed("  ● ", "    ", item.text, c, DIM);
       }
       break;
     case "copilot":
@@ -375,7 +379,9 @@ export function renderLive(s: ViewState): string[] {
     case "qwen":
     case "copilot": {
       const prompt = s.persona === "qwen" ? "> " : "❯ ";
+      const countdown = s.retryCountdown;
       return [
+        ...(countdown ? [fit(qwenRetryNotice(countdown.seconds, countdown.attempt), c), ""] : []),
         ...(s.busy ? [fit("⠋ Thinking… (esc to cancel)", c), ""] : []),
         rule,
         ..._inputRows(prompt, s.input, "Type your message", c, max),
