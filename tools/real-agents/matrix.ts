@@ -322,15 +322,33 @@ const partner = (x: string, first: string, second: string) => (x === first ? sec
 // uuldana stops a limited agent in the background (its quit keys, SIGTERM, then SIGKILL to its
 // process group): its processes get 20 s to be gone.
 async function leftovers(bin: string): Promise<string | null> {
+  const prefix = dirname(dirname(dirname(bin)));
   let pids = "";
   for (let i = 0; i < 40; i++) {
-    pids = (await run("pgrep", ["-f", dirname(dirname(dirname(bin)))])).trim();
+    pids = (await run("pgrep", ["-f", prefix])).trim().split("\n").filter((pid) =>
+      pid && runsFrom(pid, prefix)
+    ).join("\n");
     if (!pids) return null;
     await sleep(500);
   }
   const ps = await run("ps", ["-o", "pid=,sid=,etimes=,args=", "-p", pids.split("\n").join(",")]);
   const what = ps.trim().split("\n").map((l) => l.trim().slice(0, 90)).join("; ");
   return `processes still running 20 s after the switch: ${what}`;
+}
+
+/**
+ * True when process `pid` runs a program from `prefix` (a word of its command line is a path
+ * there: its program, script or a relaunch's script after node flags), not one that only
+ * names it inside a longer word (the next agent, whose handoff prompt may quote a path the agent
+ * printed).
+ */
+function runsFrom(pid: string, prefix: string): boolean {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    return argv.some((a) => a.startsWith(prefix));
+  } catch {
+    return false; // gone meanwhile
+  }
 }
 
 async function senderCell(w: World, x: string, bin: string, spec: AgentSpec): Promise<string> {
