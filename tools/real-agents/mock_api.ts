@@ -19,8 +19,9 @@ import { messageResponse, usageLimitResponse } from "./anthropic_messages.ts";
 const port = Number(Deno.args[0] ?? 0);
 const logFile = Deno.args[1];
 let limited = false;
-// Which provider's chat-completions limit to return (`?provider=` on /__mock/limit).
-let chatProvider: "openai" | "dashscope" = "openai";
+// Which chat-completions limit to return: OpenAI's (`chat`) or, with `?provider=dashscope` on
+// /__mock/limit, DashScope's.
+let chatProvider: "chat" | "dashscope" = "chat";
 let replies = 0;
 
 const enc = new TextEncoder();
@@ -229,7 +230,7 @@ Deno.serve(
     const path = url.pathname;
     if (path === "/__mock/limit" || path === "/__mock/ok") {
       limited = path === "/__mock/limit";
-      chatProvider = url.searchParams.get("provider") === "dashscope" ? "dashscope" : "openai";
+      chatProvider = url.searchParams.get("provider") === "dashscope" ? "dashscope" : "chat";
       return json({ limited, chatProvider });
     }
     const raw = req.method === "POST" ? await req.text() : "";
