@@ -236,6 +236,18 @@ export const REAL: Case[] = [
     expect: { kind: "usage", resetsAt: null },
   },
   {
+    name:
+      "copilot 1.0.102: a provider's 429 after its retries, its turn at column 1 (real-agent matrix)",
+    agent: "copilot",
+    screen: copilotScreen([
+      " ❯ and a test for it",
+      " ✗ Failed to get response from the AI model; retried 5 times (total retry wait time: 63.30 seconds) Last error: 429 You",
+      "   exceeded your current quota, please check your plan and billing details. For more information on this error, read the",
+      "   docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+    ]),
+    expect: { kind: "usage", resetsAt: null },
+  },
+  {
     name: "opencode: retry footer wrapped at 120 columns (issue 17)",
     agent: "opencode",
     screen: opencodeScreen([], [
@@ -454,6 +466,16 @@ export const QUOTES: Case[] = [
     name: "qwen 0.24.4: an error line at column 2 under an echo at column 0 (not its layout)",
     agent: "qwen",
     screen: qwenScreen(["  ✕ [API Error: 429 Free allocated quota exceeded.]"]),
+    expect: null,
+  },
+  {
+    name: "copilot 1.0.102: its reply (column 3) quoting its failure line",
+    agent: "copilot",
+    screen: copilotScreen([
+      " ❯ what did the log say",
+      " ● The log says:",
+      "   ✗ Failed to get response from the AI model; retried 5 times Last error: 429 You exceeded your current quota",
+    ]),
     expect: null,
   },
   {

@@ -18,6 +18,7 @@ import {
   normalizeSpace,
   ruleHit,
   stripBorders,
+  turnsAtColumnZero,
 } from "./screen_text.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
@@ -32,13 +33,17 @@ const _isPrompt = (rows: readonly string[], i: number) =>
   (i > 0 && (isBoxEdge(rows[i - 1], "top") || isRule(rows[i - 1])) &&
     /^\s?[❯>](?:\s|$)(?!\s*\d+\.)/.test(stripBorders(rows[i])));
 
+// Copilot CLI 1.0.102 draws its turn at column 1 (` ❯ …`, ` ● …`, ` ✗ …`, wrapped rows at 3), as
+// the real-agent matrix showed; at column 0 in the screens it was first read from.
+const _ECHO = /^( ?)❯ \S/;
+
 /**
- * Copilot's limit: its own `✗` row at column 0 whose text starts with a limit message (a failed
+ * Copilot's limit: its own `✗` row at column 0 (or its echo's column) whose text starts with a limit message (a failed
  * tool call is a `✗` row too, and its output below it is not read), after the latest turn, with
  * the input box back below.
  */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
-  const rows = hideDelivered(lines, opts.delivered);
+  const rows = turnsAtColumnZero(hideDelivered(lines, opts.delivered), _ECHO);
   for (let i = rows.length - 1; i >= 0; i--) {
     const m = /^✗\s+(.*)$/.exec(rows[i]);
     if (!m) continue;

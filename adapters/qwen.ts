@@ -18,6 +18,7 @@ import {
   normalizeSpace,
   ruleHit,
   stripBorders,
+  turnsAtColumnZero,
 } from "./screen_text.ts";
 import { ESC_TO_CANCEL_SPINNER } from "./stall.ts";
 
@@ -31,23 +32,9 @@ const _isPrompt: PromptTest = (rows, i) =>
 
 const _launch = optionPromptLaunch("qwen", "--prompt-interactive", _ROADS, _RESUME);
 
-/**
- * Qwen Code 0.24.4 draws its turn at column 2: the echo `  > …`, its own `  ✕ …` rows, the
- * `  ↻ Retrying in …` countdown; a reply's text (and any error line it quotes) sits deeper, at
- * column 4. Its own `✕` rows are moved to column 0, where older versions draw them and the
- * detectors look, only when they start at the column of the latest echo above them.
- */
-function _ownRowsAtColumnZero(rows: readonly string[]): string[] {
-  let echoIndent = 0;
-  return rows.map((row) => {
-    const echo = /^( {0,2})> \S/.exec(row);
-    if (echo) echoIndent = echo[1].length;
-    else if (echoIndent > 0 && row.startsWith(" ".repeat(echoIndent) + "✕ ")) {
-      return row.slice(echoIndent);
-    }
-    return row;
-  });
-}
+// Qwen Code 0.24.4 draws its turn at column 2 (the echo `  > …`, its own `  ✕ …` rows, the
+// `  ↻ Retrying in …` countdown; a reply's text at column 4); older versions at column 0.
+const _ECHO = /^( {0,2})> \S/;
 
 /**
  * Qwen's limit: its own `✕` row (column 0, or the column of its echo; text in a reply is indented
@@ -56,7 +43,7 @@ function _ownRowsAtColumnZero(rows: readonly string[]): string[] {
  * `✕ Qwen OAuth … quota exceeded`.
  */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
-  const rows = _ownRowsAtColumnZero(hideDelivered(lines, opts.delivered));
+  const rows = turnsAtColumnZero(hideDelivered(lines, opts.delivered), _ECHO);
   const api = detectApiErrorLine(rows, QWEN_API_LIMITS, opts, _isPrompt);
   if (api) return api;
   for (let i = rows.length - 1; i >= 0; i--) {

@@ -134,6 +134,22 @@ function _echoRun(bare: readonly string[], start: number, text: string, atTop: b
   return end;
 }
 
+/**
+ * The rows with each turn moved to column 0, for agents that draw their turn a few columns in
+ * (Qwen Code 0.24.4 at 2, Copilot CLI 1.0.102 at 1): after an echo row `echo` matches (group 1:
+ * its indent), every row starting with that indent loses it, up to the next echo; rows before
+ * the first echo, and an echo at column 0, are left alone. The agent's own marks (`✕`, `✗`) then
+ * sit at column 0 where the detectors look, and a reply's text, drawn deeper, stays indented.
+ */
+export function turnsAtColumnZero(rows: readonly string[], echo: RegExp): string[] {
+  let indent = "";
+  return rows.map((row) => {
+    const m = echo.exec(row);
+    if (m) indent = m[1] ?? "";
+    return indent && row.startsWith(indent) ? row.slice(indent.length) : row;
+  });
+}
+
 /** A row of box-drawing rules (`────`), as agents draw above and below their input box. */
 export function isRule(row: string): boolean {
   return /^\s*[─━]{8,}\s*$/.test(row);
