@@ -90,6 +90,7 @@ export class InputTracker {
   #pasteHead = new Uint8Array(0);
   #pasteEnd: Uint8Array | null = null;
   #pasteBytes = 0;
+  readonly #oneByte = new Uint8Array(1);
   readonly #keys: KeyConventions;
   #escAt = 0;
   #state: _State = "ground";
@@ -143,7 +144,18 @@ export class InputTracker {
       this.#state = "ground";
       this.#uncertain(); // Esc may close a menu, clear the box or open a rewind list
     }
-    for (let i = 0; i < bytes.length; i++) this.#byte(bytes[i], i);
+    for (let i = 0; i < bytes.length; i++) {
+      // Inside a paste, everything up to the next ESC (the end marker's first byte) is text:
+      // kept in one copy, not byte by byte, so a big paste costs about a memcpy.
+      if (this.#state === "paste" && this.#pasteMatch === 0 && bytes[i] !== 0x1b) {
+        const esc = bytes.indexOf(0x1b, i);
+        const end = esc < 0 ? bytes.length : esc;
+        this.#pasteRun(bytes.subarray(i, end));
+        i = end - 1;
+        continue;
+      }
+      this.#byte(bytes[i], i);
+    }
     if (this.#state === "esc") this.#escAt = now;
     const events = this.#events;
     if (this.#skip.length === 0) return { forward: bytes, events };
@@ -383,20 +395,41 @@ export class InputTracker {
     this.#pasteByte(b);
   }
 
-  /** Keeps a pasted byte: in the head while it has room, then in the ring of the last bytes. */
+  /** Keeps a pasted byte (one that could have begun the end marker). */
   #pasteByte(b: number): void {
-    const n = this.#pasteBytes++;
+    this.#oneByte[0] = b;
+    this.#pasteRun(this.#oneByte);
+  }
+
+  /** Keeps pasted bytes: in the head while it has room, the rest in the ring of the last ones. */
+  #pasteRun(run: Uint8Array): void {
+    let rest = run;
+    const n = this.#pasteBytes;
     if (n < PASTE_KEEP_BYTES) {
-      if (n === this.#pasteHead.length) {
-        const grown = new Uint8Array(Math.min(PASTE_KEEP_BYTES, n * 2));
-        grown.set(this.#pasteHead);
+      const take = Math.min(rest.length, PASTE_KEEP_BYTES - n);
+      if (n + take > this.#pasteHead.length) {
+        const size = Math.max(n + take, Math.min(PASTE_KEEP_BYTES, this.#pasteHead.length * 2));
+        const grown = new Uint8Array(size);
+        grown.set(this.#pasteHead.subarray(0, n));
         this.#pasteHead = grown;
       }
-      this.#pasteHead[n] = b;
-      return;
+      this.#pasteHead.set(rest.subarray(0, take), n);
+      this.#pasteBytes += take;
+      rest = rest.subarray(take);
+      if (rest.length === 0) return;
     }
-    this.#pasteEnd ??= new Uint8Array(PASTE_KEEP_BYTES);
-    this.#pasteEnd[(n - PASTE_KEEP_BYTES) % PASTE_KEEP_BYTES] = b;
+    // Of the rest only the last PASTE_KEEP_BYTES can be kept; the ring holds them in order
+    // from the write position.
+    if (rest.length > PASTE_KEEP_BYTES) {
+      this.#pasteBytes += rest.length - PASTE_KEEP_BYTES;
+      rest = rest.subarray(rest.length - PASTE_KEEP_BYTES);
+    }
+    const ring = this.#pasteEnd ??= new Uint8Array(PASTE_KEEP_BYTES);
+    const at = (this.#pasteBytes - PASTE_KEEP_BYTES) % PASTE_KEEP_BYTES;
+    const first = Math.min(rest.length, PASTE_KEEP_BYTES - at);
+    ring.set(rest.subarray(0, first), at);
+    ring.set(rest.subarray(first), 0);
+    this.#pasteBytes += rest.length;
   }
 
   /** The paste ended: its text goes into the line as one piece, at the cursor. */

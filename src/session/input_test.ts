@@ -522,3 +522,20 @@ Deno.test("Home at the very start of a line with a newline later stays at the st
     { type: "submit", text: "xa\nb", exact: true },
   ]);
 });
+
+Deno.test("a paste longer than the kept start but within the cap is whole, in small reads", () => {
+  const t = new InputTracker();
+  // 600,003 bytes of 3-byte characters: the kept start ends inside one; CR LF across reads.
+  const paste = "日本語".repeat(66_667) + "\r\nend";
+  const all = bytes(`${PASTE_START}${paste}${PASTE_END}\r`);
+  const events: InputEvent[] = [];
+  for (let at = 0; at < all.length; at += 4093) {
+    events.push(...t.feed(all.subarray(at, at + 4093)).events);
+  }
+  assertEquals(
+    events.map((e) => e.type === "submit" && [e.text === paste.replace("\r\n", "\n"), e.cut]),
+    [
+      [true, false],
+    ],
+  );
+});
