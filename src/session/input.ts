@@ -86,6 +86,7 @@ export class InputTracker {
   #line = new LineBuffer();
   #exact = true;
   #pastes: string[] = [];
+  #pastesSize = 0;
   // The paste being read: its first bytes, then a ring of its last ones, and how many it had.
   #pasteHead = new Uint8Array(0);
   #pasteEnd: Uint8Array | null = null;
@@ -460,6 +461,12 @@ export class InputTracker {
       ? this.#line.insertPaste(_pasteText(head), omitted, _pasteText(tail))
       : this.#line.insertPaste(_pasteText(_joined(head, tail)), 0, "");
     this.#pastes.push(text);
+    // Pastes deleted from the line stay listed (the box may still show their labels): the list
+    // too keeps at most TURN_CAP, the newest pastes, which are the ones still in the box.
+    this.#pastesSize += text.length;
+    while (this.#pastesSize > TURN_CAP && this.#pastes.length > 1) {
+      this.#pastesSize -= this.#pastes.shift()!.length;
+    }
     this.#pasteEnd = null;
     if (this.#pasteHead.length > _PASTE_FIRST_CHUNK) this.#pasteHead = new Uint8Array(0);
   }
@@ -490,6 +497,7 @@ export class InputTracker {
     this.#line.clear();
     this.#exact = true;
     this.#pastes = [];
+    this.#pastesSize = 0;
   }
 
   /** A key whose effect on the box is not followed: the box will tell (see the module doc). */

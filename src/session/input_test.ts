@@ -539,3 +539,14 @@ Deno.test("a paste longer than the kept start but within the cap is whole, in sm
     ],
   );
 });
+
+Deno.test("pastes deleted again and again within one turn keep the turn's memory bounded", () => {
+  const t = new InputTracker();
+  const paste = "one long line of a minified bundle ".repeat(20_000); // 700 KB, no newline
+  for (let i = 0; i < 20; i++) t.feed(bytes(`${PASTE_START}${paste}${PASTE_END}\x15`));
+  const [e] = t.feed(bytes("done\r")).events;
+  if (e.type !== "submit") throw new Error("expected a submit");
+  assertEquals(e.text, "done");
+  assert(e.pastes.reduce((n, p) => n + p.length, 0) <= TURN_CAP, "the paste list is bounded");
+  assertEquals(e.pastes.at(-1), paste);
+});

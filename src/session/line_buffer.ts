@@ -23,6 +23,9 @@ export const TURN_CAP = 1_000_000;
 /** The share of the cap a paste may fill, so the words typed after a huge paste still fit. */
 const _PASTE_SHARE = 0.9;
 
+/** Room kept in a paste's budget for its cut note (longer than any note). */
+const _NOTE_ROOM = 160;
+
 /** Roughly how many bytes `s` takes in UTF-8 (exact for well-formed text). */
 export function utf8Length(s: string): number {
   let n = 0;
@@ -39,10 +42,10 @@ export function pasteCutNote(bytes: number): string {
     `${bytes.toLocaleString("en")} bytes in the middle were not recorded …]\n`;
 }
 
-/** The note after a turn whose last typed keys were not kept. */
-export function typedCutNote(bytes: number): string {
+/** The note after a turn whose last typed keys were not kept, for a line of `cap` code units. */
+export function typedCutNote(bytes: number, cap: number = TURN_CAP): string {
   return `\n[… uuldana did not record the last ${bytes.toLocaleString("en")} bytes typed in ` +
-    `this turn: it keeps at most ${TURN_CAP.toLocaleString("en")} characters of a turn …]`;
+    `this turn: it keeps at most ${cap.toLocaleString("en")} characters of a turn …]`;
 }
 
 const _isHigh = (c: number) => c >= 0xd800 && c < 0xdc00;
@@ -90,7 +93,7 @@ export class LineBuffer {
   /** The line's text, with a note where something was not kept. */
   get text(): string {
     const text = this.#pieces.join("");
-    return this.#dropped > 0 ? text + typedCutNote(this.#dropped) : text;
+    return this.#dropped > 0 ? text + typedCutNote(this.#dropped, this.#cap) : text;
   }
 
   /** True when part of the line was not kept (the cap); the text says where. */
@@ -164,8 +167,11 @@ export class LineBuffer {
    * middle too; returns the text inserted (the paste as recorded).
    */
   insertPaste(head: string, omittedBytes: number, tail: string): string {
-    const budget = Math.max(0, Math.floor(this.#cap * _PASTE_SHARE) - this.#size);
+    let budget = Math.max(0, Math.floor(this.#cap * _PASTE_SHARE) - this.#size);
     let omitted = omittedBytes;
+    if (omitted > 0 || head.length + tail.length > budget) {
+      budget = Math.max(0, budget - _NOTE_ROOM);
+    }
     if (head.length + tail.length > budget) {
       // Keep half the budget from each end (more of one when the other is short).
       const tailKeep = Math.min(tail.length, Math.max(budget >> 1, budget - head.length));
