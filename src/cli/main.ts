@@ -16,6 +16,7 @@ import { handoffCommand } from "./handoff.ts";
 import { demoCommand } from "./demo.ts";
 import { buildInfo, versionLine } from "./version.ts";
 import { simAgentCommand } from "./sim_agent.ts";
+import { completionsCommand } from "./completions.ts";
 
 /** Builds the program with all subcommands. */
 export function buildProgram(): Command {
@@ -60,6 +61,7 @@ Config: $UULDANA_CONFIG or ~/.config/uuldana/config.json. Data: $UULDANA_HOME or
   program.addCommand(demoCommand());
   program.addCommand(doctorCommand());
   program.addCommand(debugCommand());
+  program.addCommand(completionsCommand());
   program.addCommand(simAgentCommand(), { hidden: true });
   _failOnUsageErrors(program);
   return program;
