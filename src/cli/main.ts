@@ -17,6 +17,7 @@ import { demoCommand } from "./demo.ts";
 import { buildInfo, versionLine } from "./version.ts";
 import { simAgentCommand } from "./sim_agent.ts";
 import { completionsCommand } from "./completions.ts";
+import { configCommand } from "./config.ts";
 
 /** Builds the program with all subcommands. */
 export function buildProgram(): Command {
@@ -59,6 +60,7 @@ Config: $UULDANA_CONFIG or ~/.config/uuldana/config.json. Data: $UULDANA_HOME or
   program.addCommand(exportCommand());
   program.addCommand(handoffCommand());
   program.addCommand(demoCommand());
+  program.addCommand(configCommand());
   program.addCommand(doctorCommand());
   program.addCommand(debugCommand());
   program.addCommand(completionsCommand());

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { UsageError } from "../errors.ts";
 import { configPath, type Env, processEnv } from "./paths.ts";
+import { type Spec, SpecError, validate } from "./spec.ts";
 
 /** How a handoff is delivered to an agent. */
 export type Road = "hook" | "prompt" | "store" | "paste";
@@ -59,119 +60,103 @@ export const DEFAULT_CHAIN: readonly string[] = [
   "copilot",
 ];
 
-const _AGENT_KEYS = new Set(["bin", "args", "env", "disabled", "road", "stallSeconds"]);
-const _TOP_KEYS = new Set(["chain", "agents", "quietSeconds", "pasteTimeoutSeconds"]);
-
-function _typeOf(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "array";
-  return typeof v;
-}
+/**
+ * The settings file, described once: `parseConfig` validates against it (with these messages and
+ * defaults) and `uuldana config schema` prints it as JSON Schema. A new key goes here.
+ */
+export const CONFIG_SPEC: Spec = {
+  type: "object",
+  description: "uuldana's settings: the chain of agents, per-agent overrides, timings.",
+  properties: {
+    chain: {
+      type: "strings",
+      description: "The agents to run, in order: on a usage limit the work goes to the next one.",
+      nonEmptyItems: true,
+      default: DEFAULT_CHAIN,
+      expected: "an array of agent names (strings)",
+    },
+    agents: {
+      type: "map",
+      description: "Settings per agent, keyed by agent name (claude, codex, gemini, …).",
+      expected: "an object keyed by agent name",
+      default: {},
+      values: {
+        type: "object",
+        description: "Settings for this agent.",
+        properties: {
+          bin: {
+            type: "string",
+            description: "The agent's binary: a path, or a name looked up on PATH.",
+            nonEmpty: true,
+          },
+          args: {
+            type: "strings",
+            description: "Extra arguments passed on every launch.",
+            default: [],
+          },
+          env: {
+            type: "stringMap",
+            description: "Extra environment variables for the agent.",
+            default: {},
+          },
+          disabled: {
+            type: "boolean",
+            description: "Leave this agent out of chains.",
+            default: false,
+          },
+          road: {
+            type: "enum",
+            description: "How an automatic handoff reaches it (the agent's default when absent).",
+            values: ROADS,
+          },
+          stallSeconds: {
+            type: "number",
+            description: "Hand off when the agent shows itself busy this long without answering " +
+              "(for agents that retry silently); off when absent.",
+            above: 0,
+          },
+        },
+      },
+    },
+    quietSeconds: {
+      type: "number",
+      description: "Seconds of silence after which an agent counts as quiet.",
+      above: 0,
+      default: 1.5,
+    },
+    pasteTimeoutSeconds: {
+      type: "number",
+      description:
+        "Seconds a manual switch waits for a pasteable prompt before saving handoff.md instead.",
+      above: 0,
+      default: 40,
+    },
+  },
+};
 
 /** Validates parsed JSON and fills in defaults. Throws UsageError naming `file` and the bad key. */
 export function parseConfig(raw: unknown, file: string, env: Env = processEnv): Config {
-  const bad = (key: string, expected: string, got: unknown) =>
-    new UsageError(
-      `invalid config ${file}: "${key}" must be ${expected}, got ${_typeOf(got)}`,
-      "fix or remove that key; `uuldana doctor` shows the config path and its state",
+  let checked: Omit<Config, "path" | "exists">;
+  try {
+    checked = validate(CONFIG_SPEC, raw, "(top level)") as typeof checked;
+  } catch (e) {
+    if (!(e instanceof SpecError)) throw e;
+    throw new UsageError(
+      `invalid config ${file}: ${e.message}`,
+      e.known
+        ? `known keys: ${e.known.join(", ")}`
+        : "fix or remove that key; `uuldana doctor` shows the config path and its state",
     );
-  if (_typeOf(raw) !== "object") throw bad("(top level)", "an object", raw);
-  const obj = raw as Record<string, unknown>;
-  for (const key of Object.keys(obj)) {
-    if (!_TOP_KEYS.has(key)) {
-      throw new UsageError(
-        `invalid config ${file}: unknown key "${key}"`,
-        `known keys: ${[..._TOP_KEYS].join(", ")}`,
-      );
-    }
   }
-  let chain = [...DEFAULT_CHAIN];
-  if ("chain" in obj) {
-    const c = obj.chain;
-    if (!Array.isArray(c) || c.some((x) => typeof x !== "string" || x === "")) {
-      throw bad("chain", "an array of agent names (strings)", c);
-    }
-    chain = c as string[];
-  }
-  const positive = (key: "quietSeconds" | "pasteTimeoutSeconds", fallback: number): number => {
-    if (!(key in obj)) return fallback;
-    const q = obj[key];
-    if (typeof q !== "number" || !(q > 0)) throw bad(key, "a positive number", q);
-    return q;
-  };
-  const quietSeconds = positive("quietSeconds", 1.5);
-  const pasteTimeoutSeconds = positive("pasteTimeoutSeconds", 40);
-  const agents: Record<string, AgentConfig> = {};
-  if ("agents" in obj) {
-    const a = obj.agents;
-    if (_typeOf(a) !== "object") throw bad("agents", "an object keyed by agent name", a);
-    for (const [name, value] of Object.entries(a as Record<string, unknown>)) {
-      agents[name] = _parseAgent(name, value, bad, file);
-    }
-  }
+  const agents = checked.agents;
   // UULDANA_<AGENT>_BIN overrides `bin` for every agent named anywhere.
-  for (const name of new Set([...chain, ...Object.keys(agents), ...DEFAULT_CHAIN])) {
+  for (const name of new Set([...checked.chain, ...Object.keys(agents), ...DEFAULT_CHAIN])) {
     const fromEnv = env(`UULDANA_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_BIN`);
     if (fromEnv) {
       agents[name] = { ...(agents[name] ?? { args: [], env: {}, disabled: false }), bin: fromEnv };
     }
   }
-  return { path: file, exists: true, chain, agents, quietSeconds, pasteTimeoutSeconds };
-}
-
-function _parseAgent(
-  name: string,
-  value: unknown,
-  bad: (key: string, expected: string, got: unknown) => UsageError,
-  file: string,
-): AgentConfig {
-  const at = (k: string) => `agents.${name}.${k}`;
-  if (_typeOf(value) !== "object") throw bad(`agents.${name}`, "an object", value);
-  const v = value as Record<string, unknown>;
-  for (const key of Object.keys(v)) {
-    if (!_AGENT_KEYS.has(key)) {
-      throw new UsageError(
-        `invalid config ${file}: unknown key "${at(key)}"`,
-        `known keys: ${[..._AGENT_KEYS].join(", ")}`,
-      );
-    }
-  }
-  const out: AgentConfig = { args: [], env: {}, disabled: false };
-  if ("bin" in v) {
-    if (typeof v.bin !== "string" || v.bin === "") {
-      throw bad(at("bin"), "a non-empty string", v.bin);
-    }
-    out.bin = v.bin;
-  }
-  if ("args" in v) {
-    if (!Array.isArray(v.args) || v.args.some((x) => typeof x !== "string")) {
-      throw bad(at("args"), "an array of strings", v.args);
-    }
-    out.args = v.args as string[];
-  }
-  if ("env" in v) {
-    const e = v.env;
-    if (_typeOf(e) !== "object" || Object.values(e as object).some((x) => typeof x !== "string")) {
-      throw bad(at("env"), "an object of string values", e);
-    }
-    out.env = e as Record<string, string>;
-  }
-  if ("disabled" in v) {
-    if (typeof v.disabled !== "boolean") throw bad(at("disabled"), "true or false", v.disabled);
-    out.disabled = v.disabled;
-  }
-  if ("road" in v) {
-    if (typeof v.road !== "string" || !(ROADS as string[]).includes(v.road)) {
-      throw bad(at("road"), `one of ${ROADS.map((r) => `"${r}"`).join(", ")}`, v.road);
-    }
-    out.road = v.road as Road;
-  }
-  if ("stallSeconds" in v) {
-    const n = v.stallSeconds;
-    if (typeof n !== "number" || !(n > 0)) throw bad(at("stallSeconds"), "a positive number", n);
-    out.stallSeconds = n;
-  }
-  return out;
+  return { ...checked, path: file, exists: true, agents };
 }
 
 /** Loads the configuration from `configPath()`; a missing file gives defaults. */
