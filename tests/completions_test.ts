@@ -66,6 +66,7 @@ Deno.test("bash: commands, options and the adapters' names complete", async () =
       "paste",
     ]);
     assertEquals(await bashComplete(bin, ["uuldana", "completions", ""]), ["bash", "zsh", "fish"]);
+    assertEquals(await bashComplete(bin, ["uuldana", "config", ""]), ["show", "init", "schema"]);
     const top = await bashComplete(bin, ["uuldana", ""]);
     assert(top.includes("completions") && top.includes("doctor"), top.join(" "));
     assert(!top.includes("sim-agent"), "the simulated-agent command stays hidden");

@@ -17,6 +17,13 @@ function showCommand() {
   return new Command("show")
     .description("show the config file in use and the effective values (the default command)")
     .option("--json", "print {path, exists, effective} as JSON")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana config                  the file in use and its values (defaults when there is none)
+  uuldana config show --json | jq .effective.chain`,
+    )
     .action((opts) => {
       const { path, exists, ...effective } = loadConfig();
       if (opts.json) {
@@ -33,6 +40,13 @@ function showCommand() {
 function initCommand() {
   return new Command("init")
     .description("write a starter config with the chain of agents found on this machine")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana config init
+  UULDANA_CONFIG=./uuldana.json uuldana config init   a config for this project only`,
+    )
     .action(async () => {
       const { path, exists } = loadConfig();
       if (exists) {
@@ -73,6 +87,12 @@ function initCommand() {
 function schemaCommand() {
   return new Command("schema")
     .description("print the config's JSON Schema (generated from the rules that check the file)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana config schema > ~/.config/uuldana/config.schema.json`,
+    )
     .action(() => {
       Deno.stdout.writeSync(new TextEncoder().encode(configSchemaText()));
     });

@@ -129,7 +129,9 @@ export function debugDetectCommand() {
     .addHelpText(
       "after",
       "\nChunks: the sibling `<name>.timing` file (script's classic timing) when present, else " +
-        `${DETECT_CHUNK}-byte pieces.\nTimes shown without a zone are read in $TZ (this process's zone).`,
+        `${DETECT_CHUNK}-byte pieces.\nTimes shown without a zone are read in $TZ (this process's zone).` +
+        "\n\nExamples:\n  uuldana debug detect claude-limit.raw --agent claude\n" +
+        "  uuldana debug detect codex-limit.raw --agent codex --now 2026-01-01T02:00:00Z --json",
     )
     .action(async (file, opts) => {
       const adapter = adapterByName(opts.agent);
