@@ -67,6 +67,8 @@ Deno.test("bash: commands, options and the adapters' names complete", async () =
     ]);
     assertEquals(await bashComplete(bin, ["uuldana", "completions", ""]), ["bash", "zsh", "fish"]);
     assertEquals(await bashComplete(bin, ["uuldana", "config", ""]), ["show", "init", "schema"]);
+    // The default subcommand's options work on its parent (`config --json` is `config show --json`).
+    assertEquals(await bashComplete(bin, ["uuldana", "config", "--j"]), ["--json"]);
     const top = await bashComplete(bin, ["uuldana", ""]);
     assert(top.includes("completions") && top.includes("doctor"), top.join(" "));
     assert(!top.includes("sim-agent"), "the simulated-agent command stays hidden");

@@ -59,13 +59,20 @@ export function completionTree(cmd: AnyCommand): CompletionNode {
     return { flags, value: kindOf([placeholder, o.attributeName()], o.argChoices) };
   });
   options.push({ flags: ["-h", "--help"] });
+  // deno-lint-ignore no-explicit-any
+  const subcommands = (cmd.commands as AnyCommand[]).filter((c) => !(c as any)._hidden)
+    .map(completionTree);
+  // `uuldana config --json` runs the default subcommand (`show`): its options work here too.
+  // deno-lint-ignore no-explicit-any
+  const fallback = subcommands.find((s) => s.name === (cmd as any)._defaultCommandName);
+  for (const o of fallback?.options ?? []) {
+    if (!options.some((mine) => mine.flags.join() === o.flags.join())) options.push(o);
+  }
   const first = cmd.registeredArguments[0];
   return {
     name: cmd.name(),
     description: cmd.summary() || cmd.description().split(/(?<=\.)\s/)[0],
-    // deno-lint-ignore no-explicit-any
-    subcommands: (cmd.commands as AnyCommand[]).filter((c) => !(c as any)._hidden)
-      .map(completionTree),
+    subcommands,
     options,
     positional: first ? kindOf([first.name()], first.argChoices) : { kind: "none" },
   };
