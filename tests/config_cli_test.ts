@@ -70,12 +70,14 @@ Deno.test("config init writes the chain of agents found here that take a handoff
       written.quietSeconds,
     ]);
 
-    // A second init refuses and leaves the file as the user made it.
-    Deno.writeTextFileSync(m.config, '{"chain": ["gemini"]}\n');
-    const again = await m.run("config", "init");
-    assertEquals(again.code, 1);
-    assert(again.stderr.includes("already exists"), again.stderr);
-    assertEquals(Deno.readTextFileSync(m.config), '{"chain": ["gemini"]}\n');
+    // A second init refuses and leaves the file as the user made it, valid or not.
+    for (const mine of ['{"chain": ["gemini"]}\n', '{"chain": "not valid"']) {
+      Deno.writeTextFileSync(m.config, mine);
+      const again = await m.run("config", "init");
+      assertEquals(again.code, 1);
+      assert(again.stderr.includes("already exists"), again.stderr);
+      assertEquals(Deno.readTextFileSync(m.config), mine);
+    }
   } finally {
     Deno.removeSync(m.root, { recursive: true });
   }

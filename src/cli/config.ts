@@ -6,7 +6,9 @@
  */
 import { Command } from "@commander-js/extra-typings";
 import { dirname, join } from "node:path";
+import { existsSync } from "node:fs";
 import { loadConfig } from "../config/config.ts";
+import { configPath } from "../config/paths.ts";
 import { configSchemaText } from "../config/config_schema.ts";
 import { SCHEMA_FILE, starterConfig } from "../config/starter.ts";
 import { UuldanaError } from "../errors.ts";
@@ -48,8 +50,9 @@ Examples:
   UULDANA_CONFIG=./uuldana.json uuldana config init   a config for this project only`,
     )
     .action(async () => {
-      const { path, exists } = loadConfig();
-      if (exists) {
+      // Not parsed: a file that is there, valid or not, is the user's and stays as it is.
+      const path = configPath();
+      if (existsSync(path)) {
         throw new UuldanaError(
           `${path} already exists; it was not changed`,
           1,
