@@ -94,6 +94,13 @@ Deno.test("agents --json: found, version, proof from the real help, refusal, con
   assertEquals(by("copilot").found, false);
   assert(by("copilot").problem.includes("not found"));
   assertEquals(by("opencode").defaultRoad, "store");
+  // Which default roads put the handoff in the agent's command line, readable by other users.
+  assertEquals(
+    list.filter((a: { handoffInArgv: boolean }) => a.handoffInArgv).map((a: { name: string }) =>
+      a.name
+    ),
+    ["codex", "gemini", "qwen", "copilot", "kilo"],
+  );
   for (
     const key of [
       "name",
@@ -104,6 +111,7 @@ Deno.test("agents --json: found, version, proof from the real help, refusal, con
       "proof",
       "roads",
       "defaultRoad",
+      "handoffInArgv",
     ]
   ) {
     assert(key in by("aider"), key);
@@ -125,6 +133,13 @@ Deno.test("agents --json: found, version, proof from the real help, refusal, con
   assertEquals(human.code, 0);
   assert(human.stdout.includes("initial prompt: yes"));
   assert(human.stdout.includes("hook (default)"));
+  assert(
+    human.stdout.includes(
+      "! the prompt road puts the handoff in gemini's command line: other local users can read it",
+    ),
+    human.stdout,
+  );
+  assert(!human.stdout.includes("in claude's command line"), "the hook road uses a file");
 });
 
 interface Rec {

@@ -77,6 +77,9 @@ Deno.test("bash: commands, options and the adapters' names complete", async () =
   }
 });
 
+/** The screen's last non-empty line is a prompt with nothing typed after it. */
+const BARE_PROMPT_LAST = /(?:^|\n)(?![^\n]*uuldana)[^\n]*[#$>] *\n*$/;
+
 /** Starts `shell`, runs `setup`, then types each line and Tab and waits for what it shows. */
 async function tabIn(
   shell: string[],
@@ -100,8 +103,17 @@ async function tabIn(
       await term.send(line, true);
       await term.send("Tab");
       await term.waitFor(want, 10_000);
-      // A fresh, clear line for the next one.
-      await term.send("C-c");
+      // A fresh, clear line for the next one: C-c until the last line is a bare prompt (a busy
+      // shell may spend the first on closing its completion list), then clear the screen.
+      for (let tries = 0;; tries++) {
+        await term.send("C-c");
+        try {
+          await term.waitFor(BARE_PROMPT_LAST, 2_000);
+          break;
+        } catch (e) {
+          if (tries === 4) throw e;
+        }
+      }
       await term.send("clear", true);
       await term.send("Enter");
       await term.waitFor(/^(?![\s\S]*uuldana)/, 10_000);

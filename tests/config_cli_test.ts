@@ -101,7 +101,7 @@ Deno.test("config shows the file in use, or that the defaults apply; an invalid 
     Deno.writeTextFileSync(m.config, '{"quietSeconds": "3"}');
     const bad = await m.run("config");
     assertEquals(bad.code, 2);
-    assert(bad.stderr.includes(`"quietSeconds" must be a positive number`), bad.stderr);
+    assert(bad.stderr.includes(`"quietSeconds" must be a number from 0.1 to 60`), bad.stderr);
   } finally {
     Deno.removeSync(m.root, { recursive: true });
   }

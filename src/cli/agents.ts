@@ -45,6 +45,14 @@ export function renderAgents(statuses: readonly AgentStatus[]): string {
     else out.push(`    initial prompt: ${yellow("no")}  ${dim(s.proof?.reason ?? "")}`);
     const roads = s.roads.map((r) => (r === s.defaultRoad ? `${r} (default)` : r)).join(", ");
     out.push(`    roads: ${roads}`);
+    if (s.handoffInArgv) {
+      out.push(
+        `    ${
+          yellow("!")
+        } the ${s.defaultRoad} road puts the handoff in ${s.name}'s command line: ` +
+          "other local users can read it while it runs (see `uuldana doctor`)",
+      );
+    }
     if (s.problem) out.push(`    ${yellow(s.problem)}`);
   }
   return out.join("\n");
@@ -58,7 +66,7 @@ export function agentsCommand() {
     )
     .option(
       "--json",
-      "print a JSON array of {name, found, path, version, acceptsInitialPrompt, proof, roads, defaultRoad, …}",
+      "print a JSON array of {name, found, path, version, acceptsInitialPrompt, proof, roads, defaultRoad, handoffInArgv, …}",
     )
     .addHelpText(
       "after",

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { UsageError } from "../errors.ts";
 import { configPath, type Env, processEnv } from "./paths.ts";
-import { type Spec, SpecError, validate } from "./spec.ts";
+import { numberRanges, type Spec, SpecError, validate } from "./spec.ts";
 
 /** How a handoff is delivered to an agent. */
 export type Road = "hook" | "prompt" | "store" | "paste";
@@ -62,7 +62,9 @@ export const DEFAULT_CHAIN: readonly string[] = [
 
 /**
  * The settings file, described once: `parseConfig` validates against it (with these messages and
- * defaults) and `uuldana config schema` prints it as JSON Schema. A new key goes here.
+ * defaults) and `uuldana config schema` prints it as JSON Schema. A new key goes here. Every number
+ * has a finite range wide enough for any sensible use (JSON's `1e999` parses as Infinity, and a
+ * timer of Infinity or 1e300 ms fires at once).
  */
 export const CONFIG_SPEC: Spec = {
   type: "object",
@@ -113,7 +115,9 @@ export const CONFIG_SPEC: Spec = {
             type: "number",
             description: "Hand off when the agent shows itself busy this long without answering " +
               "(for agents that retry silently); off when absent.",
-            above: 0,
+            min: 1,
+            max: 86_400,
+            unit: "seconds",
           },
         },
       },
@@ -121,18 +125,26 @@ export const CONFIG_SPEC: Spec = {
     quietSeconds: {
       type: "number",
       description: "Seconds of silence after which an agent counts as quiet.",
-      above: 0,
+      min: 0.1,
+      max: 60,
+      unit: "seconds",
       default: 1.5,
     },
     pasteTimeoutSeconds: {
       type: "number",
       description:
         "Seconds a manual switch waits for a pasteable prompt before saving handoff.md instead.",
-      above: 0,
+      min: 1,
+      max: 3600,
+      unit: "seconds",
       default: 40,
     },
   },
 };
+
+/** The accepted range of every numeric key, by key name (from {@link CONFIG_SPEC}). */
+export const NUMBER_RANGES: Readonly<Record<string, readonly [min: number, max: number]>> =
+  numberRanges(CONFIG_SPEC);
 
 /** Validates parsed JSON and fills in defaults. Throws UsageError naming `file` and the bad key. */
 export function parseConfig(raw: unknown, file: string, env: Env = processEnv): Config {

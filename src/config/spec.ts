@@ -17,6 +17,8 @@ export type Spec =
     /** At least / at most these (inclusive). */
     min?: number;
     max?: number;
+    /** What the number counts, named in messages ("seconds"). */
+    unit?: string;
     default?: number;
     expected?: string;
   }
@@ -76,7 +78,7 @@ export function expectedOf(spec: Spec): string {
       return spec.nonEmpty ? "a non-empty string" : "a string";
     case "number":
       if (spec.min !== undefined && spec.max !== undefined) {
-        return `a number from ${spec.min} to ${spec.max}`;
+        return `a number from ${spec.min} to ${spec.max}${spec.unit ? ` (${spec.unit})` : ""}`;
       }
       if (spec.above === 0) return "a positive number";
       if (spec.above !== undefined) return `a number above ${spec.above}`;
@@ -127,7 +129,13 @@ function fits(spec: Spec, v: unknown): boolean {
  * Throws {@link SpecError} for the first problem, naming its dotted key (`key` is the root's).
  */
 export function validate(spec: Spec, value: unknown, key: string): unknown {
-  if (!fits(spec, value)) throw new SpecError(key, expectedOf(spec), jsonTypeOf(value));
+  if (!fits(spec, value)) {
+    // A number out of range is shown as it was read (1e999 is Infinity), anything else by its type.
+    const got = spec.type === "number" && typeof value === "number"
+      ? String(value)
+      : jsonTypeOf(value);
+    throw new SpecError(key, expectedOf(spec), got);
+  }
   const at = (k: string) => (key === "(top level)" ? k : `${key}.${k}`);
   if (spec.type === "object") {
     const obj = value as Record<string, unknown>;
@@ -152,4 +160,18 @@ export function validate(spec: Spec, value: unknown, key: string): unknown {
     return out;
   }
   return value;
+}
+
+/** The `[min, max]` of every number with both, by its key (the last part of its path). */
+export function numberRanges(spec: Spec): Record<string, readonly [number, number]> {
+  const out: Record<string, readonly [number, number]> = {};
+  const visit = (s: Spec, key: string) => {
+    if (s.type === "number" && s.min !== undefined && s.max !== undefined) {
+      out[key] = [s.min, s.max];
+    }
+    if (s.type === "object") { for (const [k, sub] of Object.entries(s.properties)) visit(sub, k); }
+    if (s.type === "map") visit(s.values, key);
+  };
+  visit(spec, "");
+  return out;
 }

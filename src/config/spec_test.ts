@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { expectedOf, type Spec, SpecError, validate } from "./spec.ts";
+import { expectedOf, numberRanges, type Spec, SpecError, validate } from "./spec.ts";
 
 const SPEC: Spec = {
   type: "object",
@@ -45,8 +45,8 @@ Deno.test("validate fills in defaults, keeps given values, ignores $schema", () 
 
 Deno.test("a failure names the dotted key, what it must be and what it was", () => {
   const cases: [unknown, string][] = [
-    [{ n: 0 }, `"n" must be a number from 0.1 to 60, got number`],
-    [{ n: 61 }, `"n" must be a number from 0.1 to 60, got number`],
+    [{ n: 0 }, `"n" must be a number from 0.1 to 60, got 0`],
+    [{ n: 61 }, `"n" must be a number from 0.1 to 60, got 61`],
     [{ n: "1" }, `"n" must be a number from 0.1 to 60, got string`],
     [{ list: [""] }, `"list" must be an array of strings, got array`],
     [{ kind: "z" }, `"kind" must be one of "x", "y", got string`],
@@ -67,4 +67,11 @@ Deno.test("the wording of what a value must be", () => {
   );
   assertEquals(expectedOf({ type: "boolean", description: "" }), "true or false");
   throws(() => validate({ type: "number", description: "", above: 0 }, 0, "q"), SpecError);
+});
+
+Deno.test("the ranges of the numbers, by key, and the unit in the message", () => {
+  assertEquals(numberRanges(SPEC), { n: [0.1, 60] });
+  const seconds: Spec = { type: "number", description: "", min: 1, max: 5, unit: "seconds" };
+  assertEquals(expectedOf(seconds), "a number from 1 to 5 (seconds)");
+  throws(() => validate(seconds, Infinity, "t"), /got Infinity/);
 });
