@@ -222,11 +222,12 @@ fi
 
 function fishScript(root: CompletionNode, agents: string[]): string {
   const data = nodeData(root);
+  // printf, not echo: fish's echo would take a leading "-n" (runs -n) as its own option.
   const subsCases = data.filter((d) => d.subs).map((d) =>
-    `        case ${q(d.path)}\n            echo ${d.subs}`
+    `        case ${q(d.path)}\n            printf '%s\\n' ${q(d.subs)}`
   ).join("\n");
   const valoptCases = data.filter((d) => d.valopts).map((d) =>
-    `        case ${q(d.path)}\n            echo ${d.valopts}`
+    `        case ${q(d.path)}\n            printf '%s\\n' ${q(d.valopts)}`
   ).join("\n");
   const lines: string[] = [];
   const valueArgs = (v: ValueKind): string => {
