@@ -65,6 +65,7 @@ Deno.test("bash: commands, options and the adapters' names complete", async () =
       "prompt",
       "paste",
     ]);
+    assertEquals(await bashComplete(bin, ["uuldana", "handoff", "--road", "s"]), ["store"]);
     assertEquals(await bashComplete(bin, ["uuldana", "completions", ""]), ["bash", "zsh", "fish"]);
     assertEquals(await bashComplete(bin, ["uuldana", "config", ""]), ["show", "init", "schema"]);
     // The default subcommand's options work on its parent (`config --json` is `config show --json`).

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
+import { ROADS } from "../config/config.ts";
 
 /** What a value (of an option or a positional argument) completes to. */
 export type ValueKind =
@@ -40,6 +41,7 @@ const DIR_VALUES = new Set(["dir", "cwd"]);
 function kindOf(names: string[], choices: readonly string[] | undefined): ValueKind {
   if (choices?.length) return { kind: "choices", choices: [...choices] };
   const is = (set: Set<string>) => names.some((n) => set.has(n));
+  if (names.includes("road")) return { kind: "choices", choices: [...ROADS] };
   if (is(AGENT_LISTS)) return { kind: "agents" };
   if (is(AGENT_ONE)) return { kind: "agent" };
   if (is(FILE_VALUES)) return { kind: "file" };
