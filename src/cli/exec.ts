@@ -68,7 +68,7 @@ Examples:
         : null;
       const cwd = _workspace(opts.cwd);
 
-      const ctx = openContext();
+      const ctx = openContext({ live: { report: status } });
       const abort = new AbortController();
       const onSignal = () => abort.abort();
       const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];

@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import { copyFileSync, rmSync } from "node:fs";
+import { copyFileSync } from "node:fs";
 import type { Adapter, Found, Launch, LimitHit, Proof } from "../../adapters/adapter.ts";
 import { materializeLaunch } from "../../adapters/launch_io.ts";
 import { RoadError } from "../../adapters/launch_rules.ts";
@@ -17,13 +17,13 @@ import { agentConfig, type Road } from "../config/config.ts";
 import type { Context } from "../cli/context.ts";
 import { ExitCode, NotFoundError, UsageError } from "../errors.ts";
 import type { TranscriptEntry } from "../handoff/package.ts";
-import { ensurePrivateDir } from "../config/paths.ts";
 import { AgentRun, type RunOutcome, type UserTerminal } from "./agent_run.ts";
 import type { Keyboard } from "./keyboard.ts";
 import { type PreparedHandoff, prepareHandoff, runConversation } from "../handoff/prepare.ts";
 import { pasteHandoff } from "./paste.ts";
 import { closingLine, CONTINUE_REQUEST, openingLine } from "../handoff/frame.ts";
 import { waitForReset } from "./reset_wait.ts";
+import { newScratchDir, removeScratchDir } from "./scratch.ts";
 
 /** What a chain needs from the outside world. */
 export interface ChainOptions {
@@ -256,8 +256,8 @@ async function _launch(
   const { ctx } = opts;
   const { adapter, found } = start.member;
   const cfg = agentConfig(ctx.config, adapter.name);
-  const scratch = ensurePrivateDir(join(ctx.dataDir, "scratch", `${Date.now()}-${adapter.name}`));
-  const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
+  const scratch = newScratchDir(ctx.dataDir, adapter.name);
+  const removeScratch = () => removeScratchDir(scratch);
   const atLaunch = start.handoff && start.road !== "paste" ? start.handoff : null;
   let launch: Launch;
   let run: AgentRun;
@@ -377,8 +377,12 @@ async function _pasteWhenReady(
   }
   journal.updateHandoff(handoff.id, { status: "saved", error: reason });
   if (run.finished) return; // the agent is gone; the handoff file is in the journal
-  const saved = join(dataDir, "handoff.md");
-  copyFileSync(handoff.file, saved);
+  let saved = join(dataDir, "handoff.md");
+  try {
+    copyFileSync(handoff.file, saved);
+  } catch {
+    saved = handoff.file; // not written yet (a full disk): written there when it can be
+  }
   opts.status(`${reason}; nothing was pasted. The handoff is saved in ${saved}`);
 }
 
