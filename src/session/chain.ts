@@ -163,7 +163,9 @@ async function _runChain(opts: ChainOptions, stopping: Promise<unknown>[]): Prom
     }
     const outcome = await run.outcome;
     opts.onRun?.(null);
-    conversation = [...conversation, ...runConversation(ctx.journal, run.runId)];
+    // The journal has the limit only once the run has ended; the screen is cut at it now.
+    const limitMessage = outcome.reason === "limit" ? outcome.limit.message : undefined;
+    conversation = [...conversation, ...runConversation(ctx.journal, run.runId, limitMessage)];
 
     if (outcome.reason === "exit") return outcome.exitCode;
     if (outcome.reason === "stopped") return _signalCode(outcome.signal);
