@@ -394,7 +394,7 @@ Deno.test(
         const [claudeRun] = j.runs();
         assertEquals([claudeRun.agent, claudeRun.endReason], ["claude", "limit"]);
         const [h] = j.handoffsFrom(claudeRun.id);
-        assertEquals([h.toAgent, h.status], ["codex", "saved"]);
+        assertEquals([h.toAgent, h.status], ["codex", "interrupted"]);
         assert(existsSync(h.filePath!));
       });
     } finally {
@@ -496,10 +496,12 @@ Deno.test(
       const [start] = on.events("codex", "start");
       const prompt = String(start.prompt);
       assert(framedBody(prompt)?.body.includes("fix the build"), prompt.slice(0, 300));
-      assertMatch(prompt, /busy for [3-6] s with no answer/);
+      assertMatch(prompt, /gemini stopped answering \("[^"]*busy for [3-6] s with no answer/);
+      assert(!prompt.includes("usage limit"), "a stall is not called a usage limit");
       on.withJournal((j) => {
         const gemini = j.runs().find((r) => r.agent === "gemini")!;
-        assertEquals(gemini.endReason, "limit");
+        // A stall is named a stall, never a usage limit.
+        assertEquals(gemini.endReason, "stall");
         assertMatch(gemini.limitMessage ?? "", /stall rule: 3 s/);
       });
 

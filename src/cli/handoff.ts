@@ -12,7 +12,7 @@ import { ExitWith, NotFoundError, UsageError, UuldanaError } from "../errors.ts"
 import { runChain } from "../session/chain.ts";
 import { prepareHandoff, runConversation } from "../handoff/prepare.ts";
 import { TerminalSession } from "../session/terminal_session.ts";
-import { openContext } from "./context.ts";
+import { openContext } from "../context.ts";
 
 /** `uuldana handoff`. */
 export function handoffCommand() {

@@ -7,7 +7,7 @@ import { Command } from "@commander-js/extra-typings";
 import { ExitWith, UsageError } from "../errors.ts";
 import { runChain } from "../session/chain.ts";
 import { TerminalSession } from "../session/terminal_session.ts";
-import { openContext } from "./context.ts";
+import { openContext } from "../context.ts";
 
 function _size(value: string, name: string): number {
   const n = Number(value);

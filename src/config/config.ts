@@ -47,6 +47,23 @@ export interface Config {
   quietSeconds: number;
   /** Seconds a manual switch waits for a pasteable prompt before saving handoff.md instead. */
   pasteTimeoutSeconds: number;
+  /**
+   * Hand the work back to the chain's first agent by itself once that agent is available again and
+   * the working one is quiet with an empty input box (off: uuldana only says so).
+   */
+  returnToFirst: boolean;
+  /** How uuldana tells the user about a switch, a wait for a reset and a return. */
+  notify: NotifyConfig;
+}
+
+/** The notification settings (`notify` in the config). */
+export interface NotifyConfig {
+  /** The terminal bell. */
+  bell: boolean;
+  /** A desktop notification through the terminal (OSC 9, or OSC 777 where known). */
+  desktop: boolean;
+  /** A command run with the event as JSON on stdin (argv, no shell), or null. */
+  command: string[] | null;
 }
 
 /** The chain used when the config does not name one. */
@@ -60,7 +77,15 @@ export const DEFAULT_CHAIN: readonly string[] = [
 ];
 
 const _AGENT_KEYS = new Set(["bin", "args", "env", "disabled", "road", "stallSeconds"]);
-const _TOP_KEYS = new Set(["chain", "agents", "quietSeconds", "pasteTimeoutSeconds"]);
+const _TOP_KEYS = new Set([
+  "chain",
+  "agents",
+  "quietSeconds",
+  "pasteTimeoutSeconds",
+  "returnToFirst",
+  "notify",
+]);
+const _NOTIFY_KEYS = new Set(["bell", "desktop", "command"]);
 
 function _typeOf(v: unknown): string {
   if (v === null) return "null";
@@ -116,7 +141,57 @@ export function parseConfig(raw: unknown, file: string, env: Env = processEnv): 
       agents[name] = { ...(agents[name] ?? { args: [], env: {}, disabled: false }), bin: fromEnv };
     }
   }
-  return { path: file, exists: true, chain, agents, quietSeconds, pasteTimeoutSeconds };
+  let returnToFirst = false;
+  if ("returnToFirst" in obj) {
+    if (typeof obj.returnToFirst !== "boolean") {
+      throw bad("returnToFirst", "true or false", obj.returnToFirst);
+    }
+    returnToFirst = obj.returnToFirst;
+  }
+  const notify = _parseNotify(obj.notify, bad, file);
+  return {
+    path: file,
+    exists: true,
+    chain,
+    agents,
+    quietSeconds,
+    pasteTimeoutSeconds,
+    returnToFirst,
+    notify,
+  };
+}
+
+function _parseNotify(
+  value: unknown,
+  bad: (key: string, expected: string, got: unknown) => UsageError,
+  file: string,
+): NotifyConfig {
+  const out: NotifyConfig = { bell: true, desktop: true, command: null };
+  if (value === undefined) return out;
+  if (_typeOf(value) !== "object") throw bad("notify", "an object", value);
+  const v = value as Record<string, unknown>;
+  for (const key of Object.keys(v)) {
+    if (!_NOTIFY_KEYS.has(key)) {
+      throw new UsageError(
+        `invalid config ${file}: unknown key "notify.${key}"`,
+        `known keys: ${[..._NOTIFY_KEYS].join(", ")}`,
+      );
+    }
+  }
+  for (const key of ["bell", "desktop"] as const) {
+    if (key in v) {
+      if (typeof v[key] !== "boolean") throw bad(`notify.${key}`, "true or false", v[key]);
+      out[key] = v[key] as boolean;
+    }
+  }
+  if ("command" in v && v.command !== null) {
+    const c = v.command;
+    if (!Array.isArray(c) || c.length === 0 || c.some((x) => typeof x !== "string" || x === "")) {
+      throw bad("notify.command", "a non-empty array of strings (program, then arguments)", c);
+    }
+    out.command = c as string[];
+  }
+  return out;
 }
 
 function _parseAgent(

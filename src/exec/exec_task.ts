@@ -14,15 +14,21 @@ import { launchFits, MAX_ARG_BYTES } from "../../adapters/headless/event.ts";
 import { headlessAdapter } from "../../adapters/headless/registry.ts";
 import { resumeFlagIn } from "../../adapters/launch_rules.ts";
 import { agentConfig } from "../config/config.ts";
-import type { Context } from "../cli/context.ts";
+import type { Context } from "../context.ts";
 import { ExitCode, NotFoundError, UsageError } from "../errors.ts";
-import type { HandoffReason, TranscriptEntry } from "../handoff/package.ts";
+import type { TranscriptEntry } from "../handoff/package.ts";
 import type { EndReason } from "../journal/journal.ts";
 import { prepareHandoff } from "../handoff/prepare.ts";
 import { CONTINUE_HEADLESS } from "../handoff/frame.ts";
 import { formatDuration } from "./duration.ts";
 import { type AgentRunOutcome, runAgent } from "./run_agent.ts";
 import type { ExecRunSummary, ExecStatus, ExecSummary } from "./summary.ts";
+import { chainAdapters, chainNames } from "../chain/member.ts";
+import { rotation } from "../chain/rotation.ts";
+import { isLimited, type LimitEntry, limitedLine, newLimitEntry } from "../chain/limits.ts";
+import { handoffReason, limitSeen, type WorkStop } from "../chain/reason.ts";
+import { settleHandoff } from "../chain/handoff_status.ts";
+import { signalExitCode } from "../pty/signals.ts";
 
 /** Input to `execTask`. */
 export interface ExecOptions {
@@ -66,7 +72,8 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
     handoffs: [],
     skipped: [],
   };
-  const names = _chainNames(opts);
+  // Each agent of the chain at most once, in order.
+  const names = rotation(_chainNames(opts), null, "once");
   const deadline = opts.timeoutMs === null ? null : Date.now() + opts.timeoutMs;
   const conversation: TranscriptEntry[] = [
     { role: "user", text: opts.task, fidelity: "event", at: new Date().toISOString() },
@@ -109,7 +116,9 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
       opts.progress(`${member.name} finished`);
       return summary;
     }
-    if (outcome.stoppedFor === "abort") return _end(summary, "interrupted", 130);
+    if (outcome.stoppedFor === "abort") {
+      return _end(summary, "interrupted", signalExitCode(String(opts.signal?.reason ?? "SIGINT")));
+    }
     if (outcome.stoppedFor === "timeout") {
       opts.progress(`the task timed out after ${formatDuration(opts.timeoutMs!)}`);
       return _end(summary, "timeout", ExitCode.failure);
@@ -124,13 +133,18 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
       opts.progress(`not handing off again (--max-handoffs ${opts.maxHandoffs})`);
       return _endChain(summary);
     }
-    const reason: HandoffReason = run.summary.endReason === "limit"
+    const stop: WorkStop = run.summary.endReason === "limit"
       ? {
         kind: "limit",
-        message: run.summary.limitMessage ?? "usage limit",
-        resetsAt: run.summary.resetsAt,
+        limit: {
+          kind: "usage",
+          message: run.summary.limitMessage ?? "usage limit",
+          resetsAt: run.summary.resetsAt,
+        },
       }
-      : { kind: "limit", message: run.summary.error ?? "the agent stalled", resetsAt: null };
+      : { kind: "stall", message: run.summary.error ?? "the agent stalled" };
+    _noteLimit(opts, member.name, run.summary.id, stop);
+    const reason = handoffReason(stop);
     const from = member;
     member = await nextMember("");
     if (!member) {
@@ -201,17 +215,34 @@ function _endChain(summary: ExecSummary): ExecSummary {
 }
 
 function _chainNames(opts: ExecOptions): string[] {
-  const names = opts.agents ?? opts.ctx.config.chain;
-  const unique = [...new Set(names)];
-  for (const name of unique) {
-    if (!adapterByName(name)) {
-      throw new UsageError(
-        `unknown agent "${name}"`,
-        "see `uuldana agents` for the agents uuldana knows",
-      );
-    }
+  const names = chainNames(opts.agents ?? opts.ctx.config.chain, null, null);
+  return chainAdapters(names, adapterByName).map((a) => a.name);
+}
+
+/** Each agent's latest limit in the shared ledger (none when it cannot be read). */
+function _limits(opts: ExecOptions): Map<string, LimitEntry> {
+  try {
+    return opts.ctx.journal.latestLimits();
+  } catch {
+    return new Map();
   }
-  return unique;
+}
+
+/** Records a usage limit in the shared ledger (a stall is not an account's limit: never). */
+function _noteLimit(opts: ExecOptions, agent: string, runId: number, stop: WorkStop): void {
+  if (stop.kind !== "limit") return;
+  const now = new Date(Date.now());
+  const entry = newLimitEntry(limitSeen(stop), {
+    agent,
+    runId,
+    now,
+    previous: _limits(opts).get(agent) ?? null,
+  });
+  try {
+    opts.ctx.journal.addLimit(entry);
+  } catch {
+    // the ledger is a help for later runs; this one goes on without it
+  }
 }
 
 // Resolves one chain member, or records (and says) why it is skipped.
@@ -231,6 +262,9 @@ async function _member(
   if (!headless) return skip("it has no structured (JSON) mode");
   const conf = agentConfig(opts.ctx.config, name);
   if (conf.disabled) return skip("disabled in the config");
+  const now = new Date(Date.now());
+  const limit = _limits(opts).get(name);
+  if (isLimited(limit, now)) return skip(limitedLine(limit!, now).replace(`${name} is `, ""));
   const found = await findAgent(adapter, opts.ctx.config);
   if (!found) return skip(`not installed (${adapter.installHint})`);
   // A handoff starts a new native session: never one the config's arguments would resume.
@@ -272,7 +306,13 @@ async function _runOne(
   opts.progress(`running ${member.name} (${member.found.path})`);
   // The handoff row learns its receiving run as soon as that run exists.
   if (isFirst) journal.addEntry(runId, { role: "user", text: prompt, fidelity: "event" });
-  if (handoffId) journal.updateHandoff(handoffId, { status: "delivered", toRun: runId });
+  if (handoffId) {
+    const change = settleHandoff(journal.handoff(handoffId)?.status ?? "pending", {
+      kind: "launched",
+      toRun: runId,
+    });
+    if (change) journal.updateHandoff(handoffId, change);
+  }
 
   const messages: TranscriptEntry[] = [];
   let tools = 0;

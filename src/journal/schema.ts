@@ -76,6 +76,45 @@ export const MIGRATIONS: readonly string[] = [
   // 3: recorded output goes to a file beside the journal while the run goes (see
   // recording_file.ts); `file` names it and `data` stays empty. Older rows keep their blob.
   `ALTER TABLE outputs ADD COLUMN file TEXT;`,
+  // 4: the limit ledger every run and exec shares (src/chain/limits.ts decides with it), and a
+  // handoff status for uuldana stopped before delivery (SQLite cannot alter a CHECK: the table is
+  // rebuilt with the same rows).
+  `CREATE TABLE limits (
+     id          INTEGER PRIMARY KEY,
+     agent       TEXT NOT NULL,
+     kind        TEXT NOT NULL CHECK (kind IN ('usage', 'rate', 'stall')),
+     message     TEXT NOT NULL,
+     seen_at     TEXT NOT NULL,
+     until       TEXT,
+     run_id      INTEGER REFERENCES runs(id),
+     strikes     INTEGER NOT NULL DEFAULT 0,
+     cleared_at  TEXT
+   );
+   CREATE INDEX limits_agent ON limits(agent, id);
+   CREATE TABLE handoffs_v4 (
+     id          TEXT PRIMARY KEY,
+     from_run    INTEGER REFERENCES runs(id),
+     to_agent    TEXT NOT NULL,
+     to_run      INTEGER REFERENCES runs(id),
+     mode        TEXT NOT NULL CHECK (mode IN ('auto', 'manual')),
+     road        TEXT NOT NULL,
+     characters  INTEGER NOT NULL,
+     omitted     INTEGER NOT NULL DEFAULT 0,
+     status      TEXT NOT NULL
+       CHECK (status IN ('pending', 'delivered', 'pasted', 'saved', 'refused', 'interrupted')),
+     file_path   TEXT,
+     error       TEXT,
+     created_at  TEXT NOT NULL,
+     redactions  INTEGER NOT NULL DEFAULT 0,
+     receipt     TEXT
+   );
+   INSERT INTO handoffs_v4 (id, from_run, to_agent, to_run, mode, road, characters, omitted, status,
+     file_path, error, created_at, redactions, receipt)
+     SELECT id, from_run, to_agent, to_run, mode, road, characters, omitted, status, file_path,
+       error, created_at, redactions, receipt FROM handoffs ORDER BY rowid;
+   DROP TABLE handoffs;
+   ALTER TABLE handoffs_v4 RENAME TO handoffs;
+   CREATE INDEX handoffs_from ON handoffs(from_run);`,
 ];
 
 /** The schema version this build writes. */

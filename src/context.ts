@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { type Config, loadConfig } from "../config/config.ts";
-import { dataDir, ensurePrivateDir } from "../config/paths.ts";
-import { Journal } from "../journal/journal.ts";
+import { type Config, loadConfig } from "./config/config.ts";
+import { dataDir, ensurePrivateDir } from "./config/paths.ts";
+import { Journal } from "./journal/journal.ts";
 
 /** Configuration, data directory and journal for one command. */
 export interface Context {
