@@ -37,6 +37,8 @@ export interface InProcessChain {
   abort?: AbortSignal;
   /** Wait for a reset when every agent is limited (default: exit 3 at once). */
   wait?: boolean;
+  /** Called with each status line as it is shown. */
+  onStatus?: (line: string) => void;
 }
 
 /** One test's agents, config, data dir and terminal. */
@@ -182,7 +184,10 @@ export class SwitchWorld {
         user: { write() {} },
         keyboard: opts.keyboard ?? new TypedKeyboard(),
         size: opts.size ?? (() => ({ cols: 120, rows: 40 })),
-        status: (line) => status.push(line),
+        status: (line) => {
+          status.push(line);
+          opts.onStatus?.(line);
+        },
         onRun: opts.onRun,
         abort: opts.abort,
       });

@@ -450,9 +450,12 @@ Deno.test(
       const { code, status } = await w.runChain({
         keyboard: keys,
         wait: true,
+        // Once uuldana waits for codex's reset, a day passes: its reset time has come.
+        onStatus: (line) => {
+          if (line.includes("waiting for codex")) Date.now = () => realNow() + 25 * 3600_000;
+        },
         onRun: (run) => {
-          // Once codex is limited, a day passes for the wait: its reset time has come.
-          if (!run) return void (Date.now = () => realNow() + 25 * 3600_000);
+          if (!run) return;
           if (++runs > 1) return run.stop("SIGTERM");
           run.waitUntil(() => run.isQuiet() && run.vt.modes.bracketedPaste, 20_000).then(
             (ready) => ready && keys.type(`${REQUEST}\r`),

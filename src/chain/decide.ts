@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { availableAt, isLimited, type LimitEntry, limitedLine } from "./limits.ts";
+import { availableAt, isLimited, limitedLine, type LimitEntry } from "./limits.ts";
 import { type Member, roadOf, usable } from "./member.ts";
 import { rotation, type RotationMode } from "./rotation.ts";
 import type { Road } from "../config/config.ts";
@@ -46,7 +46,9 @@ export function firstStep(state: ChainState, named: boolean): Step {
     const m = members[0];
     if (!m?.found) return { kind: "none", why: "not-installed" };
     const entry = state.limits.get(m.name);
-    const notes = isLimited(entry, now) ? [`${limitedLine(entry!, now)}; starting it as asked`] : [];
+    const notes = isLimited(entry, now)
+      ? [`${limitedLine(entry!, now)}; starting it as asked`]
+      : [];
     return { kind: "start", member: m, road: roadOf(m), notes };
   }
   if (!members.some(usable)) return { kind: "none", why: "not-installed" };

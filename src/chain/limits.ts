@@ -38,8 +38,6 @@ export const HOLD_MS: Readonly<Record<LimitKind, number>> = {
 };
 /** A limit seen this soon after the agent became available again counts as "right after its reset". */
 export const AGAIN_WINDOW_MS = 15 * _MINUTE;
-/** A reset time closer than this is stale (the agent showing its old message again). */
-export const STALE_MS = _MINUTE;
 /** The first back-off after a stale reset; it doubles with each strike, up to the maximum. */
 export const BACKOFF_FIRST_MS = 5 * _MINUTE;
 /** The longest back-off. */
@@ -70,7 +68,8 @@ export function newLimitEntry(
     seenAt: seen.now.toISOString(),
     runId: seen.runId,
   };
-  if (resets > now + STALE_MS) return { ...base, until: new Date(resets).toISOString(), strikes: 0 };
+  // A reset time not ahead is stale: the agent showing its old message again.
+  if (resets > now) return { ...base, until: new Date(resets).toISOString(), strikes: 0 };
   const prev = seen.previous;
   const freedAt = prev ? availableAt(prev).getTime() : NaN;
   const again = prev !== null && freedAt <= now && now - freedAt <= AGAIN_WINDOW_MS;
@@ -82,7 +81,9 @@ export function newLimitEntry(
 
 /** A local wall-clock time for a status line: "03:01", or "Dec 2 03:01" on another day. */
 export function clock(at: Date, now: Date): string {
-  const hm = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
+  const hm = `${String(at.getHours()).padStart(2, "0")}:${
+    String(at.getMinutes()).padStart(2, "0")
+  }`;
   if (at.toDateString() === now.toDateString()) return hm;
   return `${at.toLocaleString("en-US", { month: "short" })} ${at.getDate()} ${hm}`;
 }

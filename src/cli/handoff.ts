@@ -110,9 +110,10 @@ Examples:
             extraArgs: [],
             noWait: !opts.wait,
             workspace: run.workspace,
-            ...term.chainIO(),
+            ...term.chainIO(ctx.config.notify),
             initial: { handoff, road, conversation },
           });
+          await term.notificationsSent();
         } finally {
           term.close();
         }

@@ -66,8 +66,9 @@ Exit code: the agent's own; 3 when every agent is limited; 127 when the agent is
           extraArgs: args,
           noWait: !opts.wait,
           workspace: Deno.cwd(),
-          ...term.chainIO(),
+          ...term.chainIO(ctx.config.notify),
         });
+        await term.notificationsSent();
       } finally {
         term.close();
         ctx.journal.close();

@@ -25,7 +25,7 @@ import { type AgentRunOutcome, runAgent } from "./run_agent.ts";
 import type { ExecRunSummary, ExecStatus, ExecSummary } from "./summary.ts";
 import { chainAdapters, chainNames } from "../chain/member.ts";
 import { rotation } from "../chain/rotation.ts";
-import { isLimited, type LimitEntry, limitedLine, newLimitEntry } from "../chain/limits.ts";
+import { isLimited, limitedLine, type LimitEntry, newLimitEntry } from "../chain/limits.ts";
 import { handoffReason, limitSeen, type WorkStop } from "../chain/reason.ts";
 import { settleHandoff } from "../chain/handoff_status.ts";
 import { signalExitCode } from "../pty/signals.ts";

@@ -315,7 +315,9 @@ async function _firstStart(
     if (step.kind === "start") {
       if (step.notes.length) {
         opts.status(
-          opts.first ? step.notes.join("; ") : `${step.notes.join("; ")}; starting ${step.member.name}`,
+          opts.first
+            ? step.notes.join("; ")
+            : `${step.notes.join("; ")}; starting ${step.member.name}`,
         );
       }
       return { member: step.member, handoff: null, road: null };
@@ -637,7 +639,9 @@ async function _afterStop(
     if (step.kind === "start") {
       const { member, road } = step;
       // An agent that was waited for is proven like any other: a reset does not make it take a prompt.
-      if (!await _proven(chain, member, (refused) => prepare({ name: member.name, road, refused }))) {
+      if (
+        !await _proven(chain, member, (refused) => prepare({ name: member.name, road, refused }))
+      ) {
         continue;
       }
       const handoff = await prepare({
