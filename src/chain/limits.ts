@@ -29,6 +29,7 @@ export interface LimitEntry {
 }
 
 const _MINUTE = 60_000;
+const _DAY = 24 * 60 * _MINUTE;
 
 /** How long an agent counts as limited when no reset time is known, by kind. */
 export const HOLD_MS: Readonly<Record<LimitKind, number>> = {
@@ -68,11 +69,15 @@ export function newLimitEntry(
     seenAt: seen.now.toISOString(),
     runId: seen.runId,
   };
-  // A reset time not ahead is stale: the agent showing its old message again.
-  if (resets > now) return { ...base, until: new Date(resets).toISOString(), strikes: 0 };
   const prev = seen.previous;
   const freedAt = prev ? availableAt(prev).getTime() : NaN;
   const again = prev !== null && freedAt <= now && now - freedAt <= AGAIN_WINDOW_MS;
+  // Stale: a time not ahead, or, right after the reset, the same time of day again (read as
+  // tomorrow's): the agent is showing its old message, not a new limit.
+  const sameClock = again && Math.abs(resets - freedAt - _DAY) < _MINUTE;
+  if (resets > now && !sameClock) {
+    return { ...base, until: new Date(resets).toISOString(), strikes: 0 };
+  }
   if (!again) return { ...base, until: null, strikes: 0 };
   const strikes = prev!.strikes + 1;
   const backoff = Math.min(BACKOFF_FIRST_MS * 2 ** (strikes - 1), BACKOFF_MAX_MS);
@@ -98,4 +103,42 @@ export function limitedLine(entry: LimitEntry, now: Date): string {
     : `until ${at}`;
   const run = entry.runId === null ? "" : ` in run ${entry.runId}`;
   return `${entry.agent} is limited ${until} (seen ${clock(new Date(entry.seenAt), now)}${run})`;
+}
+
+/** An agent's ledger state, as `uuldana agents --json` and `uuldana limits --json` show it. */
+export interface LimitState {
+  /** Whether the agent counts as limited now. */
+  limited: boolean;
+  /** When it may run again (ISO-8601): its reset time, a back-off, or the hold when none is known. */
+  availableAt: string;
+  /** Whether `availableAt` is a reset time the agent showed (else a hold or a back-off). */
+  shownReset: boolean;
+  kind: LimitKind;
+  message: string;
+  seenAt: string;
+  runId: number | null;
+  strikes: number;
+  /** One line for people. */
+  line: string;
+}
+
+/** The ledger state of an agent's latest entry at `now`. */
+export function limitState(entry: LimitEntry, now: Date): LimitState {
+  const limited = isLimited(entry, now);
+  const at = availableAt(entry);
+  return {
+    limited,
+    availableAt: at.toISOString(),
+    shownReset: entry.until !== null && entry.strikes === 0,
+    kind: entry.kind,
+    message: entry.message,
+    seenAt: entry.seenAt,
+    runId: entry.runId,
+    strikes: entry.strikes,
+    line: limited
+      ? limitedLine(entry, now)
+      : `${entry.agent} is available again (limit seen ${clock(new Date(entry.seenAt), now)}${
+        entry.runId === null ? "" : ` in run ${entry.runId}`
+      }, over at ${clock(at, now)})`,
+  };
 }

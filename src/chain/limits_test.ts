@@ -73,6 +73,15 @@ Deno.test("limited again right after its reset with a new time ahead: the new ti
   assertEquals([e.until, e.strikes], [tomorrow, 0]);
 });
 
+Deno.test("right after its reset, the same time of day read as tomorrow's is stale: backed off", () => {
+  const prev = newLimitEntry(usage(at(10 * MIN).toISOString()), seen(T0));
+  // "resets 1:22am" seen again at 1:22:30 resolves to tomorrow's 1:22.
+  const tomorrowSame = at(10 * MIN + 24 * 60 * MIN).toISOString();
+  const e = newLimitEntry(usage(tomorrowSame), seen(at(10 * MIN + 30_000), prev));
+  assertEquals(e.strikes, 1);
+  assertEquals(Date.parse(e.until!), at(10 * MIN + 30_000).getTime() + BACKOFF_FIRST_MS);
+});
+
 Deno.test("a limit long after the last reset is a new one, not a strike", () => {
   const prev = newLimitEntry(usage(at(10 * MIN).toISOString()), seen(T0));
   const e = newLimitEntry(usage(null), seen(at(10 * MIN + AGAIN_WINDOW_MS + 1), prev));

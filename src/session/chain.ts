@@ -697,8 +697,9 @@ function _watchForReturn(chain: _Chain, run: AgentRun, current: Member): () => v
     const check = returnCheck(chain.state(), current);
     if (check.kind === "no") return;
     if (check.kind === "later") {
-      // Looked at again at its reset, and at least every minute (another uuldana may clear it).
-      const wait = Math.min(Math.max(check.at.getTime() - Date.now(), 200), 60_000);
+      // Looked at again at its reset, and every few seconds (another uuldana may clear it): one
+      // small read of the ledger.
+      const wait = Math.min(Math.max(check.at.getTime() - Date.now(), 200), 5_000);
       timer = setTimeout(look, wait);
       return;
     }
