@@ -33,6 +33,11 @@ function askWhenReady(keys: TypedKeyboard, run: AgentRun, text = REQUEST): void 
   );
 }
 
+/** Stops a run once its agent has started and drawn its screen. */
+function stopWhenQuiet(run: AgentRun | null): void {
+  run?.waitUntil(() => run.isQuiet(), 20_000).then(() => run.stop("SIGTERM"));
+}
+
 /** Waits until `fn()` holds. */
 async function until(fn: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -56,7 +61,7 @@ Deno.test(
         keyboard: keys,
         onRun: (run) => {
           if (run?.adapterName === "claude") askWhenReady(keys, run);
-          else if (run) run.stop("SIGTERM");
+          else stopWhenQuiet(run);
         },
       });
       assertEquals(first.code, 143, first.status.join("\n"));
@@ -109,6 +114,7 @@ Deno.test("after the reset time the first agent is chosen again", opts, async ()
   const w = new SwitchWorld(["claude", "codex"]);
   try {
     // Claude's limit, as an earlier uuldana recorded it, resets in 4 s.
+    Deno.mkdirSync(w.home, { recursive: true });
     w.withJournal((j) =>
       j.addLimit(newLimitEntry(
         {
@@ -119,14 +125,14 @@ Deno.test("after the reset time the first agent is chosen again", opts, async ()
         { agent: "claude", runId: null, now: new Date(), previous: null },
       ))
     );
-    const skipped = await w.runChain({ onRun: (run) => run?.stop("SIGTERM") });
+    const skipped = await w.runChain({ onRun: stopWhenQuiet });
     assertEquals(w.events("codex", "start").length, 1);
     assertMatch(
       skipped.status[0],
       /^claude is limited until \d\d:\d\d \(seen .*\); starting codex$/,
     );
     await new Promise((r) => setTimeout(r, 4_500));
-    const chosen = await w.runChain({ onRun: (run) => run?.stop("SIGTERM") });
+    const chosen = await w.runChain({ onRun: stopWhenQuiet });
     assertEquals(w.events("claude", "start").length, 1, "claude started once its reset passed");
     assertEquals(w.events("codex", "start").length, 1);
     assertEquals(chosen.status, [], "nothing was skipped");
@@ -155,7 +161,7 @@ Deno.test(
             // Codex works for a long time: claude's reset (2 h) passes meanwhile.
             Date.now = () => realNow() + 3 * HOUR;
           } else if (++claudeRuns === 1) askWhenReady(keys, run);
-          else run.waitUntil(() => run.isQuiet(), 20_000).then(() => run.stop("SIGTERM"));
+          else stopWhenQuiet(run);
         },
       });
       assertEquals(code, 143, status.join("\n"));
@@ -173,49 +179,54 @@ Deno.test(
 );
 
 Deno.test(
-  "a stale reset does not loop: limited again right after its reset, uuldana backs off",
+  "a stale reset does not loop: limited again right after its reset, the agent is backed off",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude"], {
-      claude: { SIM_LIMIT_AFTER: "1", SIM_RESET_AT: shownAhead(3 * 60_000), TZ: "UTC" },
+    // Claude's limit reset at the start of this minute; it still shows that time when started.
+    const reset = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    const h = reset.getUTCHours();
+    const shown = `${h % 12 || 12}:${String(reset.getUTCMinutes()).padStart(2, "0")}${
+      h < 12 ? "am" : "pm"
+    }`;
+    const w = new SwitchWorld(["claude", "codex"], {
+      claude: { SIM_LIMIT_AFTER: "1", SIM_RESET_AT: shown, TZ: "UTC" },
     });
     const keys = new TypedKeyboard();
-    const realNow = Date.now;
-    const abort = new AbortController();
-    const waits: number[] = [];
-    let runs = 0;
     try {
+      Deno.mkdirSync(w.home, { recursive: true });
+      w.withJournal((j) =>
+        j.addLimit({
+          agent: "claude",
+          kind: "usage",
+          message: `You've hit your session limit · resets ${shown} (UTC)`,
+          seenAt: new Date(reset.getTime() - HOUR).toISOString(),
+          until: reset.toISOString(),
+          runId: null,
+          strikes: 0,
+        })
+      );
       const { code, status } = await w.runChain({
         keyboard: keys,
-        wait: true,
-        abort: abort.signal,
-        onStatus: (line) => {
-          const m = /waiting for claude to reset at .*\((\S+); Ctrl-C/.exec(line);
-          if (!m) return;
-          const at = Date.parse(m[1]);
-          waits.push(at - Date.now());
-          // The first wait: time jumps to 5 s after the reset. The second: stop there.
-          if (waits.length === 1) {
-            const offset = at + 5_000 - realNow();
-            Date.now = () => realNow() + offset;
-          } else abort.abort("SIGTERM");
-        },
         onRun: (run) => {
-          if (run && ++runs === 1) askWhenReady(keys, run);
+          if (run?.adapterName === "claude") askWhenReady(keys, run);
+          else stopWhenQuiet(run);
         },
       });
       assertEquals(code, 143, status.join("\n"));
-      // Claude came back on the handoff, showed the same (now past) reset again, and was not
-      // restarted at once: uuldana waits a back-off of 5 minutes.
-      assertEquals(runs, 2, status.join("\n"));
-      assertEquals(waits.length, 2, status.join("\n"));
-      assert(waits[1] >= 4.9 * 60_000 && waits[1] <= 5.1 * 60_000, `second wait ${waits[1]} ms`);
+      // Its reset had passed: claude was chosen, showed the same reset time (read as tomorrow's),
+      // and was backed off for 5 minutes instead of a day or a restart loop; codex took the work.
+      assertEquals(w.events("claude", "start").length, 1);
+      assertEquals(w.events("codex", "start").length, 1);
+      assert(status.some((l) => l.startsWith("claude → codex:")), status.join("\n"));
       w.withJournal((j) => {
         const [latest] = j.limitHistory(1);
         assertEquals([latest.agent, latest.strikes], ["claude", 1]);
+        const backoff = Date.parse(latest.until!) - Date.parse(latest.seenAt);
+        assertEquals(backoff, 5 * 60_000);
       });
+      const next = await w.runChain({ onRun: stopWhenQuiet });
+      assertMatch(next.status[0], /^claude is limited until \d\d:\d\d \(backing off/);
     } finally {
-      Date.now = realNow;
       await w.close();
     }
   },
@@ -282,7 +293,7 @@ Deno.test(
             )
               .then(() => Date.now = () => realNow() + 3 * HOUR);
           } else if (++claudeRuns === 1) askWhenReady(keys, run);
-          else run.waitUntil(() => run.isQuiet(), 20_000).then(() => run.stop("SIGTERM"));
+          else stopWhenQuiet(run);
         },
       });
       assertEquals(code, 143, status.join("\n"));
