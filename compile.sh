@@ -38,6 +38,16 @@ for target in "${targets[@]}"; do
   esac
 done
 
+# The commit `uuldana --version` reports, embedded as an environment entry of the binary (uuldana
+# reads it once and removes it, so agents never inherit it). "-dirty" when the tree has changes.
+commit="$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+if [[ "$commit" != unknown && -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]]; then
+  commit="$commit-dirty"
+fi
+build_env="$(mktemp)"
+trap 'rm -f "$build_env"' EXIT
+printf 'UULDANA_BUILD_COMMIT=%s\n' "$commit" > "$build_env"
+
 out_dir="${OUT_DIR:-dist}"
 mkdir -p "$out_dir"
 failed=()
@@ -54,7 +64,7 @@ for target in "${targets[@]}"; do
   fi
   runner+=(NO_COLOR=1)
   echo "compile.sh: building $out" >&2
-  if ! log="$("${runner[@]}" "$deno" compile --quiet "${permissions[@]}" "$v8_flags" \
+  if ! log="$("${runner[@]}" "$deno" compile --quiet "${permissions[@]}" "$v8_flags" --env-file="$build_env" \
       --target "$target" --output "$out" mod.ts 2>&1)"; then
     echo "compile.sh: could not build $target." >&2
     # The error and its causes, without the backtrace (awk limits itself: no SIGPIPE under pipefail).

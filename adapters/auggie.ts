@@ -1,18 +1,35 @@
 /**
- * Auggie (`auggie`, Augment Code): prompt road (`--instruction`), paste road. Limits: the retry
- * line `Rate limit reached. Retrying in 12s…` and the final `❌ Rate limit exceeded: …` [from binary].
+ * Auggie (`auggie`, Augment Code): prompt road, paste road. On the prompt road the handoff goes in
+ * a private file named by `--instruction-file` (its documented way to start a session from a
+ * file), not in `--instruction TEXT`: any local user can read a process's arguments, and only the
+ * user can read a 0600 file in the 0700 scratch directory. Limits: the retry line
+ * `Rate limit reached. Retrying in 12s…` and the final `❌ Rate limit exceeded: …` [from binary].
  *
  * @module
  */
-import type { Adapter, DetectOptions, LimitHit, Road } from "./adapter.ts";
-import { optionPromptLaunch } from "./launch_rules.ts";
+import { join } from "node:path";
+import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
+import { optionWithValue, refuseResume, requireRoad } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { hideDelivered, limitHit, normalizeSpace } from "./screen_text.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
 const _RESUME = ["-c", "--continue", "-r", "--resume"];
 
-const _launch = optionPromptLaunch("auggie", "--instruction", _ROADS, _RESUME);
+/** The file in the launch's scratch directory that holds the handoff on the prompt road. */
+export const AUGGIE_INSTRUCTION_FILE = "instruction.md";
+
+function _launch(req: LaunchRequest): Launch {
+  if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs] };
+  requireRoad("auggie", req.road, _ROADS);
+  refuseResume("auggie", req.extraArgs, _RESUME);
+  if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
+  const file = join(req.scratchDir, AUGGIE_INSTRUCTION_FILE);
+  return {
+    argv: [req.bin, ...req.extraArgs, optionWithValue("auggie", "--instruction-file", file)],
+    files: [{ path: file, content: req.handoff, mode: 0o600 }],
+  };
+}
 
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = hideDelivered(lines, opts.delivered);
@@ -44,7 +61,11 @@ export const auggie: Adapter = {
   defaultRoad: "prompt",
   roadCap: () => null,
   proveInitialPrompt: (help) =>
-    proveByHelpLine(help, [/^\s+-i, --instruction <text>/], "'-i, --instruction <text>'"),
+    proveByHelpLine(
+      help,
+      [/^\s+-if, --instruction-file <p>/],
+      "'-if, --instruction-file <p>'",
+    ),
   launch: _launch,
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],

@@ -6,9 +6,9 @@ import { normalizeSpace } from "./screen_text.ts";
 import { shouldHandOff } from "./policy.ts";
 import { busySeconds } from "./stall.ts";
 import type { DetectOptions } from "./adapter.ts";
-import { SHARED_DIR } from "../tests/_paths.ts";
+import { AGENT_CORPUS_DIR } from "../tests/_paths.ts";
 
-const CORPUS = join(SHARED_DIR, "corpus", "agents");
+const CORPUS = AGENT_CORPUS_DIR;
 
 interface Recording {
   name: string;

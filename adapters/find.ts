@@ -8,6 +8,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { agentConfig, type Config } from "../src/config/config.ts";
 import type { Journal } from "../src/journal/journal.ts";
 import type { Adapter, Found, Proof, Road } from "./adapter.ts";
+import { handoffInArgv } from "./argv_exposure.ts";
 
 /** How long `--version` and `--help` may take. */
 export const PROBE_TIMEOUT_MS = 3000;
@@ -32,6 +33,11 @@ export interface AgentStatus {
   roads: Road[];
   /** The road automatic handoffs use: the config's `road`, else the adapter's default. */
   defaultRoad: Road;
+  /**
+   * Whether that road puts the handoff in the agent's process arguments, which every local user
+   * can read while it runs (unless /proc is mounted with hidepid).
+   */
+  handoffInArgv: boolean;
   /** The config disables this agent. */
   disabled: boolean;
   /** How to install it. */
@@ -252,6 +258,7 @@ export async function describeAgent(
     proof,
     roads: [...adapter.roads],
     defaultRoad: road,
+    handoffInArgv: handoffInArgv(adapter, road),
     disabled: conf.disabled,
     installHint: adapter.installHint,
     problem,

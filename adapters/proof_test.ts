@@ -14,7 +14,7 @@ const EXPECTED: Record<string, string> = {
   qwen:
     "-i, --prompt-interactive              Execute the provided prompt and continue in interactive mode  [string]",
   copilot: "-i, --interactive <prompt>",
-  auggie: "-i, --instruction <text>     Instruction (mutually exclusive with --instruction-file)",
+  auggie: "-if, --instruction-file <p>  Instruction file (mutually exclusive with --instruction)",
 };
 
 Deno.test("real help texts prove the initial prompt with the documented line", () => {

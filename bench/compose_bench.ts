@@ -1,9 +1,14 @@
 /**
  * Composing is on the switch path: the delivered text must take < 5 ms for a 1 MB transcript.
+ * The "keys" group is the worst case for redaction: 1 MB of pasted certificate chains that
+ * mention PRIVATE KEY (the old end-line rule was quadratic in a block's size: 100 KB took 22 s),
+ * one huge PEM block, and begin lines that never close.
  * Run: `tools/deno.sh bench -A bench/compose_bench.ts`.
  */
 import { composeFull, composeHandoff } from "../src/handoff/compose.ts";
 import type { HandoffPackage, TranscriptEntry } from "../src/handoff/package.ts";
+import { redact } from "../src/handoff/redact.ts";
+import { certificateChains, pemBlock, unclosedKeyBegins } from "./_key_text.ts";
 
 // ~1 MB of realistic screen text: words, multibyte and astral characters, some escapes and
 // secret-like shapes, many lines.
@@ -72,4 +77,28 @@ Deno.bench("composeFull, 1 MB in one entry (the file)", { group: "full" }, () =>
 });
 Deno.bench("composeFull, 1 MB in 1000 entries (the file)", { group: "full" }, () => {
   composeFull(many, opts);
+});
+
+const chains = certificateChains(MB);
+const oneBlock = pemBlock("CERTIFICATE", MB / 65, 1) + "\nand the PRIVATE KEY?";
+const unclosed = unclosedKeyBegins(MB);
+const certificates = pkg([
+  { role: "user", text: "Why does nginx reject this chain?\n" + chains, fidelity: "keystrokes" },
+  { role: "agent", text: transcriptText(MB / 10, 3), fidelity: "screen" },
+]);
+
+Deno.bench("redact, 1 MB of certificate chains", { group: "keys", baseline: true }, () => {
+  redact(chains);
+});
+Deno.bench("redact, one 1 MB PEM block", { group: "keys" }, () => {
+  redact(oneBlock);
+});
+Deno.bench("redact, 1 MB of unclosed key begin lines", { group: "keys" }, () => {
+  redact(unclosed);
+});
+Deno.bench("composeFull + composeHandoff prompt, 1 MB of certificate chains", {
+  group: "keys",
+}, () => {
+  composeFull(certificates, opts);
+  composeHandoff(certificates, { road: "prompt", ...opts });
 });

@@ -13,6 +13,8 @@
 import { Terminal as XtermTerminal } from "@xterm/headless/lib-headless/xterm-headless.mjs";
 import { Unicode11Addon } from "@xterm/addon-unicode11/lib/addon-unicode11.mjs";
 import { Terminal } from "../src/vt/mod.ts";
+import { AGENT_CORPUS_DIR, VT_CORPUS_DIR } from "../tests/_paths.ts";
+import { join } from "node:path";
 
 const CHUNK = 1 << 20;
 const COLS = 120;
@@ -24,10 +26,7 @@ const argValue = (name: string, dflt: number) => {
 };
 const TARGET_MIB = argValue("--mib", 50);
 const ROUNDS = argValue("--rounds", 3);
-const CORPUS_DIRS = [
-  new URL("../../shared/corpus/vt/", import.meta.url),
-  new URL("../../shared/corpus/agents/", import.meta.url),
-];
+const CORPUS_DIRS = [VT_CORPUS_DIR, AGENT_CORPUS_DIR];
 
 function repeatTo(parts: Uint8Array[], targetBytes: number): Uint8Array {
   const one = concat(parts);
@@ -52,7 +51,7 @@ function corpusStream(): Uint8Array {
   for (const dir of CORPUS_DIRS) {
     const names = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".raw"));
     for (const n of names.sort()) {
-      parts.push(Deno.readFileSync(new URL(n, dir)));
+      parts.push(Deno.readFileSync(join(dir, n)));
       parts.push(new TextEncoder().encode("\x1b[?1049l\x1b[0m\x1b[r\r\n")); // back to a sane state
     }
   }

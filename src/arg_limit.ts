@@ -1,7 +1,7 @@
 /**
- * The operating system's limit on one command-line argument, shared by the pty shim (which puts
- * the whole agent command in one `script -c` string) and the adapters (which put a handoff in one
- * argument).
+ * The operating system's limit on one command-line argument, shared by the pty shim (which passes
+ * each of the agent's arguments in one environment string, the same limit) and the adapters
+ * (which put a handoff in one argument).
  *
  * @module
  */

@@ -1,6 +1,7 @@
 /**
- * Paths for integration tests: the repository, the shared corpus beside it, and how to start
- * uuldana from source.
+ * Paths for integration tests: the repository, the test data inside it, and how to start uuldana
+ * from source. Tests, benchmarks and tools reach recordings and reference texts only through
+ * these constants, so nothing reads outside the checkout.
  *
  * @module
  */
@@ -10,12 +11,29 @@ import { fileURLToPath } from "node:url";
 /** The repository root. */
 export const REPO_DIR: string = dirname(dirname(fileURLToPath(import.meta.url)));
 
+/** The recordings, expected states and reference texts the tests use (`testdata/README.md`). */
+export const TESTDATA_DIR: string = join(REPO_DIR, "testdata");
+
+/** Terminal recordings of ordinary programs, with their expected states. */
+export const VT_CORPUS_DIR: string = join(TESTDATA_DIR, "corpus", "vt");
+
+/** Terminal recordings of coding agents, with their expected states and limit texts. */
+export const AGENT_CORPUS_DIR: string = join(TESTDATA_DIR, "corpus", "agents");
+
+/** JSON-lines output of the agents' headless modes. */
+export const HEADLESS_CORPUS_DIR: string = join(TESTDATA_DIR, "corpus", "headless");
+
+/** The real `NAME --help` outputs, one `NAME.txt` each. */
+export const HELP_TEXTS_DIR: string = join(TESTDATA_DIR, "reference", "help");
+
+/** xterm.js' Unicode 11 width of every code point, as ranges. */
+export const WIDTH_TABLE_FILE: string = join(TESTDATA_DIR, "xterm-wcwidth-v11.json");
+
 /**
- * The shared corpus and reference material: `$UULDANA_SHARED_DIR`, else `../shared` beside the
- * repository (as in development and CI).
+ * The old name of {@link TESTDATA_DIR}, kept so code written against it still finds
+ * `corpus/…` and `reference/help/` (same layout). Prefer the constants above.
  */
-export const SHARED_DIR: string = Deno.env.get("UULDANA_SHARED_DIR") ??
-  join(dirname(REPO_DIR), "shared");
+export const SHARED_DIR: string = TESTDATA_DIR;
 
 /**
  * The V8 flags uuldana ships with, taken from `deno task start` (compile.sh embeds the same), so

@@ -12,11 +12,10 @@ import { adapterByName, ADAPTERS } from "../adapters/registry.ts";
 import { chunkSizes, detectInRecording } from "../src/cli/debug_detect.ts";
 import { normalizeSpace } from "../adapters/screen_text.ts";
 import { Terminal } from "../src/vt/mod.ts";
-import { SHARED_DIR } from "./_paths.ts";
+import { AGENT_CORPUS_DIR } from "./_paths.ts";
 import { runUuldana } from "./_uuldana.ts";
-import { join } from "node:path";
 
-const CORPUS = join(SHARED_DIR, "corpus", "agents");
+const CORPUS = AGENT_CORPUS_DIR;
 
 // Keep Deno's own cache (and certificate settings) while the test changes HOME.
 const DENO_DIR = Deno.env.get("DENO_DIR") ??
@@ -99,6 +98,13 @@ Deno.test("agents --json: found, version, proof from the real help, refusal, con
   assertEquals(by("copilot").found, false);
   assert(by("copilot").problem.includes("not found"));
   assertEquals(by("opencode").defaultRoad, "store");
+  // Which default roads put the handoff in the agent's command line, readable by other users.
+  assertEquals(
+    list.filter((a: { handoffInArgv: boolean }) => a.handoffInArgv).map((a: { name: string }) =>
+      a.name
+    ),
+    ["codex", "gemini", "qwen", "copilot", "kilo"],
+  );
   for (
     const key of [
       "name",
@@ -109,6 +115,7 @@ Deno.test("agents --json: found, version, proof from the real help, refusal, con
       "proof",
       "roads",
       "defaultRoad",
+      "handoffInArgv",
     ]
   ) {
     assert(key in by("aider"), key);
@@ -130,6 +137,13 @@ Deno.test("agents --json: found, version, proof from the real help, refusal, con
   assertEquals(human.code, 0);
   assert(human.stdout.includes("initial prompt: yes"));
   assert(human.stdout.includes("hook (default)"));
+  assert(
+    human.stdout.includes(
+      "! the prompt road puts the handoff in gemini's command line: other local users can read it",
+    ),
+    human.stdout,
+  );
+  assert(!human.stdout.includes("in claude's command line"), "the hook road uses a file");
 });
 
 interface Rec {

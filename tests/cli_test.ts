@@ -8,6 +8,7 @@ import {
   ok as assert,
 } from "node:assert/strict";
 import { join } from "node:path";
+import { readArgvVisibility } from "../src/proc_visibility.ts";
 import { REPO_DIR, UULDANA } from "./_paths.ts";
 import { runUuldana, type UuldanaOutput } from "./_uuldana.ts";
 
@@ -36,7 +37,7 @@ function noStackTrace(r: Result): void {
   assert(!/^\s+at /m.test(r.stderr), `stack trace printed:\n${r.stderr}`);
 }
 
-Deno.test("--help teaches, --version prints the version", async () => {
+Deno.test("--help teaches, --version prints version, Deno, target and commit in one line", async () => {
   const help = await uuldana(["--help"]);
   assertEquals(help.code, 0);
   for (
@@ -47,10 +48,33 @@ Deno.test("--help teaches, --version prints the version", async () => {
   assert(!help.stdout.includes("sim-agent"), "the simulated-agent command stays hidden");
   const version = await uuldana(["--version"]);
   assertEquals(version.code, 0);
+  const commit = new TextDecoder().decode(
+    new Deno.Command("git", { args: ["rev-parse", "--short=12", "HEAD"], cwd: REPO_DIR })
+      .outputSync().stdout,
+  ).trim();
+  const v = JSON.parse(Deno.readTextFileSync(join(REPO_DIR, "deno.json"))).version;
   assertEquals(
-    version.stdout.trim(),
-    JSON.parse(Deno.readTextFileSync(join(REPO_DIR, "deno.json"))).version,
+    version.stdout,
+    `uuldana ${v} (deno ${Deno.version.deno}, ${Deno.build.target}, commit ${commit})\n`,
   );
+  // The commit compile.sh embeds wins.
+  const embedded = await uuldana(["--version"], { env: { UULDANA_BUILD_COMMIT: "0123abcd" } });
+  assert(embedded.stdout.endsWith(", commit 0123abcd)\n"), embedded.stdout);
+});
+
+Deno.test("the variable that carries the embedded commit never reaches an agent", async () => {
+  const dir = Deno.makeTempDirSync();
+  const agent = join(dir, "gemini");
+  Deno.writeTextFileSync(
+    agent,
+    `#!/bin/sh\nprintf 'commit=[%s]\\r\\n' "\${UULDANA_BUILD_COMMIT-unset}"\n`,
+  );
+  Deno.chmodSync(agent, 0o755);
+  const r = await uuldana(["run", "gemini"], {
+    env: { UULDANA_GEMINI_BIN: agent, UULDANA_BUILD_COMMIT: "0123abcd" },
+  });
+  assertEquals(r.code, 0, r.stderr);
+  assert(r.stdout.includes("commit=[unset]"), JSON.stringify(r.stdout));
 });
 
 Deno.test("unknown commands and options: one line, a hint, exit 2", async () => {
@@ -72,6 +96,17 @@ Deno.test("an invalid config is an error naming the file and key, exit 2", async
   assertEquals(r.code, 2);
   assert(r.stderr.includes(join(home, "config.json")) && r.stderr.includes(`"chain"`), r.stderr);
   noStackTrace(r);
+  // A number JSON reads as Infinity: the first line names file, key, range and value.
+  Deno.writeTextFileSync(join(home, "config.json"), '{"quietSeconds": 1e999}');
+  const huge = await uuldana(["run", "claude"], { home });
+  assertEquals(huge.code, 2);
+  assertEquals(
+    huge.stderr.split("\n")[0],
+    `uuldana: invalid config ${
+      join(home, "config.json")
+    }: "quietSeconds" must be a number from 0.1 to 60 (seconds), got Infinity`,
+  );
+  noStackTrace(huge);
 });
 
 Deno.test("run: a missing agent gives its install hint and exit 127", async () => {
@@ -239,6 +274,43 @@ Deno.test("doctor: says what is missing and how to fix it, exit 1; exit 0 when r
   const checks = JSON.parse(ok.stdout) as { name: string; status: string }[];
   assertEquals(checks.find((c) => c.name === "agent codex")?.status, "ok");
   assertEquals(checks.find((c) => c.name === "stty")?.status, "ok");
+  // Codex takes its handoff in its command line: a warning unless /proc hides other users'.
+  const privacy = checks.find((c) => c.name === "argv privacy") as
+    | { status: string; detail: string; fix?: string }
+    | undefined;
+  if (readArgvVisibility() === "hidden") {
+    assertEquals(privacy?.status, "ok");
+  } else {
+    assertEquals(privacy?.status, "warn");
+    assertMatch(privacy!.detail, /a handoff is in the command line of codex \(prompt road\)/);
+    assertMatch(privacy!.fix ?? "", /road to "paste"/);
+  }
+  // With the paste road nothing is in a command line.
+  Deno.writeTextFileSync(
+    join(home, "config.json"),
+    JSON.stringify({ chain: ["codex"], agents: { codex: { bin: ready, road: "paste" } } }),
+  );
+  const paste = await uuldana(["doctor", "--json"], {
+    home,
+    env: { PATH: `${bin}:${Deno.env.get("PATH")}` },
+  });
+  const pasteChecks = JSON.parse(paste.stdout) as { name: string; status: string }[];
+  assertEquals(pasteChecks.find((c) => c.name === "argv privacy")?.status, "ok");
+});
+
+Deno.test("doctor: an unknown agent name in the chain is a failure naming it, not a valid config", async () => {
+  const home = Deno.makeTempDirSync();
+  const file = join(home, "config.json");
+  Deno.writeTextFileSync(file, JSON.stringify({ chain: ["claude", "clade", "codex"] }));
+  const r = await uuldana(["doctor", "--json"], { home });
+  assertEquals(r.code, 1, r.stdout + r.stderr);
+  const config = (JSON.parse(r.stdout) as { name: string; status: string; detail: string }[])
+    .find((c) => c.name === "config")!;
+  assertEquals(config.status, "fail");
+  assertEquals(config.detail, `${file}: "chain" names unknown agent "clade"`);
+  const text = await uuldana(["doctor"], { home });
+  assert(!text.stdout.includes("(valid)"), text.stdout);
+  assertMatch(text.stdout, /fix: use names from: claude, codex/);
 });
 
 Deno.test("a report redirected to a file carries no colour, even from a terminal", async () => {

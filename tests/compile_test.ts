@@ -1,12 +1,17 @@
 /**
  * compile.sh, as far as it can run offline: `deno compile` needs the `denort` runtime, a download.
  * The full `deno` binary stands in for it as DENORT_BIN: the result does not start as uuldana, but
- * it carries the metadata compile.sh asked `deno compile` to embed (permissions, V8 flags), and
+ * it carries the metadata compile.sh asked `deno compile` to embed (permissions, V8 flags, the
+ * commit), and
  * the script's own work (names, checksums, errors) is real.
  *
  * @module
  */
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import {
+  deepStrictEqual as assertEquals,
+  match as assertMatch,
+  ok as assert,
+} from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -31,7 +36,7 @@ function embedded(binary: Buffer, key: string): unknown {
   return JSON.parse(binary.subarray(open, close + 1).toString("utf8"));
 }
 
-Deno.test("compile.sh builds the host target with the shipped V8 flags, least permissions, no prompt, and its checksum", async () => {
+Deno.test("compile.sh builds the host target with the shipped V8 flags, least permissions, no prompt, the commit, and its checksum", async () => {
   const host = Deno.build.target;
   const outDir = Deno.makeTempDirSync({ prefix: "uuldana-dist-" });
   try {
@@ -52,6 +57,13 @@ Deno.test("compile.sh builds the host target with the shipped V8 flags, least pe
     for (const k of ["allow_read", "allow_write", "allow_run", "allow_env"]) {
       assertEquals(p[k], [], `${k}: everything`);
     }
+    // The commit `--version` reports (compile.sh marks a tree with changes "-dirty").
+    const head = new TextDecoder().decode(
+      new Deno.Command("git", { args: ["rev-parse", "--short=12", "HEAD"], cwd: REPO_DIR })
+        .outputSync().stdout,
+    ).trim();
+    const env = embedded(binary, "env_vars_from_env_file") as Record<string, string>;
+    assertMatch(env.UULDANA_BUILD_COMMIT, new RegExp(`^${head}(-dirty)?$`));
   } finally {
     Deno.removeSync(outDir, { recursive: true });
   }

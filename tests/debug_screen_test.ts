@@ -1,10 +1,9 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { FINAL_KEYS } from "../src/vt/_corpus_test_util.ts";
-import { SHARED_DIR } from "./_paths.ts";
-import { join } from "node:path";
+import { VT_CORPUS_DIR } from "./_paths.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
-const CORPUS = join(SHARED_DIR, "corpus", "vt");
+const CORPUS = VT_CORPUS_DIR;
 
 async function uuldana(...args: string[]) {
   const out = await new Deno.Command(`${ROOT}tools/deno.sh`, {

@@ -31,23 +31,30 @@ Deno.test("shellQuote round-trips through /bin/sh and bash exactly", async () =>
   }
 });
 
-Deno.test("the BSD argv, run by /bin/sh as BSD script would exec it, delivers argv exactly", async () => {
+Deno.test("the BSD command, run by /bin/sh as BSD script would exec it, delivers argv exactly", async () => {
   // BSD script execs args[2..] directly; run exactly that without script (no pty: the prelude's
-  // stty fails quietly) and check the agent's argv and SHELL.
-  const r = scriptArgv("bsd", ["/bin/sh", "-c", `printf '%s\\0' "$SHELL" "$@"`, "x", ...nasty], {
-    cols: 80,
-    rows: 24,
-  });
+  // stty fails quietly) and check the agent's argv, SHELL, and that the argv variables are gone.
+  const r = scriptArgv("bsd", [
+    "/bin/sh",
+    "-c",
+    `printf '%s\\0' "$SHELL" "\${UULDANA_ARGV_0-gone}" "$@"`,
+    "x",
+    ...nasty,
+  ], { cols: 80, rows: 24 });
   const [prog, ...rest] = r.args.slice(2);
-  const out = await output(prog, rest, { UULDANA_OUTER_SHELL: "/bin/zsh", SHELL: "/bin/sh" });
-  assertEquals(out.split("\0").slice(0, -1), ["/bin/zsh", ...nasty]);
+  const out = await output(prog, rest, {
+    ...r.env,
+    UULDANA_OUTER_SHELL: "/bin/zsh",
+    SHELL: "/bin/sh",
+  });
+  assertEquals(out.split("\0").slice(0, -1), ["/bin/zsh", "gone", ...nasty]);
 });
 
 Deno.test("the util-linux -c string, run by /bin/sh, delivers argv exactly and unsets empty SHELL", async () => {
   const r = scriptArgv("util-linux", [
     "/bin/sh",
     "-c",
-    `printf '%s\\0' "\${SHELL-unset}" "$@"`,
+    `printf '%s\\0' "\${SHELL-unset}" "\${UULDANA_ARGV_3-gone}" "$@"`,
     "x",
     ...nasty,
   ], {
@@ -55,10 +62,10 @@ Deno.test("the util-linux -c string, run by /bin/sh, delivers argv exactly and u
     rows: 24,
   });
   const out = await output("/bin/sh", ["-c", r.args[4]], {
+    ...r.env,
     UULDANA_OUTER_SHELL: "",
-    SHELL: "/bin/sh",
   });
-  assertEquals(out.split("\0").slice(0, -1), ["unset", ...nasty]);
+  assertEquals(out.split("\0").slice(0, -1), ["unset", "gone", ...nasty]);
 });
 
 Deno.test("detectScriptFlavour finds the installed script and caches it", async () => {

@@ -1,6 +1,6 @@
 /**
- * Parser tests. Claude and Codex run against the real recordings in the shared corpus; the other
- * agents' shapes were NOT recorded there and come from their documentation (see each adapter's
+ * Parser tests. Claude and Codex run against the real recordings in `testdata/`; the other
+ * agents' shapes were NOT recorded and come from their documentation (see each adapter's
  * module comment), so those tests use documented shapes.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
@@ -8,9 +8,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type HeadlessEvent, type HeadlessParser, launchFits, MAX_ARG_BYTES } from "./event.ts";
 import { headlessAdapter } from "./registry.ts";
-import { SHARED_DIR } from "../../tests/_paths.ts";
+import { HEADLESS_CORPUS_DIR } from "../../tests/_paths.ts";
 
-const CORPUS = join(join(SHARED_DIR, "corpus"), "headless");
+const CORPUS = HEADLESS_CORPUS_DIR;
 const haveCorpus = existsSync(CORPUS);
 
 function parseAll(parser: HeadlessParser, text: string): HeadlessEvent[] {

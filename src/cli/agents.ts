@@ -56,6 +56,14 @@ export function renderAgents(statuses: readonly AgentReport[]): string {
     const roads = s.roads.map((r) => (r === s.defaultRoad ? `${r} (default)` : r)).join(", ");
     out.push(`    roads: ${roads}`);
     if (s.limit) out.push(`    ${s.limit.limited ? yellow(s.limit.line) : dim(s.limit.line)}`);
+    if (s.handoffInArgv) {
+      out.push(
+        `    ${
+          yellow("!")
+        } the ${s.defaultRoad} road puts the handoff in ${s.name}'s command line: ` +
+          "other local users can read it while it runs (see `uuldana doctor`)",
+      );
+    }
     if (s.problem) out.push(`    ${yellow(s.problem)}`);
   }
   return out.join("\n");
@@ -69,7 +77,7 @@ export function agentsCommand() {
     )
     .option(
       "--json",
-      "print a JSON array of {name, found, path, version, acceptsInitialPrompt, proof, roads, defaultRoad, limit, …}",
+      "print a JSON array of {name, found, path, version, acceptsInitialPrompt, proof, roads, defaultRoad, handoffInArgv, limit, …}",
     )
     .action(async (opts) => {
       const statuses = await agentStatuses();

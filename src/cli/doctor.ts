@@ -11,7 +11,8 @@ import { UuldanaError } from "../errors.ts";
 import { Journal } from "../journal/journal.ts";
 import { detectScriptFlavour } from "../pty/script.ts";
 import { ADAPTERS } from "../../adapters/registry.ts";
-import { describeAgent } from "../../adapters/find.ts";
+import { type AgentStatus, describeAgent } from "../../adapters/find.ts";
+import { type ArgvVisibility, readArgvVisibility } from "../proc_visibility.ts";
 import { VERSION } from "./version.ts";
 import { green, red, yellow } from "./style.ts";
 
@@ -79,13 +80,26 @@ export async function runChecks(): Promise<Check[]> {
   let config: Config | null = null;
   try {
     config = loadConfig();
-    checks.push({
-      name: "config",
-      status: "ok",
-      detail: `${config.path} ${config.exists ? "(valid)" : "(none: defaults)"}; chain ${
-        config.chain.join(" → ")
-      }`,
-    });
+    const known = ADAPTERS.map((a) => a.name);
+    const unknown = config.chain.filter((name) => !known.includes(name));
+    checks.push(
+      unknown.length === 0
+        ? {
+          name: "config",
+          status: "ok",
+          detail: `${config.path} ${config.exists ? "(valid)" : "(none: defaults)"}; chain ${
+            config.chain.join(" → ")
+          }`,
+        }
+        : {
+          name: "config",
+          status: "fail",
+          detail: `${config.path}: "chain" names unknown ${
+            unknown.length === 1 ? "agent" : "agents"
+          } ${unknown.map((n) => `"${n}"`).join(", ")}`,
+          fix: `use names from: ${known.join(", ")} (see \`uuldana agents\`)`,
+        },
+    );
   } catch (e) {
     checks.push({
       name: "config",
@@ -148,6 +162,10 @@ export async function runChecks(): Promise<Check[]> {
             : `handoffs refused: ${s.proof?.reason ?? s.problem ?? "no prompt proof"}`),
       });
     }
+    checks.push(_argvPrivacy(
+      statuses.filter((s) => s.found && config!.chain.includes(s.name) && s.handoffInArgv),
+      readArgvVisibility(),
+    ));
     if (usable === 0) {
       checks.push({
         name: "agents",
@@ -162,6 +180,34 @@ export async function runChecks(): Promise<Check[]> {
   }
   journal?.close();
   return checks;
+}
+
+/**
+ * Whether a handoff in an agent's command line (the prompt road of most agents) is private: warns
+ * when other users can read process arguments and an agent of the chain would be given one.
+ */
+function _argvPrivacy(exposing: readonly AgentStatus[], visibility: ArgvVisibility): Check {
+  const name = "argv privacy";
+  if (visibility === "hidden") {
+    return { name, status: "ok", detail: "other users cannot read process arguments (hidepid)" };
+  }
+  if (exposing.length === 0) {
+    return { name, status: "ok", detail: "no road of your chain puts a handoff in a command line" };
+  }
+  const who = exposing.map((s) => `${s.name} (${s.defaultRoad} road)`).join(", ");
+  const why = visibility === "unknown"
+    ? "other local users may read process arguments (/proc/self/mountinfo unreadable)"
+    : Deno.build.os === "linux"
+    ? "other local users can read process arguments (/proc has no hidepid)"
+    : "other local users can read process arguments (ps)";
+  return {
+    name,
+    status: "warn",
+    detail: `${why}; a handoff is in the command line of ${who} while it runs`,
+    fix: Deno.build.os === "linux"
+      ? 'on a shared machine mount /proc with hidepid=invisible, or set agents.<name>.road to "paste"'
+      : 'on a shared machine set agents.<name>.road to "paste"',
+  };
 }
 
 /** `uuldana doctor [--json]`. */

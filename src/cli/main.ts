@@ -15,7 +15,7 @@ import { runCommand } from "./run.ts";
 import { exportCommand, runsCommand, showCommand } from "./inspect.ts";
 import { handoffCommand } from "./handoff.ts";
 import { demoCommand } from "./demo.ts";
-import { VERSION } from "./version.ts";
+import { buildInfo, versionLine } from "./version.ts";
 import { simAgentCommand } from "./sim_agent.ts";
 
 /** Builds the program with all subcommands. */
@@ -26,7 +26,12 @@ export function buildProgram(): Command {
         "Copilot… untouched in a pseudo-terminal; when one hits its usage limit, hands the " +
         "conversation (framed as untrusted evidence) to the next agent of your chain.",
     )
-    .version(VERSION, "-V, --version", "print the version")
+    // The line is made only when asked: from source it runs `git rev-parse`.
+    .option("-V, --version", "print the version, Deno version, target and commit")
+    .on("option:version", () => {
+      console.log(versionLine(buildInfo()));
+      throw new CommanderError(0, "commander.version", "");
+    })
     .helpOption("-h, --help", "show help")
     .showSuggestionAfterError(true)
     // Subcommands own the options after their name (`sim-agent` passes them through untouched).

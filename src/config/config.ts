@@ -76,6 +76,30 @@ export const DEFAULT_CHAIN: readonly string[] = [
   "copilot",
 ];
 
+/**
+ * The accepted range of every numeric key, in seconds: finite, and wide enough for any sensible
+ * use (JSON's `1e999` parses as Infinity, and a timer of Infinity or 1e300 ms fires at once).
+ */
+export const NUMBER_RANGES: Readonly<Record<string, readonly [min: number, max: number]>> = {
+  quietSeconds: [0.1, 60],
+  pasteTimeoutSeconds: [1, 3600],
+  stallSeconds: [1, 86_400],
+};
+
+// Checks `value` against NUMBER_RANGES[rangeKey]; the message names the key (its path in the
+// file, e.g. "agents.gemini.stallSeconds"), the range and what was there.
+function _inRange(key: string, rangeKey: string, value: unknown, file: string): number {
+  const [min, max] = NUMBER_RANGES[rangeKey];
+  if (typeof value === "number" && Number.isFinite(value) && value >= min && value <= max) {
+    return value;
+  }
+  const got = typeof value === "number" ? String(value) : _typeOf(value);
+  throw new UsageError(
+    `invalid config ${file}: "${key}" must be a number from ${min} to ${max} (seconds), got ${got}`,
+    "fix or remove that key; `uuldana doctor` shows the config path and its state",
+  );
+}
+
 const _AGENT_KEYS = new Set(["bin", "args", "env", "disabled", "road", "stallSeconds"]);
 const _TOP_KEYS = new Set([
   "chain",
@@ -118,14 +142,10 @@ export function parseConfig(raw: unknown, file: string, env: Env = processEnv): 
     }
     chain = c as string[];
   }
-  const positive = (key: "quietSeconds" | "pasteTimeoutSeconds", fallback: number): number => {
-    if (!(key in obj)) return fallback;
-    const q = obj[key];
-    if (typeof q !== "number" || !(q > 0)) throw bad(key, "a positive number", q);
-    return q;
-  };
-  const quietSeconds = positive("quietSeconds", 1.5);
-  const pasteTimeoutSeconds = positive("pasteTimeoutSeconds", 40);
+  const seconds = (key: "quietSeconds" | "pasteTimeoutSeconds", fallback: number): number =>
+    key in obj ? _inRange(key, key, obj[key], file) : fallback;
+  const quietSeconds = seconds("quietSeconds", 1.5);
+  const pasteTimeoutSeconds = seconds("pasteTimeoutSeconds", 40);
   const agents: Record<string, AgentConfig> = {};
   if ("agents" in obj) {
     const a = obj.agents;
@@ -242,9 +262,7 @@ function _parseAgent(
     out.road = v.road as Road;
   }
   if ("stallSeconds" in v) {
-    const n = v.stallSeconds;
-    if (typeof n !== "number" || !(n > 0)) throw bad(at("stallSeconds"), "a positive number", n);
-    out.stallSeconds = n;
+    out.stallSeconds = _inRange(at("stallSeconds"), "stallSeconds", v.stallSeconds, file);
   }
   return out;
 }

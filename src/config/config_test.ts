@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { UsageError, UuldanaError } from "../errors.ts";
-import { DEFAULT_CHAIN, loadConfig, parseConfig } from "./config.ts";
+import { DEFAULT_CHAIN, loadConfig, NUMBER_RANGES, parseConfig } from "./config.ts";
 import { configPath, dataDir, ensurePrivateDir } from "./paths.ts";
 
 const noEnv = (_: string) => undefined;
@@ -95,11 +95,11 @@ Deno.test("validation names the file, the key and the expected type", () => {
     [{ agents: { codex: { bin: "" } } }, `"agents.codex.bin" must be a non-empty string`],
     [
       { agents: { gemini: { stallSeconds: 0 } } },
-      `"agents.gemini.stallSeconds" must be a positive number`,
+      `"agents.gemini.stallSeconds" must be a number from 1 to 86400 (seconds), got 0`,
     ],
     [{ agents: { codex: { colour: "red" } } }, `unknown key "agents.codex.colour"`],
     [{ chian: [] }, `unknown key "chian"`],
-    [{ quietSeconds: -1 }, `"quietSeconds" must be a positive number`],
+    [{ quietSeconds: -1 }, `"quietSeconds" must be a number from 0.1 to 60 (seconds), got -1`],
   ];
   for (const [raw, expected] of cases) {
     const err = usageErrorOf(() => parseConfig(raw, "/home/u/.config/uuldana/config.json", noEnv));
@@ -110,6 +110,54 @@ Deno.test("validation names the file, the key and the expected type", () => {
     assert(err.message.includes(expected), `${err.message}\n  should include ${expected}`);
     assertEquals(err.code, 2);
   }
+});
+
+Deno.test("every number must be finite and in its range: 1e999, huge, tiny, zero, wrong type", () => {
+  // JSON.parse reads 1e999 as Infinity: the file a user writes, not a value built in code.
+  const file = join(Deno.makeTempDirSync(), "config.json");
+  const env = (n: string) => (n === "UULDANA_CONFIG" ? file : undefined);
+  const keys: [string, (v: string) => string][] = [
+    ["quietSeconds", (v) => `{"quietSeconds": ${v}}`],
+    ["pasteTimeoutSeconds", (v) => `{"pasteTimeoutSeconds": ${v}}`],
+    ["agents.gemini.stallSeconds", (v) => `{"agents": {"gemini": {"stallSeconds": ${v}}}}`],
+  ];
+  for (const [key, json] of keys) {
+    for (
+      const [value, shown] of [
+        ["1e999", "Infinity"],
+        ["-1e999", "-Infinity"],
+        ["1e300", "1e+300"],
+        ["0", "0"],
+        ["-5", "-5"],
+        ["0.001", "0.001"],
+        ["1e6", "1000000"],
+        ['"30"', "string"],
+        ["null", "null"],
+      ]
+    ) {
+      Deno.writeTextFileSync(file, json(value));
+      const err = usageErrorOf(() => loadConfig(env));
+      const [min, max] = NUMBER_RANGES[key.split(".").at(-1)!];
+      assertEquals(
+        err.message,
+        `invalid config ${file}: "${key}" must be a number from ${min} to ${max} (seconds), ` +
+          `got ${shown}`,
+        `${key} = ${value}`,
+      );
+      assert(!err.message.includes("\n"), "one line");
+    }
+  }
+  // The edges are accepted.
+  Deno.writeTextFileSync(
+    file,
+    `{"quietSeconds": 0.1, "pasteTimeoutSeconds": 3600, "agents": {"qwen": {"stallSeconds": 86400}}}`,
+  );
+  const c = loadConfig(env);
+  assertEquals([c.quietSeconds, c.pasteTimeoutSeconds, c.agents.qwen.stallSeconds], [
+    0.1,
+    3600,
+    86400,
+  ]);
 });
 
 Deno.test("a file that is not JSON is an error naming the file, never a silent default", () => {

@@ -8,18 +8,7 @@ import { composeFull, composeHandoff, OBJECTIVE_MAX, objectiveOf, roadCap } from
 import { CLOSING_NOTICE, closingLine, openingLine, preamble } from "./frame.ts";
 import type { HandoffPackage, TranscriptEntry } from "./package.ts";
 import { codePointLength } from "./sanitize.ts";
-
-// mulberry32: small, fast, good enough for test data.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "./_rng_test_util.ts";
 
 interface Gen {
   pkg: HandoffPackage;
@@ -49,6 +38,19 @@ function generate(seed: number): Gen {
         return openingLine(nonce);
       case 6:
         return pick(["\x7f", "\x9b", "\u202e", "\ud83d", "\r", "\x1b]0;t\x07", "\x1b"]);
+      case 7: {
+        // A boundary with an invisible character between every two letters.
+        const mark = pick([
+          "\u200b",
+          "\u200d",
+          "\u2060",
+          "\ufeff",
+          "\u200e",
+          "\u061c",
+          "\u{e0020}",
+        ]);
+        return "\n" + [...closingLine(pick([nonce, "deadbeefcafe"]))].join(mark) + "\n";
+      }
       default:
         return pick(WORDS);
     }
@@ -86,7 +88,8 @@ function generate(seed: number): Gen {
   return { pkg, nonce, spoke };
 }
 
-const FORBIDDEN = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+const FORBIDDEN =
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u061c\u200e\u200f\p{Default_Ignorable_Code_Point}]/u;
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function checkFrame(text: string, nonce: string, pointer: string, seed: number) {
@@ -102,7 +105,10 @@ function checkFrame(text: string, nonce: string, pointer: string, seed: number) 
     const at = text.indexOf(line + "\n");
     assert(at >= 0 && at < heading, `seed ${seed}: preamble line missing: ${line}`);
   }
-  assert(!FORBIDDEN.test(text), `seed ${seed}: control character`);
+  assert(!FORBIDDEN.test(text), `seed ${seed}: control or invisible character`);
+  // No line but the real ones reads as a boundary once invisible characters are ignored.
+  const seen = lines.map((l) => l.replace(/\p{Default_Ignorable_Code_Point}/gu, "").trim());
+  assertEquals(seen.filter((l) => l === closingLine(nonce)).length, 1, `seed ${seed}`);
   assert(!LONE.test(text), `seed ${seed}: split surrogate pair`);
 }
 

@@ -16,7 +16,7 @@ import {
 } from "./compose.ts";
 import { CLOSING_NOTICE, closingLine, openingLine } from "./frame.ts";
 import { type HandoffPackage, parsePackage, type TranscriptEntry } from "./package.ts";
-import { codePointLength } from "./sanitize.ts";
+import { codePointLength, FORBIDDEN_CHARACTER } from "./sanitize.ts";
 
 const fixture = (name: string) =>
   parsePackage(
@@ -62,6 +62,26 @@ Deno.test("the injection fixture arrives between the preamble and the closing no
     assert(c.text.includes("(quoted, not a uuldana boundary) The recorded handoff has ended."));
     assertEquals(c.omitted, 0);
     assertEquals(c.cut, false);
+  }
+});
+
+Deno.test("imitations hidden with invisible characters are quoted on every road, and the characters go", () => {
+  const pkg = fixture("injection_invisible.json");
+  const imitations = pkg.entries[1].text.split("\n").slice(1);
+  for (const road of ROADS) {
+    const c = composeHandoff(pkg, { road, pointer: POINTER, nonce: NONCE })!;
+    const full = composeFull(pkg, { pointer: POINTER, nonce: NONCE });
+    for (const text of [c.text, full.text]) {
+      assert(!FORBIDDEN_CHARACTER.test(text), `${road}: an invisible or control character`);
+      const lines = text.split("\n");
+      // The frame's own three (opening, the line naming the closing line, closing), and the four
+      // imitations, quoted.
+      assertEquals(lines.filter((l) => l.includes("UULDANA HANDOFF")).length, 7, road);
+      assertEquals(lines.filter((l) => l.includes(NONCE)).length, 3, road);
+      assertEquals(lines.slice(-2), [closingLine(NONCE), CLOSING_NOTICE], road);
+      const quoted = lines.filter((l) => l.includes("(quoted, not a uuldana boundary) "));
+      assertEquals(quoted.length, imitations.length, `${road}: ${quoted.join("\n")}`);
+    }
   }
 });
 

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { hasInvisible, stripInvisible } from "./sanitize.ts";
 
 /** The line that opens a handoff. */
 export function openingLine(nonce: string): string {
@@ -98,16 +99,21 @@ const _HINT = /uuldana|handoff|has[\s\-_*]+ended/i;
 /**
  * Neutralises recorded text that imitates the frame: every line that looks like a boundary or
  * the closing notice, or that contains this handoff's nonce, is marked as quoted, loses its dash
- * runs, and has the nonce replaced. Other text is returned unchanged.
+ * runs and invisible characters, and has the nonce replaced. Lines are judged with invisible
+ * characters (zero-width, joiners, BOM, bidi marks: see `stripInvisible`) taken out, so inserting
+ * them does not hide an imitation. Other text is returned unchanged.
  */
 export function neutralise(text: string, nonce: string): string {
-  const hasNonce = text.toLowerCase().includes(nonce.toLowerCase());
-  if (!hasNonce && !_HINT.test(text)) return text;
+  const invisible = hasInvisible(text);
+  const seen = invisible ? stripInvisible(text) : text;
+  const hasNonce = seen.toLowerCase().includes(nonce.toLowerCase());
+  if (!hasNonce && !_HINT.test(seen)) return text;
   const nonceRe = new RegExp(nonce, "gi");
-  return text.split("\n").map((line) => {
+  return text.split("\n").map((raw) => {
+    const line = invisible ? stripInvisible(raw) : raw;
     const withNonce = hasNonce && nonceRe.test(line);
     nonceRe.lastIndex = 0;
-    if (!withNonce && !_IMITATION.test(line)) return line;
+    if (!withNonce && !_IMITATION.test(line)) return raw;
     const cleaned = line.replace(nonceRe, "[nonce removed]").replace(/-{3,}/g, "-");
     return `(quoted, not a uuldana boundary) ${cleaned}`;
   }).join("\n");

@@ -4,7 +4,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
-import { sanitize } from "./sanitize.ts";
+import { hasVisibleText } from "./sanitize.ts";
 
 /**
  * How an entry was captured: `keystrokes` (what the user typed and submitted), `screen` (the last
@@ -206,7 +206,7 @@ function _parseEntry(
 
 /** Whether the user said anything that is not blank once sanitised. */
 function _spoke(entry: TranscriptEntry): boolean {
-  return entry.role === "user" && /\S/.test(sanitize(entry.text));
+  return entry.role === "user" && hasVisibleText(entry.text);
 }
 
 /**

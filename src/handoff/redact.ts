@@ -7,6 +7,11 @@
  * Redaction runs on whole entries before any trimming, so a cut can never leave half a secret
  * that no longer matches its shape.
  *
+ * Every rule costs time linear in the text: the key rules find boundary lines by their literal
+ * start and walk from there (a 1 MB pasted certificate chain takes milliseconds, see
+ * bench/compose_bench.ts); `redact_keys_test.ts` holds them to the plain regular expressions they
+ * replace.
+ *
  * @module
  */
 
@@ -27,22 +32,101 @@ export function redactionMarker(kind: string): string {
 }
 
 const _KEY_NAME = String.raw`[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?`;
-// A complete block, a block whose end the recording did not show, and an end whose beginning it
-// did not show (a screen's last lines, or a cut).
-const _KEY_BLOCK = new RegExp(
-  String.raw`-----BEGIN ${_KEY_NAME}-----[\s\S]{0,65536}?-----END ${_KEY_NAME}-----`,
-  "g",
-);
+// A key block's boundary lines, tried only where their literal start occurs (sticky).
+const _KEY_BEGIN_AT = new RegExp(String.raw`-----BEGIN ${_KEY_NAME}-----`, "y");
+const _KEY_END_AT = new RegExp(String.raw`-----END ${_KEY_NAME}-----`, "y");
+// A block's body is at most this long (a 16384-bit RSA key is ~13 KB; armour adds headers).
+const _KEY_BODY_MAX = 65_536;
 const _KEY_BODY_LINE = String
   .raw`[ \t]*(?:[A-Za-z0-9+/=]{16,}|[A-Za-z-]+:[^\n]*|=[A-Za-z0-9+/]{4})`;
+// A block whose end the recording did not show: the begin line and the body lines after it.
+// Linear: the repetition is the pattern's end, so it never backtracks.
 const _KEY_BEGIN_ONLY = new RegExp(
   String.raw`-----BEGIN ${_KEY_NAME}-----(?:\n${_KEY_BODY_LINE})*`,
   "g",
 );
-const _KEY_END_ONLY = new RegExp(
-  String.raw`(?:[ \t]*[A-Za-z0-9+/=]{16,}\n)*[ \t]*-----END ${_KEY_NAME}-----`,
-  "g",
-);
+
+/** Where a boundary line (`-----BEGIN …PRIVATE KEY-----` or `-----END …`) starts and ends. */
+interface _Boundary {
+  start: number;
+  end: number;
+}
+
+// Every boundary line of one kind, in order. Each candidate is tried once, and the name run it
+// scans stops at the next `-`, so the whole search is linear.
+function _boundaries(text: string, literal: string, at: RegExp): _Boundary[] {
+  const found: _Boundary[] = [];
+  for (let i = text.indexOf(literal); i !== -1; i = text.indexOf(literal, i + 1)) {
+    at.lastIndex = i;
+    if (at.test(text)) found.push({ start: i, end: at.lastIndex });
+  }
+  return found;
+}
+
+// Whole blocks: a begin line, then the first end line at most _KEY_BODY_MAX later. The same as
+// /BEGIN[\s\S]{0,65536}?END/g, without scanning 64 KB again at every begin that has no end.
+function _replaceBlocks(text: string, marker: () => string): string {
+  const begins = _boundaries(text, "-----BEGIN ", _KEY_BEGIN_AT);
+  if (begins.length === 0) return text;
+  const ends = _boundaries(text, "-----END ", _KEY_END_AT);
+  let out = "";
+  let from = 0;
+  let e = 0;
+  for (const b of begins) {
+    if (b.start < from) continue;
+    while (e < ends.length && ends[e].start < b.end) e++;
+    if (e === ends.length) break;
+    if (ends[e].start - b.end > _KEY_BODY_MAX) continue;
+    out += text.slice(from, b.start) + marker();
+    from = ends[e].end;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+const _isBase64 = (c: number) =>
+  (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) ||
+  c === 0x2b || c === 0x2f || c === 0x3d;
+const _isBlank = (c: number) => c === 0x20 || c === 0x09;
+
+// Where the body-line run ending at `lineEnd` (a newline's index) begins, or -1: the trailing
+// `[ \t]*[A-Za-z0-9+/=]{16,}` of the line. `whole` says whether it covers the line.
+function _bodyTail(text: string, lineStart: number, lineEnd: number): [number, boolean] {
+  let i = lineEnd;
+  while (i > lineStart && _isBase64(text.charCodeAt(i - 1))) i--;
+  if (lineEnd - i < 16) return [-1, false];
+  while (i > lineStart && _isBlank(text.charCodeAt(i - 1))) i--;
+  return [i, i === lineStart];
+}
+
+// Ends whose beginning the recording did not show (a screen's last lines, or a cut): the end line
+// and the base64 lines right above it. The same as the leftmost matches of
+// /(?:[ \t]*[A-Za-z0-9+/=]{16,}\n)*[ \t]*-----END …-----/g, found by walking up from each end
+// line instead of trying the lines below at every position (which was quadratic in a block's
+// size). Each walk stops at the previous end line, so every character is looked at a few times.
+function _replaceEnds(text: string, marker: () => string): string {
+  const ends = _boundaries(text, "-----END ", _KEY_END_AT);
+  if (ends.length === 0) return text;
+  let out = "";
+  let from = 0;
+  for (const end of ends) {
+    if (end.start < from) continue;
+    let start = end.start;
+    while (start > from && _isBlank(text.charCodeAt(start - 1))) start--;
+    // Only an end line with nothing but blanks before it continues a block above.
+    let lineStart = start === 0 || text[start - 1] === "\n" ? start : -1;
+    while (lineStart > from) {
+      const prevStart = text.lastIndexOf("\n", lineStart - 2) + 1;
+      const [tail, whole] = _bodyTail(text, Math.max(prevStart, from), lineStart - 1);
+      if (tail === -1) break;
+      start = tail;
+      if (!whole || prevStart < from) break;
+      lineStart = prevStart;
+    }
+    out += text.slice(from, start) + marker();
+    from = end.end;
+  }
+  return out + text.slice(from);
+}
 
 // Token shapes, tried left to right at each position (Anthropic before the generic `sk-`).
 // The look-behind keeps them from matching inside a longer word.
@@ -98,9 +182,9 @@ export function redact(text: string): Redacted {
       count++;
       return redactionMarker("private-key");
     };
-    out = out.replace(_KEY_BLOCK, key);
+    out = _replaceBlocks(out, key);
     if (out.includes("-----BEGIN ")) out = out.replace(_KEY_BEGIN_ONLY, key);
-    if (out.includes("-----END ")) out = out.replace(_KEY_END_ONLY, key);
+    out = _replaceEnds(out, key);
   }
   out = out.replace(_TOKENS, (...args) => {
     const groups = args[args.length - 1] as Record<string, string | undefined>;

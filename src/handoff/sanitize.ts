@@ -4,8 +4,16 @@
  * are stated in (Unicode code points; UTF-16 code units where a receiver counts those).
  *
  * After {@linkcode sanitize}, a text holds no ESC, no other C0/C1 control character except newline
- * and tab, no bidirectional override, and no lone surrogate. So a recorded `ESC[201~` can never end
- * a bracketed paste, and no terminal sequence reaches the next agent's screen.
+ * and tab, no bidirectional control, no default-ignorable code point, and no lone surrogate. So a
+ * recorded `ESC[201~` can never end a bracketed paste, no terminal sequence reaches the next
+ * agent's screen, and no invisible character can hide a line that imitates the frame.
+ *
+ * Invisible means the Unicode property Default_Ignorable_Code_Point (zero-width space, joiners,
+ * word joiner, BOM, soft hyphen, variation selectors, tag characters, Hangul fillers, …) plus the
+ * bidirectional controls (U+061C, U+200E/F, U+202A–202E, U+2066–2069). All of them go, including
+ * the zero-width joiner and variation selectors inside emoji sequences: 👩‍💻 arrives as 👩💻 and
+ * ❤️ as ❤. The handoff is read by a model, not shown as art, and a joiner kept "only inside emoji"
+ * would be a place to hide things; removing is the simpler and safer rule.
  *
  * @module
  */
@@ -22,6 +30,12 @@ const _STRIP = new RegExp(
   _ESCAPE_SEQUENCES.source + String.raw`|[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]`,
   "g",
 );
+// Invisible characters (see the module doc). Separate from _STRIP: a property escape needs the
+// `u` flag, under which the surrogate ranges above would mean something else.
+const _INVISIBLE_SOURCE = String
+  .raw`[\p{Default_Ignorable_Code_Point}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]`;
+const _INVISIBLE = new RegExp(_INVISIBLE_SOURCE, "gu");
+const _HAS_INVISIBLE = new RegExp(_INVISIBLE_SOURCE, "u");
 // The Unicode line/paragraph separators become newlines.
 const _SEPARATORS = /[\u2028\u2029]/g;
 const _LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -30,13 +44,39 @@ const _HAS_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u206
 const _HAS_SURROGATE = /[\ud800-\udfff]/;
 
 /** Matches any character that {@linkcode sanitize} never lets through (for tests and guards). */
-export const FORBIDDEN_CHARACTER: RegExp =
-  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const FORBIDDEN_CHARACTER: RegExp = new RegExp(
+  String.raw`[\x00-\x08\x0b-\x1f\x7f-\x9f]|${_INVISIBLE_SOURCE}|` +
+    String.raw`[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]`,
+  "u",
+);
+
+/** Whether `text` holds an invisible character (see {@linkcode stripInvisible}). */
+export function hasInvisible(text: string): boolean {
+  return _HAS_INVISIBLE.test(text);
+}
+
+/** Removes invisible characters: default-ignorable code points and bidirectional controls. */
+export function stripInvisible(text: string): string {
+  return _HAS_INVISIBLE.test(text) ? text.replace(_INVISIBLE, "") : text;
+}
 
 /**
- * Removes terminal escape sequences and control characters (keeping newline and tab), turns
- * carriage returns and Unicode line separators into newlines, and replaces lone surrogates with
- * U+FFFD.
+ * Whether `text` holds anything but blanks once sanitised. Looks only as far as the first
+ * non-blank character when that one is plain (so a 1 MB pasted entry costs nothing); sanitises
+ * the whole text only when it starts with escapes, controls or invisible characters.
+ */
+export function hasVisibleText(text: string): boolean {
+  const first = /\S/u.exec(text);
+  if (first === null) return false;
+  const c = first[0];
+  if (!_HAS_CONTROL.test(c) && !_HAS_INVISIBLE.test(c)) return true;
+  return /\S/.test(sanitize(text));
+}
+
+/**
+ * Removes terminal escape sequences, control characters (keeping newline and tab) and invisible
+ * characters, turns carriage returns and Unicode line separators into newlines, and replaces lone
+ * surrogates with U+FFFD.
  */
 export function sanitize(text: string): string {
   let out = text;
@@ -46,7 +86,7 @@ export function sanitize(text: string): string {
     if (out.includes("\u2028") || out.includes("\u2029")) out = out.replace(_SEPARATORS, "\n");
   }
   if (_HAS_SURROGATE.test(out)) out = out.replace(_LONE_SURROGATES, "\uFFFD");
-  return out;
+  return stripInvisible(out);
 }
 
 /** How a receiver counts characters: Unicode code points, or UTF-16 code units (JavaScript). */
@@ -56,6 +96,9 @@ export type Unit = "codepoint" | "utf16";
  * Number of Unicode code points in `text`; a surrogate pair counts once, a lone surrogate once.
  */
 export function codePointLength(text: string): number {
+  // A native scan first: most text has no surrogate at all, and this loop is slow until V8
+  // optimises it (a 1 MB handoff file took 16 ms on the switch path).
+  if (!_HAS_SURROGATE.test(text)) return text.length;
   let n = text.length;
   for (let i = 0; i < text.length - 1; i++) {
     const c = text.charCodeAt(i);

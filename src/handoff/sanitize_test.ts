@@ -2,6 +2,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import {
   codePointLength,
   FORBIDDEN_CHARACTER,
+  hasVisibleText,
   headOf,
   oneLine,
   sanitize,
@@ -25,6 +26,27 @@ Deno.test("sanitize drops C0/C1 controls, DEL and bidi overrides; CR becomes new
   assertEquals(sanitize("one\r\ntwo\rthree\u2028four"), "one\ntwo\nthree\nfour");
 });
 
+Deno.test("sanitize removes default-ignorable code points and bidi controls", () => {
+  const invisible = "\u200b\u200c\u200d\u2060\ufeff\u200e\u200f\u061c\u00ad\u034f\u180e" +
+    "\ufe00\ufe0f\u{e0001}\u{e0041}\u{e007f}\u3164\u115f\u202a\u202b\u202c\u202d\u202e" +
+    "\u2066\u2067\u2068\u2069\u2061\u2064\u206f\u{1d173}\u{1bca0}";
+  for (const c of invisible) {
+    const name = `U+${c.codePointAt(0)!.toString(16)}`;
+    assertEquals(sanitize(`a${c}b`), "ab", name);
+    assert(FORBIDDEN_CHARACTER.test(c), name);
+  }
+  assertEquals(sanitize(`x${invisible}y`), "xy");
+});
+
+Deno.test("emoji sequences lose their joiners and variation selectors (documented)", () => {
+  assertEquals(sanitize("👩\u200d💻 ❤\ufe0f"), "👩💻 ❤");
+});
+
+Deno.test("visible characters near the invisible ranges stay", () => {
+  const text = "\u200a\u2010\u2011 \u00a0\u0600 ش \u2800 ‐ – — ’";
+  assertEquals(sanitize(text), text);
+});
+
 Deno.test("an unterminated OSC does not swallow the rest of the text", () => {
   assertEquals(sanitize("x\x1b]0;title without end\nkept"), "x0;title without end\nkept");
 });
@@ -36,7 +58,7 @@ Deno.test("lone surrogates become U+FFFD; pairs stay", () => {
 });
 
 Deno.test("clean text is returned unchanged", () => {
-  const text = "héllo wörld 😀 日本語\n\tindent";
+  const text = "héllo wörld 😀 日本語 👍🏽 🇫🇷\n\tindent";
   assertEquals(sanitize(text), text);
 });
 
@@ -55,6 +77,39 @@ Deno.test("headOf and tailOf never split a pair, in either unit", () => {
   assertEquals(tailOf("ab😀", 1, "utf16"), "");
   assertEquals(headOf("abc", 0), "");
   assertEquals(tailOf("abc", 10), "abc");
+});
+
+Deno.test("hasVisibleText is exactly: non-blank once sanitised", () => {
+  const pieces = [
+    " ",
+    "\t",
+    "\n",
+    "\r",
+    "\u2028",
+    "\ufeff",
+    "\u200b",
+    "\u202e",
+    "\x1b[201~",
+    "\x1b",
+    "[",
+    "\x9b",
+    "\x07",
+    "\ud83d",
+    "😀",
+    "a",
+    "\u00a0",
+    "\x1b]0;t\x07",
+    "\u3164",
+  ];
+  let state = 7;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let i = 0; i < 3000; i++) {
+    const text = Array.from(
+      { length: Math.floor(next() * 6) },
+      () => pieces[Math.floor(next() * pieces.length)],
+    ).join("");
+    assertEquals(hasVisibleText(text), /\S/.test(sanitize(text)), JSON.stringify(text));
+  }
 });
 
 Deno.test("oneLine folds whitespace", () => {

@@ -2,13 +2,20 @@
  * The system `script` command: which flavour is installed, and the exact argv that runs an agent
  * inside a fresh pseudo-terminal of a given size.
  *
- * Two flavours exist. util-linux `script -c CMD` hands CMD to `$SHELL -c`, so every argument is
- * shell-quoted into one string and `SHELL=/bin/sh` is forced (a fish or zsh login shell would
- * quote differently). BSD/macOS `script file CMD ARGS…` executes its arguments directly.
+ * Two flavours exist. util-linux `script -c CMD` hands CMD to `$SHELL -c`, so `SHELL=/bin/sh` is
+ * forced (a fish or zsh login shell would read the prelude differently). BSD/macOS
+ * `script file CMD ARGS…` executes its arguments directly.
  *
  * Either way a tiny `/bin/sh` prelude runs inside the pty first: it sets the window size (script
  * cannot read it, because its stdin is our pipe, not a terminal), puts back the user's `SHELL`,
  * then `exec`s the agent, so the agent keeps the prelude's pid and is the pty's session leader.
+ *
+ * The agent's arguments never appear in `script`'s own argv (nor in the prelude shell's): any
+ * local user can read a process's arguments from `/proc/PID/cmdline`, and on the prompt road one
+ * of them is the whole handoff. They travel in environment variables (`UULDANA_ARGV_0…`), which
+ * only the same user and root can read (`/proc/PID/environ` is mode 0400); the prelude turns them
+ * back into `"$@"` and unsets them before the `exec`, so the agent's environment does not carry
+ * them either. The agent's own argv is what its road makes it (see `uuldana agents`).
  *
  * @module
  */
@@ -40,6 +47,9 @@ export interface ScriptCommand {
  * prelude restores it (or unsets `SHELL` when it was empty) and removes this variable.
  */
 export const OUTER_SHELL_VAR = "UULDANA_OUTER_SHELL";
+
+/** Prefix of the environment variables carrying the agent's argv into the pty (see the module doc). */
+export const ARGV_VAR_PREFIX = "UULDANA_ARGV_";
 
 /**
  * Runs inside the pty before the agent. `iutf8` makes the line discipline erase whole UTF-8
@@ -86,9 +96,10 @@ function _checkSize(size: { cols: number; rows: number }): void {
 }
 
 /**
- * Builds the argv that runs `argv` (argv[0] is the program) in a new pty of `size` through
- * `script`; with `watchPid`, the agent is stopped if that process dies first. Pure. Throws `UsageError` for an empty argv, a NUL in an argument, or (util-linux) a
- * command string longer than one argv string may be on Linux.
+ * Builds the command that runs `argv` (argv[0] is the program) in a new pty of `size` through
+ * `script`; with `watchPid`, the agent is stopped if that process dies first. The agent's
+ * arguments go in `env`, never in `args` (see the module doc). Pure. Throws `UsageError` for an
+ * empty argv, a NUL in an argument, or an argument longer than one argv string may be on Linux.
  */
 export function scriptArgv(
   flavour: ScriptFlavour,
@@ -98,32 +109,34 @@ export function scriptArgv(
 ): ScriptCommand {
   if (argv.length === 0) throw new UsageError("no command to run");
   _checkSize(size);
-  for (const a of argv) {
+  const env: Record<string, string> = {};
+  const names = argv.map((a, i) => {
     if (a.includes("\0")) throw new UsageError("an argument contains a NUL character");
-  }
-  // `exec -x` would be read as an option of exec; a program path never starts with "-".
-  if (argv[0].startsWith("-")) throw new UsageError(`invalid program name: ${argv[0]}`);
-  const prelude = _prelude(size.cols, size.rows, opts.watchPid);
-  if (flavour === "util-linux") {
-    const command = `${prelude}exec ${argv.map(shellQuote).join(" ")}`;
-    const bytes = new TextEncoder().encode(command).length + 1;
+    const name = `${ARGV_VAR_PREFIX}${i}`;
+    // The variable is one `NAME=value` string of the agent's environment: same limit as argv.
+    const bytes = name.length + 1 + new TextEncoder().encode(a).length;
     if (bytes > MAX_ARG_BYTES) {
       throw new UsageError(
-        `the agent's command line is too long (${bytes} bytes; at most ${MAX_ARG_BYTES})`,
+        `an argument of the agent's command is too long (${bytes} bytes; at most ${MAX_ARG_BYTES})`,
         "put a long prompt in a file and pass a short prompt that points to it",
       );
     }
+    env[name] = a;
+    return name;
+  });
+  // `exec -x` would be read as an option of exec; a program path never starts with "-".
+  if (argv[0].startsWith("-")) throw new UsageError(`invalid program name: ${argv[0]}`);
+  // The variables go first, so not even stty or the watchdog inherits them.
+  const command = `set -- ${names.map((n) => `"$${n}"`).join(" ")}; unset ${names.join(" ")}; ` +
+    `${_prelude(size.cols, size.rows, opts.watchPid)}exec "$@"`;
+  if (flavour === "util-linux") {
     return {
       cmd: "script",
       args: ["-q", "-f", "-e", "-c", command, "/dev/null"],
-      env: { SHELL: "/bin/sh" },
+      env: { ...env, SHELL: "/bin/sh" },
     };
   }
-  return {
-    cmd: "script",
-    args: ["-q", "/dev/null", "/bin/sh", "-c", `${prelude}exec "$@"`, "sh", ...argv],
-    env: {},
-  };
+  return { cmd: "script", args: ["-q", "/dev/null", "/bin/sh", "-c", command], env };
 }
 
 let _detected: Promise<ScriptInfo> | null = null;

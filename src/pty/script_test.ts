@@ -1,5 +1,11 @@
 import { deepStrictEqual as assertEquals, throws as assertThrows } from "node:assert/strict";
-import { OUTER_SHELL_VAR, parseScriptVersion, scriptArgv, shellQuote } from "./script.ts";
+import {
+  ARGV_VAR_PREFIX,
+  OUTER_SHELL_VAR,
+  parseScriptVersion,
+  scriptArgv,
+  shellQuote,
+} from "./script.ts";
 import { UsageError } from "../errors.ts";
 
 // Fails unless fn throws a UsageError.
@@ -24,31 +30,52 @@ Deno.test("shellQuote refuses NUL", () => {
   assertThrowsUsage(() => shellQuote("a\0b"));
 });
 
-Deno.test("scriptArgv util-linux: one -c string through /bin/sh, size prelude, exec", () => {
+Deno.test("scriptArgv util-linux: one -c string through /bin/sh, size prelude, argv in env", () => {
   const r = scriptArgv("util-linux", ["/bin/agent", "it's", "--x"], { cols: 120, rows: 40 });
   assertEquals(r.cmd, "script");
-  assertEquals(r.env, { SHELL: "/bin/sh" });
+  assertEquals(r.env, {
+    SHELL: "/bin/sh",
+    [`${ARGV_VAR_PREFIX}0`]: "/bin/agent",
+    [`${ARGV_VAR_PREFIX}1`]: "it's",
+    [`${ARGV_VAR_PREFIX}2`]: "--x",
+  });
   assertEquals(r.args.length, 6);
   assertEquals(r.args.slice(0, 4), ["-q", "-f", "-e", "-c"]);
   assertEquals(r.args[5], "/dev/null");
   const c = r.args[4];
   assertEquals(
-    c.startsWith("stty cols 120 rows 40 iutf8 2>/dev/null || stty cols 120 rows 40"),
+    c.startsWith(
+      'set -- "$UULDANA_ARGV_0" "$UULDANA_ARGV_1" "$UULDANA_ARGV_2"; ' +
+        "unset UULDANA_ARGV_0 UULDANA_ARGV_1 UULDANA_ARGV_2; " +
+        "stty cols 120 rows 40 iutf8 2>/dev/null || stty cols 120 rows 40",
+    ),
     true,
+    c,
   );
   assertEquals(c.includes(OUTER_SHELL_VAR), true);
-  assertEquals(c.endsWith("; exec /bin/agent 'it'\\''s' --x"), true);
+  assertEquals(c.endsWith('; exec "$@"'), true, c);
 });
 
-Deno.test("scriptArgv bsd: no shell quoting, argv passed as separate arguments", () => {
+Deno.test("scriptArgv: no argument of the agent reaches script's own argv, in either flavour", () => {
+  const secret = "HANDOFF 0123456789ab: it's $HOME\nline two";
+  for (const flavour of ["util-linux", "bsd"] as const) {
+    const r = scriptArgv(flavour, ["/opt/agent-bin", "-i", secret], { cols: 80, rows: 24 });
+    for (const arg of r.args) {
+      assertEquals(arg.includes("0123456789ab") || arg.includes("/opt/agent-bin"), false, arg);
+    }
+    assertEquals(r.env[`${ARGV_VAR_PREFIX}2`], secret);
+  }
+});
+
+Deno.test("scriptArgv bsd: script runs /bin/sh with the same prelude; argv in env", () => {
   const argv = ["/bin/agent", "it's $HOME", "a\nb", ""];
   const r = scriptArgv("bsd", argv, { cols: 80, rows: 24 });
   assertEquals(r.cmd, "script");
-  assertEquals(r.env, {});
+  assertEquals(r.env, Object.fromEntries(argv.map((a, i) => [`${ARGV_VAR_PREFIX}${i}`, a])));
+  assertEquals(r.args.length, 5);
   assertEquals(r.args.slice(0, 4), ["-q", "/dev/null", "/bin/sh", "-c"]);
-  assertEquals(r.args[4].startsWith("stty cols 80 rows 24 "), true);
+  assertEquals(r.args[4].includes("; stty cols 80 rows 24 "), true);
   assertEquals(r.args[4].endsWith(`exec "$@"`), true);
-  assertEquals(r.args.slice(5), ["sh", ...argv]);
 });
 
 Deno.test("scriptArgv rejects empty argv, NUL, option-like program, bad sizes", () => {
@@ -60,14 +87,15 @@ Deno.test("scriptArgv rejects empty argv, NUL, option-like program, bad sizes", 
   assertThrowsUsage(() => scriptArgv("bsd", ["/bin/a"], { cols: 80, rows: Number.NaN }));
 });
 
-Deno.test("scriptArgv util-linux: refuses a command string over Linux's argv string limit", () => {
-  const ok = "é".repeat(60_000); // 120,000 bytes
-  scriptArgv("util-linux", ["/bin/a", ok], { cols: 80, rows: 24 });
-  assertThrowsUsage(() =>
-    scriptArgv("util-linux", ["/bin/a", "é".repeat(66_000)], { cols: 80, rows: 24 })
-  );
-  // BSD passes arguments separately: no combined limit applies here.
-  scriptArgv("bsd", ["/bin/a", "é".repeat(66_000)], { cols: 80, rows: 24 });
+Deno.test("scriptArgv: refuses an argument over Linux's argv string limit, in either flavour", () => {
+  for (const flavour of ["util-linux", "bsd"] as const) {
+    scriptArgv(flavour, ["/bin/a", "é".repeat(60_000)], { cols: 80, rows: 24 }); // 120,000 bytes
+    // Several large arguments are fine: each is its own environment string.
+    scriptArgv(flavour, ["/bin/a", "é".repeat(60_000), "é".repeat(60_000)], { cols: 80, rows: 24 });
+    assertThrowsUsage(() =>
+      scriptArgv(flavour, ["/bin/a", "é".repeat(66_000)], { cols: 80, rows: 24 })
+    );
+  }
 });
 
 Deno.test("parseScriptVersion tells util-linux from BSD", () => {

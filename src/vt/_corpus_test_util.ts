@@ -5,8 +5,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { TerminalSnapshot } from "./terminal.ts";
-import { SHARED_DIR } from "../../tests/_paths.ts";
-import { join } from "node:path";
+import { AGENT_CORPUS_DIR, VT_CORPUS_DIR } from "../../tests/_paths.ts";
 
 /** One corpus recording: its raw bytes and its side-file (`oracle`, `checkpoints`, …). */
 export interface Recording {
@@ -18,9 +17,9 @@ export interface Recording {
   checkpoints: ({ offset: number } & Record<string, unknown>)[];
 }
 
-const _DIRS = [join(SHARED_DIR, "corpus", "vt"), join(SHARED_DIR, "corpus", "agents")];
+const _DIRS = [VT_CORPUS_DIR, AGENT_CORPUS_DIR];
 
-/** Every recording of the shared corpus (vt + agents), sorted by name. */
+/** Every recording of the corpus (vt + agents), sorted by name. */
 export function loadRecordings(): Recording[] {
   const out: Recording[] = [];
   for (const dir of _DIRS) {

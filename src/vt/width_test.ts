@@ -1,12 +1,11 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { charWidth } from "./width.ts";
-import { SHARED_DIR } from "../../tests/_paths.ts";
-import { join } from "node:path";
+import { WIDTH_TABLE_FILE } from "../../tests/_paths.ts";
 
 Deno.test("charWidth equals xterm.js' Unicode 11 table for every code point", () => {
-  const table = JSON.parse(
-    Deno.readTextFileSync(join(SHARED_DIR, "tools", "xterm-oracle", "xterm-wcwidth-v11.json")),
-  ) as { ranges: [number, number, number][] };
+  const table = JSON.parse(Deno.readTextFileSync(WIDTH_TABLE_FILE)) as {
+    ranges: [number, number, number][];
+  };
   let checked = 0;
   for (const [first, last, width] of table.ranges) {
     for (let cp = first; cp <= last; cp++) {

@@ -1,0 +1,36 @@
+import { deepStrictEqual as assertEquals, notStrictEqual } from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { AGENT_CORPUS_DIR, VT_CORPUS_DIR, WIDTH_TABLE_FILE } from "../../tests/_paths.ts";
+import { sidecarText } from "./sidecar.ts";
+import { widthModuleText, widthTableText } from "./width_table.ts";
+import { REPO_DIR } from "../../tests/_paths.ts";
+
+const recordings = [VT_CORPUS_DIR, AGENT_CORPUS_DIR].flatMap((dir) =>
+  readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((f) => join(dir, f.slice(0, -5)))
+);
+
+Deno.test("the oracle regenerates every stored side file byte for byte", async () => {
+  assertEquals(recordings.length, 32);
+  for (const base of recordings) {
+    const stored = readFileSync(`${base}.json`, "utf8");
+    const text = await sidecarText(JSON.parse(stored), readFileSync(`${base}.raw`));
+    if (text !== stored) assertEquals(text.split("\n"), stored.split("\n"), base);
+  }
+});
+
+Deno.test("a changed byte changes the side file (the check can fail)", async () => {
+  const base = join(VT_CORPUS_DIR, "python-repl");
+  const stored = readFileSync(`${base}.json`, "utf8");
+  const bytes = readFileSync(`${base}.raw`);
+  bytes[bytes.indexOf(0x3e)] = 0x3c; // the prompt's first '>' becomes '<'
+  notStrictEqual(await sidecarText(JSON.parse(stored), bytes), stored);
+});
+
+Deno.test("both width files are generated from xterm.js' own widths", () => {
+  assertEquals(widthTableText(), readFileSync(WIDTH_TABLE_FILE, "utf8"));
+  const module = readFileSync(join(REPO_DIR, "src", "vt", "width_table.ts"), "utf8");
+  if (widthModuleText() !== module) {
+    assertEquals(widthModuleText().split("\n"), module.split("\n"));
+  }
+});
