@@ -17,7 +17,10 @@ export function limitsCommand() {
     .description(
       "show the usage limits uuldana has seen (shared by every run), or clear one that is stale",
     )
-    .option("--json", "print a JSON array of {agent, limited, availableAt, message, seenAt, runId…}")
+    .option(
+      "--json",
+      "print a JSON array of {agent, limited, availableAt, message, seenAt, runId…}",
+    )
     .addHelpText(
       "after",
       `
