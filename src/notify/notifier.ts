@@ -20,6 +20,8 @@ export interface NotifierOptions {
   /** One status line for the user (the command's first failure). */
   status(line: string): void;
   env?: (name: string) => string | undefined;
+  /** How long the command may run (default {@link NOTIFY_TIMEOUT_MS}). */
+  timeoutMs?: number;
 }
 
 /** Sends notifications; see the module doc. */
@@ -74,14 +76,15 @@ export class Notifier {
         stdout: "null",
         stderr: "null",
       }).spawn();
+      const timeoutMs = this.#opts.timeoutMs ?? NOTIFY_TIMEOUT_MS;
       timer = setTimeout(() => {
-        problem = `it ran longer than ${NOTIFY_TIMEOUT_MS / 1000} s and was stopped`;
+        problem = `it ran longer than ${timeoutMs / 1000} s and was stopped`;
         try {
           child.kill("SIGKILL");
         } catch {
           // already gone
         }
-      }, NOTIFY_TIMEOUT_MS);
+      }, timeoutMs);
       const writer = child.stdin.getWriter();
       await writer.write(new TextEncoder().encode(json + "\n")).catch(() => {});
       await writer.close().catch(() => {});
