@@ -35,12 +35,14 @@ async function exec(
     bins?: string[];
     stdin?: string;
     config?: Record<string, unknown>;
+    /** Run in this earlier result's home (its journal and ledger). */
+    home?: string;
   } = {},
 ): Promise<ExecResult> {
-  const home = Deno.makeTempDirSync({ prefix: "uuldana-exec-" });
+  const home = opts.home ?? Deno.makeTempDirSync({ prefix: "uuldana-exec-" });
   if (opts.config) Deno.writeTextFileSync(join(home, "config.json"), JSON.stringify(opts.config));
   const log = join(home, "log");
-  Deno.mkdirSync(log);
+  Deno.mkdirSync(log, { recursive: true });
   const env: Record<string, string> = {
     PATH: "/usr/bin:/bin",
     HOME: Deno.env.get("HOME") ?? home,
@@ -144,6 +146,28 @@ Deno.test("exec: a usage limit on claude hands the conversation to codex, whose 
     });
   } finally {
     cleanup(r);
+  }
+});
+
+Deno.test("exec: the limit ledger: a second exec skips the agent a first one saw limited", async () => {
+  const first = await exec([TASK, "--agents", "claude,codex"], { modes: { claude: "limit" } });
+  try {
+    assertEquals(first.code, 0, first.stderr);
+    const second = await exec([TASK, "--agents", "claude,codex", "--json"], { home: first.home });
+    assertEquals(second.code, 0, second.stderr);
+    assert(
+      /skipping claude: limited until .* \(seen \d\d:\d\d in run 1\)/.test(second.stderr),
+      second.stderr,
+    );
+    const summary = JSON.parse(second.stdout);
+    assertEquals(summary.runs.map((r: { agent: string }) => r.agent), ["codex"]);
+    assertEquals(summary.skipped[0].agent, "claude");
+    withJournal(first, (j) => {
+      assertEquals([...j.latestLimits().keys()], ["claude"]);
+      assertEquals(j.latestLimits().get("claude")!.runId, 1);
+    });
+  } finally {
+    cleanup(first);
   }
 });
 
@@ -366,7 +390,7 @@ Deno.test("exec: an agent whose `--prompt=TASK` would pass MAX_ARG_STRLEN is ski
 Deno.test("exec: SIGINT stops the running agent's process group and exits 130", async () => {
   const home = Deno.makeTempDirSync({ prefix: "uuldana-exec-int-" });
   const log = join(home, "log");
-  Deno.mkdirSync(log);
+  Deno.mkdirSync(log, { recursive: true });
   const child = new Deno.Command(UULDANA[0], {
     args: [...UULDANA.slice(1), "exec", TASK, "--agents", "claude,codex"],
     cwd: home,
