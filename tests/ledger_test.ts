@@ -26,6 +26,17 @@ function shownAhead(ms: number): string {
   return `${h % 12 || 12}:${String(at.getUTCMinutes()).padStart(2, "0")}${h < 12 ? "am" : "pm"}`;
 }
 
+/** Claude, limited at its first turn until two hours from now, then codex. */
+function claudeThenCodex(
+  codexEnv: Record<string, string> = {},
+  config: Record<string, unknown> = {},
+): SwitchWorld {
+  return new SwitchWorld(["claude", "codex"], {
+    claude: { SIM_LIMIT_AFTER: "1", SIM_RESET_AT: shownAhead(2 * HOUR), TZ: "UTC" },
+    codex: codexEnv,
+  }, { config });
+}
+
 /** Types the request once the run shows a pasteable prompt and is quiet. */
 function askWhenReady(keys: TypedKeyboard, run: AgentRun, text = REQUEST): void {
   run.waitUntil(() => run.isQuiet() && run.vt.modes.bracketedPaste, 20_000).then(
@@ -51,9 +62,7 @@ Deno.test(
   "a second `uuldana run` after a limit starts the next agent and says why in one line",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"], {
-      claude: { SIM_LIMIT_AFTER: "1", SIM_RESET_AT: shownAhead(2 * HOUR), TZ: "UTC" },
-    });
+    const w = claudeThenCodex();
     const keys = new TypedKeyboard();
     try {
       // The first run: claude hits its limit, codex takes over, then stops.
@@ -145,10 +154,7 @@ Deno.test(
   "within one long run, an agent whose reset passed is chosen again at the next limit",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"], {
-      claude: { SIM_LIMIT_AFTER: "1", SIM_RESET_AT: shownAhead(2 * HOUR), TZ: "UTC" },
-      codex: { SIM_LIMIT_AFTER: "1" },
-    });
+    const w = claudeThenCodex({ SIM_LIMIT_AFTER: "1" });
     const keys = new TypedKeyboard();
     const realNow = Date.now;
     let claudeRuns = 0;
@@ -236,9 +242,7 @@ Deno.test(
   "going back: 'available again' is said while a later agent works; off by default",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"], {
-      claude: { SIM_LIMIT_AFTER: "1", SIM_RESET_AT: shownAhead(2 * HOUR), TZ: "UTC" },
-    });
+    const w = claudeThenCodex();
     const keys = new TypedKeyboard();
     const realNow = Date.now;
     const lines: string[] = [];
@@ -274,9 +278,7 @@ Deno.test(
   "returnToFirst: the work goes back to the first agent when the later one is idle",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"], {
-      claude: { SIM_LIMIT_AFTER: "1", SIM_RESET_AT: shownAhead(2 * HOUR), TZ: "UTC" },
-    }, { config: { returnToFirst: true } });
+    const w = claudeThenCodex({}, { returnToFirst: true });
     const keys = new TypedKeyboard();
     const realNow = Date.now;
     let claudeRuns = 0;

@@ -111,6 +111,23 @@ const _TOP_KEYS = new Set([
 ]);
 const _NOTIFY_KEYS = new Set(["bell", "desktop", "command"]);
 
+// A typo never passes silently: an unknown key is an error naming it and the known ones.
+function _refuseUnknown(
+  obj: Record<string, unknown>,
+  known: ReadonlySet<string>,
+  file: string,
+  prefix: string,
+): void {
+  for (const key of Object.keys(obj)) {
+    if (!known.has(key)) {
+      throw new UsageError(
+        `invalid config ${file}: unknown key "${prefix}${key}"`,
+        `known keys: ${[...known].join(", ")}`,
+      );
+    }
+  }
+}
+
 function _typeOf(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
@@ -126,14 +143,7 @@ export function parseConfig(raw: unknown, file: string, env: Env = processEnv): 
     );
   if (_typeOf(raw) !== "object") throw bad("(top level)", "an object", raw);
   const obj = raw as Record<string, unknown>;
-  for (const key of Object.keys(obj)) {
-    if (!_TOP_KEYS.has(key)) {
-      throw new UsageError(
-        `invalid config ${file}: unknown key "${key}"`,
-        `known keys: ${[..._TOP_KEYS].join(", ")}`,
-      );
-    }
-  }
+  _refuseUnknown(obj, _TOP_KEYS, file, "");
   let chain = [...DEFAULT_CHAIN];
   if ("chain" in obj) {
     const c = obj.chain;
@@ -190,14 +200,7 @@ function _parseNotify(
   if (value === undefined) return out;
   if (_typeOf(value) !== "object") throw bad("notify", "an object", value);
   const v = value as Record<string, unknown>;
-  for (const key of Object.keys(v)) {
-    if (!_NOTIFY_KEYS.has(key)) {
-      throw new UsageError(
-        `invalid config ${file}: unknown key "notify.${key}"`,
-        `known keys: ${[..._NOTIFY_KEYS].join(", ")}`,
-      );
-    }
-  }
+  _refuseUnknown(v, _NOTIFY_KEYS, file, "notify.");
   for (const key of ["bell", "desktop"] as const) {
     if (key in v) {
       if (typeof v[key] !== "boolean") throw bad(`notify.${key}`, "true or false", v[key]);
@@ -223,14 +226,7 @@ function _parseAgent(
   const at = (k: string) => `agents.${name}.${k}`;
   if (_typeOf(value) !== "object") throw bad(`agents.${name}`, "an object", value);
   const v = value as Record<string, unknown>;
-  for (const key of Object.keys(v)) {
-    if (!_AGENT_KEYS.has(key)) {
-      throw new UsageError(
-        `invalid config ${file}: unknown key "${at(key)}"`,
-        `known keys: ${[..._AGENT_KEYS].join(", ")}`,
-      );
-    }
-  }
+  _refuseUnknown(v, _AGENT_KEYS, file, `agents.${name}.`);
   const out: AgentConfig = { args: [], env: {}, disabled: false };
   if ("bin" in v) {
     if (typeof v.bin !== "string" || v.bin === "") {

@@ -1,9 +1,10 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { Journal, JOURNAL_FILE } from "./journal.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 import type { LimitEntry } from "../chain/limits.ts";
+import { runReleasedTogether } from "./_together_test_util.ts";
 
 function tempDir(): string {
   return Deno.makeTempDirSync({ prefix: "uuldana-ledger-" });
@@ -63,28 +64,9 @@ Deno.test("two processes writing the ledger at once lose nothing", async () => {
     j.close();
     console.log("done");
   `;
-  const children = ["claude", "codex"].map((agent) =>
-    new Deno.Command(Deno.execPath(), {
-      args: ["eval", script(agent)],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn()
-  );
-  const readers = children.map((c) => c.stdout.pipeThrough(new TextDecoderStream()).getReader());
-  for (const r of readers) assertEquals((await r.read()).value?.trim(), "ready");
-  const writers = children.map((c) => c.stdin.getWriter());
-  await Promise.all(writers.map((w) => w.write(new Uint8Array([10]))));
-  const said: string[] = [];
-  for (const r of readers) {
-    let out = "";
-    for (let chunk = await r.read(); !chunk.done; chunk = await r.read()) out += chunk.value;
-    said.push(out.trim());
-  }
-  await Promise.all(writers.map((w) => w.close()));
-  const statuses = await Promise.all(children.map((c) => c.status));
+  const { said, success } = await runReleasedTogether(["claude", "codex"].map(script));
   assertEquals(said, ["done", "done"]);
-  assert(statuses.every((s) => s.success));
+  assertEquals(success, [true, true]);
   const j = Journal.open(dir);
   try {
     const rows = j.limitHistory(10 * perProcess);
