@@ -181,11 +181,11 @@ export async function runChain(opts: ChainOptions): Promise<number> {
 async function _runChain(chain: _Chain): Promise<number> {
   const { opts, ctx } = chain;
   let conversation: TranscriptEntry[] = opts.initial?.conversation ?? [];
-  const first = opts.initial
-    ? { member: chain.members[0], handoff: opts.initial.handoff, road: opts.initial.road }
-    : await _firstStart(chain);
+  const first = await _firstStart(chain);
   if (typeof first === "number") return first;
-  let start: _Start = { ...first, extraArgs: opts.extraArgs };
+  // `uuldana handoff`: the named agent starts on the saved handoff.
+  const initial = opts.initial ? { handoff: opts.initial.handoff, road: opts.initial.road } : {};
+  let start: _Start = { ...first, ...initial, extraArgs: opts.extraArgs };
 
   for (;;) {
     const { member } = start;
