@@ -171,6 +171,23 @@ Deno.test("exec: the limit ledger: a second exec skips the agent a first one saw
   }
 });
 
+Deno.test("exec: the notify command hears of each handoff, as JSON on its stdin", async () => {
+  const events = join(Deno.makeTempDirSync(), "events.jsonl");
+  const r = await exec([TASK, "--agents", "claude,codex"], {
+    modes: { claude: "limit" },
+    config: { notify: { command: ["/bin/sh", "-c", `cat >> ${events}`] } },
+  });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stdout, "FAKE CODEX ANSWER\n", "nothing but the answer on stdout");
+    const [event] = readFileSync(events, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    assertEquals([event.kind, event.from, event.to], ["switch", "claude", "codex"]);
+    assert(event.why.startsWith("You've hit your session limit"), event.why);
+  } finally {
+    cleanup(r);
+  }
+});
+
 Deno.test("exec: every agent limited exits 3 with no answer; --json summarises both runs", async () => {
   const r = await exec([TASK, "--agents", "claude,codex", "--json"], {
     modes: { claude: "limit", codex: "limit" },

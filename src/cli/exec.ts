@@ -12,6 +12,7 @@ import { execTask } from "../exec/exec_task.ts";
 import { parseDuration } from "../exec/duration.ts";
 import type { ExecSummary } from "../exec/summary.ts";
 import { openContext } from "../context.ts";
+import { Notifier } from "../notify/notifier.ts";
 import { status } from "./style.ts";
 
 /** Stall bound used by `--handoff-on-stall` when `--stall` is not given. */
@@ -73,6 +74,8 @@ Examples:
       const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
       const listeners = signals.map((s) => [s, () => abort.abort(s)] as const);
       for (const [s, fn] of listeners) Deno.addSignalListener(s, fn);
+      // The answer owns stdout: only the `notify` command hears of a handoff, never the terminal.
+      const notifier = new Notifier({ config: ctx.config.notify, terminal: null, status });
       let summary: ExecSummary;
       try {
         summary = await execTask({
@@ -86,7 +89,9 @@ Examples:
           cwd,
           progress: status,
           signal: abort.signal,
+          notify: (event) => notifier.notify(event),
         });
+        await notifier.settled();
       } finally {
         for (const [s, fn] of listeners) Deno.removeSignalListener(s, fn);
         ctx.journal.close();

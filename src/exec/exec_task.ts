@@ -26,9 +26,10 @@ import type { ExecRunSummary, ExecStatus, ExecSummary } from "./summary.ts";
 import { chainAdapters, chainNames } from "../chain/member.ts";
 import { rotation } from "../chain/rotation.ts";
 import { isLimited, limitedLine, type LimitEntry, newLimitEntry } from "../chain/limits.ts";
-import { handoffReason, limitSeen, type WorkStop } from "../chain/reason.ts";
+import { handoffReason, limitSeen, stopMessage, type WorkStop } from "../chain/reason.ts";
 import { settleHandoff } from "../chain/handoff_status.ts";
 import { signalExitCode } from "../pty/signals.ts";
+import type { NotifyEvent } from "../notify/event.ts";
 
 /** Input to `execTask`. */
 export interface ExecOptions {
@@ -51,6 +52,8 @@ export interface ExecOptions {
   progress(line: string): void;
   /** Aborting stops the running agent and the chain (SIGINT/SIGTERM). */
   signal?: AbortSignal;
+  /** Tells the user about each automatic handoff (the configured `notify` command). */
+  notify?(event: NotifyEvent): void;
 }
 
 interface _Member {
@@ -184,6 +187,7 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
       redactions: prepared.composed.redactions,
       file: prepared.file,
     });
+    opts.notify?.({ kind: "switch", from: from.name, to: member.name, why: stopMessage(stop) });
     opts.progress(
       `handing off from ${from.name} to ${member.name} ` +
         `(handoff ${prepared.id}, ${prepared.composed.characters} characters` +

@@ -38,7 +38,7 @@ import {
 } from "../chain/decide.ts";
 import { type HandoffEvent, settleHandoff } from "../chain/handoff_status.ts";
 import { handoffReason, limitSeen, stopMessage, type WorkStop } from "../chain/reason.ts";
-import { clock, type LimitEntry, newLimitEntry } from "../chain/limits.ts";
+import { availableAt, clock, isLimited, type LimitEntry, newLimitEntry } from "../chain/limits.ts";
 import type { NotifyEvent } from "../notify/event.ts";
 
 /** What a chain needs from the outside world. */
@@ -511,15 +511,19 @@ function _switchProblem(chain: _Chain, current: string, name: string): string | 
 }
 
 function _agentList(chain: _Chain, current: string): string {
+  const { limits, now } = chain.state();
   const lines = chain.members.map((m) => {
+    const limit = limits.get(m.name);
     const state = m.name === current
       ? "running"
       : m.config.disabled
       ? "disabled"
-      : m.found
-      ? "ready"
-      : "not installed";
-    return `  ${m.name.padEnd(9)} ${state.padEnd(13)} roads: ${m.adapter.roads.join(", ")}`;
+      : !m.found
+      ? "not installed"
+      : isLimited(limit, now)
+      ? `limited until ${clock(availableAt(limit!), now)}`
+      : "ready";
+    return `  ${m.name.padEnd(9)} ${state.padEnd(21)} roads: ${m.adapter.roads.join(", ")}`;
   });
   return `uuldana agents (switch with /agent NAME; the handoff is pasted, you press Enter):\n${
     lines.join("\n")
