@@ -95,6 +95,11 @@ export function clock(at: Date, now: Date): string {
 
 /** "claude is limited until 03:01 (seen 01:12 in run 42)". */
 export function limitedLine(entry: LimitEntry, now: Date): string {
+  return `${entry.agent} is ${limitedReason(entry, now)}`;
+}
+
+/** "limited until 03:01 (seen 01:12 in run 42)": why an agent is passed over. */
+export function limitedReason(entry: LimitEntry, now: Date): string {
   const at = clock(availableAt(entry), now);
   const until = entry.until === null
     ? `until about ${at} (no reset time was shown)`
@@ -102,7 +107,7 @@ export function limitedLine(entry: LimitEntry, now: Date): string {
     ? `until ${at} (backing off: its limit came back right after its reset)`
     : `until ${at}`;
   const run = entry.runId === null ? "" : ` in run ${entry.runId}`;
-  return `${entry.agent} is limited ${until} (seen ${clock(new Date(entry.seenAt), now)}${run})`;
+  return `limited ${until} (seen ${clock(new Date(entry.seenAt), now)}${run})`;
 }
 
 /** An agent's ledger state, as `uuldana agents --json` and `uuldana limits --json` show it. */

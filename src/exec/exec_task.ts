@@ -25,7 +25,7 @@ import { type AgentRunOutcome, runAgent } from "./run_agent.ts";
 import type { ExecRunSummary, ExecStatus, ExecSummary } from "./summary.ts";
 import { chainAdapters, chainNames } from "../chain/member.ts";
 import { rotation } from "../chain/rotation.ts";
-import { isLimited, limitedLine, type LimitEntry, newLimitEntry } from "../chain/limits.ts";
+import { isLimited, limitedReason, type LimitEntry, newLimitEntry } from "../chain/limits.ts";
 import { handoffReason, limitSeen, stopMessage, type WorkStop } from "../chain/reason.ts";
 import { settleHandoff } from "../chain/handoff_status.ts";
 import { signalExitCode } from "../pty/signals.ts";
@@ -268,7 +268,7 @@ async function _member(
   if (conf.disabled) return skip("disabled in the config");
   const now = new Date(Date.now());
   const limit = _limits(opts).get(name);
-  if (isLimited(limit, now)) return skip(limitedLine(limit!, now).replace(`${name} is `, ""));
+  if (isLimited(limit, now)) return skip(limitedReason(limit!, now));
   const found = await findAgent(adapter, opts.ctx.config);
   if (!found) return skip(`not installed (${adapter.installHint})`);
   // A handoff starts a new native session: never one the config's arguments would resume.
