@@ -150,29 +150,40 @@ Deno.test("after the reset time the first agent is chosen again", opts, async ()
   }
 });
 
-Deno.test("every agent limited at the start: wait for the earliest reset, then start it", opts, async () => {
-  const w = new SwitchWorld(["claude", "codex"]);
-  try {
-    Deno.mkdirSync(w.home, { recursive: true });
-    w.withJournal((j) => {
-      for (const [agent, inMs] of [["claude", 60_000], ["codex", 3_000]] as const) {
-        j.addLimit(newLimitEntry(
-          { kind: "usage", message: "limit", resetsAt: new Date(Date.now() + inMs).toISOString() },
-          { agent, runId: null, now: new Date(), previous: null },
-        ));
-      }
-    });
-    const noWait = await w.runChain();
-    assertEquals(noWait.code, 3, "--no-wait: exit 3 at once");
-    assertMatch(noWait.status[0], /every agent of the chain is limited .*claude is limited until/);
-    const { status } = await w.runChain({ wait: true, onRun: stopWhenQuiet });
-    assertMatch(status[0], /^every agent is limited; waiting for codex to reset at \d\d:\d\d/);
-    assertEquals(w.events("codex", "start").length, 1, "codex started once its reset came");
-    assertEquals(w.events("claude", "start").length, 0);
-  } finally {
-    await w.close();
-  }
-});
+Deno.test(
+  "every agent limited at the start: wait for the earliest reset, then start it",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "codex"]);
+    try {
+      Deno.mkdirSync(w.home, { recursive: true });
+      w.withJournal((j) => {
+        for (const [agent, inMs] of [["claude", 60_000], ["codex", 3_000]] as const) {
+          j.addLimit(newLimitEntry(
+            {
+              kind: "usage",
+              message: "limit",
+              resetsAt: new Date(Date.now() + inMs).toISOString(),
+            },
+            { agent, runId: null, now: new Date(), previous: null },
+          ));
+        }
+      });
+      const noWait = await w.runChain();
+      assertEquals(noWait.code, 3, "--no-wait: exit 3 at once");
+      assertMatch(
+        noWait.status[0],
+        /every agent of the chain is limited .*claude is limited until/,
+      );
+      const { status } = await w.runChain({ wait: true, onRun: stopWhenQuiet });
+      assertMatch(status[0], /^every agent is limited; waiting for codex to reset at \d\d:\d\d/);
+      assertEquals(w.events("codex", "start").length, 1, "codex started once its reset came");
+      assertEquals(w.events("claude", "start").length, 0);
+    } finally {
+      await w.close();
+    }
+  },
+);
 
 Deno.test(
   "within one long run, an agent whose reset passed is chosen again at the next limit",
