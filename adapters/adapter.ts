@@ -43,6 +43,8 @@ export interface LimitHit {
   waitSeconds?: number;
   /** For `rate`: the agent gave up retrying (the turn ended), so waiting on it is pointless. */
   final?: boolean;
+  /** A caveat about the reset time (a zone this system does not know was read as local). */
+  note?: string;
 }
 
 /** A file to write before a launch. */

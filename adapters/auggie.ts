@@ -11,7 +11,8 @@ import { join } from "node:path";
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
 import { optionWithValue, refuseResume, requireRoad } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
-import { hideDelivered, limitHit, normalizeSpace } from "./screen_text.ts";
+import { AUGGIE_FINAL, AUGGIE_RETRY, USAGE_WORDS } from "./limit_messages.ts";
+import { BUSY_ROW, hideDelivered, limitHit, normalizeSpace } from "./screen_text.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
 const _RESUME = ["-c", "--continue", "-r", "--resume"];
@@ -31,18 +32,28 @@ function _launch(req: LaunchRequest): Launch {
   };
 }
 
+// Rows of the live bottom of the screen that may hold Auggie's own state.
+const _LIVE_ROWS = 8;
+
+/**
+ * Auggie's limit: its `❌ Rate limit exceeded:` row or its retry row, at column 0 (a quote in a
+ * reply is indented or mid-line), among the last rows of the screen with no spinner after it.
+ */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = hideDelivered(lines, opts.delivered);
-  for (let i = rows.length - 1; i >= 0; i--) {
-    const text = normalizeSpace(rows[i]);
-    const final = /^❌\s*(Rate limit exceeded: .*)$/.exec(text);
+  const shown = rows.map((r, i) => ({ r, i })).filter(({ r }) => r.trim() !== "");
+  for (const { r, i } of shown.slice(-_LIVE_ROWS).reverse()) {
+    if (/^\s/.test(r)) continue;
+    const text = normalizeSpace(r);
+    const final = AUGGIE_FINAL.exec(text);
     if (final) {
+      if (rows.slice(i + 1).some((l) => BUSY_ROW.test(l))) return null;
       const message = final[1];
-      return limitHit(/quota|credits|plan/i.test(message) ? "usage" : "rate", message, opts, {
+      return limitHit(USAGE_WORDS.test(message) ? "usage" : "rate", message, opts, {
         final: true,
       });
     }
-    const retry = /^(?:\W+\s*)?(Rate limit reached\. Retrying in (\d+)s…?)/.exec(text);
+    const retry = AUGGIE_RETRY.exec(text);
     if (retry) {
       return { kind: "rate", message: retry[1], resetsAt: null, waitSeconds: Number(retry[2]) };
     }

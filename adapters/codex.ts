@@ -1,30 +1,25 @@
 /**
  * Codex CLI (`codex`): prompt road (positional prompt, always `--no-daemon` so nothing outlives the
- * TUI), paste road. Limit messages start with the red `■ ` marker; Codex wraps them itself.
+ * TUI), paste road. Limit messages start with the red `■ ` marker; Codex wraps them itself and
+ * shows its composer (`› `) again below.
  *
  * @module
  */
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
 import { refuseResume, requireArgFits, requireRoad } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
+import { CODEX_LIMITS } from "./limit_messages.ts";
 import {
   hideDelivered,
+  idleInputBelow,
   joinRows,
-  limitHit,
-  type LimitRule,
   matchRule,
   paragraphFrom,
+  ruleHit,
 } from "./screen_text.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
 const _RESUME = ["resume", "fork", "--last"];
-
-const _RULES: readonly LimitRule[] = [
-  { re: /You['’]ve hit your usage limit/, kind: "usage" },
-  { re: /Usage limit reached\. You['’]ve reached your usage limit/, kind: "usage" },
-  { re: /Quota exceeded\. Check your plan and billing details/, kind: "usage" },
-  { re: /exceeded retry limit, last status: 429/, kind: "rate", final: true },
-];
 
 function _launch(req: LaunchRequest): Launch {
   const base = [req.bin, "--no-daemon", ...req.extraArgs];
@@ -37,16 +32,22 @@ function _launch(req: LaunchRequest): Launch {
   return { argv: [...base, "--", req.handoff] };
 }
 
+// The composer and the echo of a submitted turn: `› ` at column 0.
+const _isPrompt = (rows: readonly string[], i: number) => /^›(?:\s|$)/.test(rows[i]);
+
+/**
+ * Codex's limit: a `■ ` history cell at column 0 (exec output and echoed text are indented) after
+ * the latest prompt echo, with the composer back below it and no "Working" row between.
+ */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = hideDelivered(lines, opts.delivered);
   for (let i = rows.length - 1; i >= 0; i--) {
-    // Codex prints `■ ` at column 0; echoed user text (quoting one) is indented under `› `.
     if (!rows[i].startsWith("■ ")) continue;
+    if (idleInputBelow(rows, i, _isPrompt) < 0) return null;
     const para = paragraphFrom(rows, i, (l) => /^\s*[■›•─]/.test(l));
     const message = joinRows(para, opts.cols).replace(/^■\s*/, "");
-    const rule = matchRule(message, _RULES);
-    if (!rule) continue;
-    return limitHit(rule.kind, message, opts, rule.final ? { final: true } : {});
+    const rule = matchRule(message, CODEX_LIMITS);
+    return rule ? ruleHit(rule, message, opts) : null;
   }
   return null;
 }

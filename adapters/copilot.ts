@@ -1,43 +1,56 @@
 /**
  * GitHub Copilot CLI (`copilot`): prompt road (`-i, --interactive <prompt>`), paste road. Limits
- * show after the `✗` error marker ("You've hit your rate limit.", "Your limit resets …").
+ * show after the `✗` error marker ("You've hit your rate limit.", "Your limit resets …"), then
+ * the input box is back.
  *
  * @module
  */
 import type { Adapter, DetectOptions, LimitHit, Road } from "./adapter.ts";
 import { optionPromptLaunch } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
-import { parseResetTime } from "./reset_time.ts";
-import { hideDelivered, type LimitRule, matchRule, normalizeSpace } from "./screen_text.ts";
+import { COPILOT_LIMITS } from "./limit_messages.ts";
+import {
+  hideDelivered,
+  idleInputBelow,
+  isBoxEdge,
+  isRule,
+  matchRule,
+  normalizeSpace,
+  ruleHit,
+  stripBorders,
+} from "./screen_text.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
 const _RESUME = ["-r", "--resume", "--continue", "--session-id"];
 
-const _RULES: readonly LimitRule[] = [
-  {
-    re:
-      /you(?:['’]ve| have) (?:hit (?:your|the|a) (?:session )?rate limit|reached your weekly rate limit|been rate[- ]limited|run out of your (?:included )?AI credits|exceeded your \d+ hour session limits|reached the spending limit)/i,
-    kind: "usage",
-  },
-  { re: /user_(?:weekly|global|model)_rate_limited/, kind: "usage" },
-];
-
 const _launch = optionPromptLaunch("copilot", "--interactive", _ROADS, _RESUME);
 
+// Copilot's prompt rows: `❯ ` at column 0 (echoes and the input box), or an input box drawn as a
+// box (`│ ❯ …` or `│ > …` right under its top edge or a rule); not a menu choice (`❯ 1. Yes`).
+const _isPrompt = (rows: readonly string[], i: number) =>
+  /^❯(?:\s|$)/.test(rows[i]) ||
+  (i > 0 && (isBoxEdge(rows[i - 1], "top") || isRule(rows[i - 1])) &&
+    /^\s?[❯>](?:\s|$)(?!\s*\d+\.)/.test(stripBorders(rows[i])));
+
+/**
+ * Copilot's limit: its own `✗` row at column 0 whose text starts with a limit message (a failed
+ * tool call is a `✗` row too, and its output below it is not read), after the latest turn, with
+ * the input box back below.
+ */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = hideDelivered(lines, opts.delivered);
   for (let i = rows.length - 1; i >= 0; i--) {
-    const m = /^\s*✗\s+(.*)$/.exec(rows[i]);
+    const m = /^✗\s+(.*)$/.exec(rows[i]);
     if (!m) continue;
+    if (idleInputBelow(rows, i, _isPrompt) < 0) return null;
+    // The message wraps onto rows indented by two; tool output sits in a `│`/`└` frame.
     const parts = [m[1]];
-    for (let j = i + 1; j < rows.length && /^\s{2,}\S/.test(rows[j]); j++) {
-      if (/^\s*[✗●❯]/.test(rows[j])) break;
+    for (let j = i + 1; j < rows.length && /^ {2}[^\s│└├╰●✗❯]/.test(rows[j]); j++) {
       parts.push(rows[j]);
     }
     const message = normalizeSpace(parts.join(" "));
-    const rule = matchRule(message, _RULES);
-    if (!rule) continue;
-    return { kind: rule.kind, message, resetsAt: parseResetTime(message, opts.now, opts.timeZone) };
+    const rule = matchRule(message, COPILOT_LIMITS);
+    return rule ? ruleHit(rule, message, opts) : null;
   }
   return null;
 }

@@ -7,6 +7,7 @@
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
 import { refuseResume, requireRoad } from "./launch_rules.ts";
 import { noInitialPrompt } from "./proof.ts";
+import { CRUSH_ERROR, USAGE_WORDS } from "./limit_messages.ts";
 import { hideDelivered, limitHit, normalizeSpace } from "./screen_text.ts";
 
 const _ROADS: readonly Road[] = ["paste"];
@@ -19,14 +20,20 @@ function _launch(req: LaunchRequest): Launch {
   return { argv: [req.bin, ...req.extraArgs] };
 }
 
+/**
+ * Crush's limit: its `ERROR` tag titled "Too many requests" at the start of a row (at most two
+ * columns in; prose that mentions the words is mid-row or indented further), with the provider
+ * message on the next row.
+ */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = hideDelivered(lines, opts.delivered);
   for (let i = rows.length - 1; i >= 0; i--) {
-    const m = /\bERROR\s+(Too many requests\b.*)$/.exec(normalizeSpace(rows[i]));
+    if (!/^ {0,2}\S/.test(rows[i])) continue;
+    const m = CRUSH_ERROR.exec(normalizeSpace(rows[i]));
     if (!m) continue;
     const next = rows[i + 1] ? normalizeSpace(rows[i + 1]) : "";
     const message = next && !/\bERROR\b/.test(next) ? `${m[1]} ${next}` : m[1];
-    return limitHit(/quota|billing|credits/i.test(message) ? "usage" : "rate", message, opts, {
+    return limitHit(USAGE_WORDS.test(message) ? "usage" : "rate", message, opts, {
       final: true,
     });
   }

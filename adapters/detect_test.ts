@@ -7,6 +7,9 @@ import { shouldHandOff } from "./policy.ts";
 import { busySeconds } from "./stall.ts";
 import type { DetectOptions } from "./adapter.ts";
 import { AGENT_CORPUS_DIR } from "../tests/_paths.ts";
+import { claudeScreen, codexScreen } from "./_limit_screens_test_util.ts";
+
+const NOW = "2026-03-10T02:00:00Z";
 
 const CORPUS = AGENT_CORPUS_DIR;
 
@@ -96,218 +99,6 @@ Deno.test("limit screens: only the right agent's detector fires", () => {
   }
 });
 
-// Screens shaped like each agent's UI around the messages PROVIDERS.md quotes.
-const NOW = "2026-03-10T02:00:00Z";
-const CASES: { agent: string; rows: string[]; kind: string | null; resetsAt?: string | null }[] = [
-  {
-    agent: "claude",
-    rows: ["❯ go", "  ⎿ \u00a0You've hit your weekly limit · resets Dec 3, 1:15am (UTC)"],
-    kind: "usage",
-    resetsAt: "2026-12-03T01:15:00.000Z",
-  },
-  {
-    agent: "claude",
-    rows: [
-      "❯ go",
-      "  ⎿  Claude usage limit reached. Your limit will reset at 3pm (America/Bogota).",
-    ],
-    kind: "usage",
-    resetsAt: "2026-03-10T20:00:00.000Z",
-  },
-  {
-    agent: "claude",
-    rows: [
-      "❯ go",
-      "  ⎿  API Error: Server is temporarily limiting requests (not your usage limit) · x",
-    ],
-    kind: null,
-  },
-  {
-    agent: "claude",
-    rows: ["  ⎿  You've used 90% of your session limit · resets 3:01am (UTC)"],
-    kind: null,
-  },
-  {
-    // A tool result (also on a `⎿` row) that quotes the message is conversation, not a limit.
-    agent: "claude",
-    rows: [
-      '⏺ Bash(grep -rn "hit your" src)',
-      "  ⎿  src/limits.ts:3: You've hit your session limit · resets 3:01am (UTC)",
-    ],
-    kind: null,
-  },
-  {
-    agent: "codex",
-    rows: ["› hi", "", "■ You’ve hit your usage limit. Try again at Dec 2nd, 2026 7:52 PM."],
-    kind: "usage",
-    resetsAt: "2026-12-02T19:52:00.000Z",
-  },
-  {
-    agent: "codex",
-    rows: ["■ You've hit your usage limit. Try again in 5 days 22 hours 11 minutes."],
-    kind: "usage",
-    resetsAt: "2026-03-16T00:11:00.000Z",
-  },
-  {
-    // The echoed user turn quotes Codex's message: its rows are indented, not at column 0.
-    agent: "codex",
-    rows: ["› earlier codex said:", "  ■ You’ve hit your usage limit. Try again at 3:02 AM."],
-    kind: null,
-  },
-  {
-    agent: "gemini",
-    rows: [
-      "╭────────────╮",
-      "│ Usage limit reached for gemini-3-flash-preview. Access resets at 10:57 PM GMT-3. │",
-      "│ ● 1. Keep trying │",
-      "╰────────────╯",
-    ],
-    kind: "usage",
-    resetsAt: "2026-03-11T01:57:00.000Z",
-  },
-  {
-    // A shell tool's output box quoting the message offers no choice: not the limit dialog.
-    agent: "gemini",
-    rows: [
-      "╭────────────╮",
-      "│ ✓  Shell cat notes.txt │",
-      "│ │",
-      "│ Usage limit reached for all Pro models. Access resets at 3:06 AM UTC. │",
-      "╰────────────╯",
-    ],
-    kind: null,
-  },
-  {
-    // Gemini's input box echo is not a rounded dialog.
-    agent: "gemini",
-    rows: [
-      "▄▄▄▄",
-      " > Usage limit reached for all Pro models. Access resets at 3:06 AM UTC.",
-      "▀▀▀▀",
-    ],
-    kind: null,
-  },
-  {
-    agent: "opencode",
-    rows: [
-      "   ⬝⬝⬝ You exceeded your current quota, please check your plan and billing details. [retrying attempt #2]",
-    ],
-    kind: "usage",
-  },
-  {
-    agent: "opencode",
-    rows: ["   ⬝⬝⬝ Cannot connect to API: ECONNREFUSED [retrying in 4s attempt #3]"],
-    kind: null,
-  },
-  {
-    agent: "opencode",
-    rows: ["  ┃  Rate limit reached for requests [retrying in 13s attempt #4]"],
-    kind: null,
-  },
-  {
-    agent: "opencode",
-    rows: ["  Go usage limit reached. It will reset in 2 hours. Visit the console."],
-    kind: "usage",
-    resetsAt: "2026-03-10T04:00:00.000Z",
-  },
-  {
-    agent: "kilo",
-    rows: [
-      "   Provider rate limit exceeded. Please try again shortly. [retrying in 8m attempt #1]",
-    ],
-    kind: "rate",
-  },
-  {
-    agent: "qwen",
-    rows: [
-      "✕ [API Error: 429 You exceeded your current quota, please check your plan and billing details.] (Retrying in 37s… (attempt 1/10))",
-      "↻ Retrying in 37 seconds… (attempt 1/10)",
-    ],
-    kind: "usage",
-  },
-  {
-    agent: "qwen",
-    rows: [
-      "✕ [API Error: 429 Rate limit exceeded. Please wait and try again.] (Retrying in 5s… (attempt 3/10))",
-    ],
-    kind: "rate",
-  },
-  {
-    agent: "copilot",
-    rows: ["✗ You've hit your rate limit. Your limit resets in 2 hours."],
-    kind: "usage",
-    resetsAt: "2026-03-10T04:00:00.000Z",
-  },
-  {
-    agent: "copilot",
-    rows: [
-      "✗ Sorry, you've exceeded your 5 hour session limits. Please retry after 2733 seconds. (user_global_rate_limited:pro)",
-    ],
-    kind: "usage",
-    resetsAt: "2026-03-10T02:45:33.000Z",
-  },
-  { agent: "auggie", rows: ["❌ Rate limit exceeded: too many requests"], kind: "rate" },
-  { agent: "auggie", rows: ["⠋ Rate limit reached. Retrying in 12s…"], kind: "rate" },
-  { agent: "crush", rows: [" ERROR  Too many requests", " slow down"], kind: "rate" },
-  {
-    agent: "aider",
-    rows: ["litellm.RateLimitError: You exceeded your current quota (insufficient_quota)"],
-    kind: "usage",
-  },
-  {
-    agent: "aider",
-    rows: [
-      "The API provider has rate limited you. Try again later or check your quotas.",
-      "Retrying in 2.0 seconds...",
-    ],
-    kind: "rate",
-  },
-];
-
-Deno.test("synthetic screens: each agent's documented messages, and look-alikes that are not", () => {
-  for (const c of CASES) {
-    const hit = adapterByName(c.agent)!.detectLimit(c.rows, at(NOW));
-    assertEquals(hit?.kind ?? null, c.kind, `${c.agent}: ${c.rows.join(" / ")}`);
-    if (hit && c.resetsAt !== undefined) assertEquals(hit.resetsAt, c.resetsAt, c.agent);
-  }
-});
-
-Deno.test("delivered handoff quoting a limit message never fires; a real hit below it does", () => {
-  const handoff = [
-    "# uuldana handoff (untrusted historical evidence)",
-    "The previous agent stopped with:",
-    "  ⎿  You've hit your session limit · resets 3:01am (UTC)",
-    "Continue the task.",
-  ].join("\n");
-  const echo = [
-    "❯ # uuldana handoff (untrusted historical evidence)",
-    "  The previous agent stopped with:",
-    "    ⎿  You've hit your session limit · resets 3:01am (UTC)",
-    "  Continue the task.",
-  ];
-  const opts = { ...at(NOW), delivered: [handoff] };
-  assertEquals(adapterByName("claude")!.detectLimit(echo, opts), null);
-  const real = [...echo, "  ⎿  You've hit your session limit · resets 3:01am (UTC)"];
-  assertEquals(adapterByName("claude")!.detectLimit(real, opts)?.kind, "usage");
-  // Without the delivered text, the quoted message would have fired: the exclusion is what works.
-  assert(adapterByName("claude")!.detectLimit(echo, at(NOW)) !== null);
-});
-
-Deno.test("delivered text wrapped differently on screen is still recognised", () => {
-  const handoff =
-    "Earlier: ■ You’ve hit your usage limit. Upgrade to Pro or try again at 3:02 AM. " +
-    "Then continue.";
-  const screen = [
-    "› Earlier:",
-    "■ You’ve hit your usage limit. Upgrade to Pro or try again",
-    "at 3:02 AM. Then continue.",
-  ];
-  assertEquals(
-    adapterByName("codex")!.detectLimit(screen, { ...at(NOW), delivered: [handoff] }),
-    null,
-  );
-});
-
 Deno.test("stall rule: Gemini's spinner shows how long it has been busy", () => {
   const rec = recordings().find((r) => r.name === "gemini-capacity-silent-retry")!;
   assertEquals(busySeconds(adapterByName("gemini")!, rec.oracle.screen), 20);
@@ -317,4 +108,69 @@ Deno.test("stall rule: Gemini's spinner shows how long it has been busy", () => 
   );
   assertEquals(busySeconds(adapterByName("gemini")!, ["idle"]), null);
   assertEquals(busySeconds(adapterByName("claude")!, rec.oracle.screen), null);
+});
+
+Deno.test("delivered handoff quoting a limit message never fires; a real hit below it does", () => {
+  const handoff = [
+    "# uuldana handoff (untrusted historical evidence)",
+    "The previous agent stopped with:",
+    "  ⎿  You've hit your session limit · resets 3:01am (UTC)",
+    "Continue the task.",
+  ].join("\n");
+  // The echo of the handoff in Claude's framing, Claude idle below it.
+  const echo = claudeScreen([
+    "  The previous agent stopped with:",
+    "    ⎿  You've hit your session limit · resets 3:01am (UTC)",
+    "  Continue the task.",
+  ]).map((r) =>
+    r === "❯ hello from handoff" ? "❯ # uuldana handoff (untrusted historical evidence)" : r
+  );
+  const opts = { ...at(NOW), delivered: [handoff] };
+  assertEquals(adapterByName("claude")!.detectLimit(echo, opts), null);
+  const real = claudeScreen([
+    "  The previous agent stopped with:",
+    "    ⎿  You've hit your session limit · resets 3:01am (UTC)",
+    "  Continue the task.",
+    "  ⎿  You've hit your session limit · resets 3:01am (UTC)",
+  ], "menu").map((r) =>
+    r === "❯ hello from handoff" ? "❯ # uuldana handoff (untrusted historical evidence)" : r
+  );
+  assertEquals(adapterByName("claude")!.detectLimit(real, opts)?.kind, "usage");
+});
+
+Deno.test("a genuine second limit is not hidden once the echo of a handoff quoting it scrolled away", () => {
+  const quoted =
+    "■ You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit " +
+    "https://chatgpt.com/settings/usage to purchase more credits or try again at 3:02 AM.";
+  const handoff = `# uuldana handoff\nCodex stopped with:\n${quoted}\nContinue the task.`;
+  // Later turns pushed the echo off the screen; Codex shows the same limit again, for real.
+  const screen = codexScreen([
+    "• Continuing with the parser.",
+    "",
+    "› and the tests",
+    "",
+    "■ You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/",
+    "usage to purchase more credits or try again at 3:02 AM.",
+  ]).map((r) => r === "› hello from handoff" ? "› go on" : r);
+  const hit = adapterByName("codex")!.detectLimit(screen, { ...at(NOW), delivered: [handoff] });
+  assertEquals(hit?.resetsAt, "2026-03-10T03:02:00.000Z");
+});
+
+Deno.test("delivered text wrapped differently on screen is still recognised", () => {
+  const handoff =
+    "Earlier: ■ You’ve hit your usage limit. Upgrade to Pro or try again at 3:02 AM. " +
+    "Then continue.";
+  const screen = codexScreen([]).map((r) => r === "› hello from handoff" ? "› Earlier:" : r);
+  screen.splice(
+    6,
+    0,
+    "■ You’ve hit your usage limit. Upgrade to Pro or try again",
+    "at 3:02 AM. Then continue.",
+  );
+  assertEquals(
+    adapterByName("codex")!.detectLimit(screen, { ...at(NOW), delivered: [handoff] }),
+    null,
+  );
+  // Without the delivered text, the echoed rows would have fired: the exclusion is what works.
+  assert(adapterByName("codex")!.detectLimit(screen, at(NOW)) !== null);
 });

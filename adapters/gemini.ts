@@ -8,32 +8,25 @@
 import type { Adapter, DetectOptions, LimitHit, Road } from "./adapter.ts";
 import { optionPromptLaunch } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
+import { GEMINI_DIALOG_LIMITS, GEMINI_ERROR_LIMITS, GEMINI_NOT_LIMITS } from "./limit_messages.ts";
 import {
+  anyShown,
   hideDelivered,
+  idleInputBelow,
   isBoxEdge,
+  isRule,
   joinRows,
   limitHit,
   type LimitRule,
   matchRule,
   normalizeSpace,
+  promptAbove,
   stripBorders,
 } from "./screen_text.ts";
 import { ESC_TO_CANCEL_SPINNER } from "./stall.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
 const _RESUME = ["-r", "--resume", "--session-file"];
-
-const _DIALOG_RULES: readonly LimitRule[] = [
-  { re: /Usage limit reached for [^.\n]+\./, kind: "usage" },
-  { re: /You have exhausted your daily quota/, kind: "usage" },
-  { re: /You have reached your daily quota limit/, kind: "usage" },
-  { re: /You have exhausted your capacity on this model/, kind: "rate", final: true },
-  { re: /We are currently experiencing high demand for/, kind: "rate", final: true },
-];
-const _ERROR_RULES: readonly LimitRule[] = [
-  { re: /RESOURCE_EXHAUSTED|Resource has been exhausted|quota/i, kind: "usage" },
-  { re: /\b429\b|rate limit/i, kind: "rate", final: true },
-];
 
 /**
  * Cuts a joined dialog paragraph to the limit sentence and, when it follows, the reset sentence.
@@ -59,6 +52,7 @@ export function detectInDialogs(
   rows: readonly string[],
   rules: readonly LimitRule[],
   opts: DetectOptions,
+  isPrompt: PromptTest = isGeminiPrompt,
 ): LimitHit | null {
   for (let end = rows.length - 1; end >= 0; end--) {
     if (!isBoxEdge(rows[end], "bottom")) continue;
@@ -70,6 +64,8 @@ export function detectInDialogs(
       end = top;
       continue;
     }
+    // The dialog replaces the input box; a prompt row below it is a turn submitted after it.
+    for (let i = end + 1; i < rows.length; i++) if (isPrompt(rows, i)) return null;
     let para: string[] = [];
     const paragraphs: string[][] = [];
     for (const r of [...inner, ""]) {
@@ -90,15 +86,39 @@ export function detectInDialogs(
   return null;
 }
 
-/** Finds a `✕ [API Error: …]` line that names a quota or rate limit. */
+/** Tells whether row `i` is the agent's prompt (an echo of a submitted turn or its input box). */
+export type PromptTest = (rows: readonly string[], i: number) => boolean;
+
+/**
+ * Gemini's prompt rows, the echo of a turn and the input box alike: ` > ` under a `▄▄▄` band, a
+ * rule or a box's top edge.
+ */
+export const isGeminiPrompt: PromptTest = (rows, i) =>
+  i > 0 && /^\s?>\s/.test(stripBorders(rows[i])) &&
+  (/^\s*▄{8,}/.test(rows[i - 1]) || isRule(rows[i - 1]) || isBoxEdge(rows[i - 1], "top"));
+
+// The retry notice Gemini and Qwen show while they wait out a 429: the agent's own state.
+const _RETRY_NOTICE = /^\s*↻ Retrying in .*\(attempt \d+\/\d+\)/;
+
+/**
+ * Finds the latest `✕ [API Error: …]` row (column 0 or 1; a quote in a reply or code block is
+ * indented) that names a quota or rate limit, after the latest prompt echo, with the agent idle
+ * below it (its input box back) or showing its retry notice; null when `vetoes` match a row of the
+ * turn (the agent goes on by itself).
+ */
 export function detectApiErrorLine(
   rows: readonly string[],
   rules: readonly LimitRule[],
   opts: DetectOptions,
+  isPrompt: PromptTest,
+  vetoes: readonly RegExp[] = [],
 ): LimitHit | null {
   for (let i = rows.length - 1; i >= 0; i--) {
-    const m = /^\s*✕\s+(\[API Error:.*)$/.exec(rows[i]);
+    const m = /^ ?✕\s+(\[API Error:.*)$/.exec(rows[i]);
     if (!m) continue;
+    const retrying = rows.slice(i + 1).some((r) => _RETRY_NOTICE.test(r));
+    if (!retrying && idleInputBelow(rows, i, isPrompt) < 0) return null;
+    if (anyShown(rows.slice(promptAbove(rows, i, isPrompt) + 1), vetoes)) return null;
     const rest: string[] = [m[1]];
     for (let j = i + 1; j < rows.length && /^\s{2,}\S/.test(rows[j]); j++) {
       if (/^\s*[✕↻●>]/.test(rows[j])) break;
@@ -106,7 +126,7 @@ export function detectApiErrorLine(
     }
     const message = normalizeSpace(rest.join(" "));
     const rule = matchRule(message, rules);
-    if (!rule) continue;
+    if (!rule) return null;
     const attempt = /\(attempt (\d+)\/\d+\)/.exec(message);
     const wait = /Retrying in (\d+)s/.exec(message);
     return limitHit(rule.kind, message, opts, {
@@ -120,9 +140,18 @@ export function detectApiErrorLine(
 
 const _launch = optionPromptLaunch("gemini", "--prompt-interactive", _ROADS, _RESUME);
 
+/**
+ * Gemini's limit: its limit dialog (a box offering `● 1. …`, with no later prompt below), or its
+ * `✕ [API Error: …]` row after the latest turn with the input box back; never when it says it is
+ * switching to another model by itself.
+ */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = hideDelivered(lines, opts.delivered);
-  return detectInDialogs(rows, _DIALOG_RULES, opts) ?? detectApiErrorLine(rows, _ERROR_RULES, opts);
+  // Below the last prompt row (the latest echo while a dialog hides the input box).
+  const lastPrompt = promptAbove(rows, rows.length, isGeminiPrompt);
+  if (anyShown(rows.slice(lastPrompt + 1), GEMINI_NOT_LIMITS)) return null;
+  return detectInDialogs(rows, GEMINI_DIALOG_LIMITS, opts) ??
+    detectApiErrorLine(rows, GEMINI_ERROR_LIMITS, opts, isGeminiPrompt, GEMINI_NOT_LIMITS);
 }
 
 /** The Gemini CLI adapter. */

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Adapter } from "./adapter.ts";
+import { KILO_EXTRA_LIMITS } from "./limit_messages.ts";
 import { openCodeAdapter } from "./opencode.ts";
 
 /** The Kilo Code CLI adapter. */
@@ -15,8 +16,5 @@ export const kilo: Adapter = openCodeAdapter({
   agent: "code",
   model: { providerID: "kilo", modelID: "auto" },
   fallbackVersion: "7.7.7",
-  extraRules: [
-    { re: /You need to sign up to keep going/, kind: "usage" },
-    { re: /Provider rate limit exceeded\. Please try again shortly\./, kind: "rate" },
-  ],
+  extraRules: KILO_EXTRA_LIMITS,
 });

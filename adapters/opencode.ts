@@ -1,23 +1,18 @@
 /**
  * OpenCode (`opencode`) and its forks (Kilo): prompt road (`--prompt`), store road (a session
  * created by the agent's own `import` with the handoff as its first user message, opened with
- * `-s ID`), paste road. Limits show in the footer as `<provider text> [retrying in 13s attempt #1]`
- * or in the "Free limit reached" / "Go limit reached" dialogs.
+ * `-s ID`), paste road. Limits show in the footer as `<provider text> [retrying in 13s attempt #1]`,
+ * in the final `┃` error block, or in the "Free limit reached" / "Go limit reached" dialogs
+ * (`opencode_limit.ts`).
  *
  * @module
  */
 import { join } from "node:path";
-import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
+import type { Adapter, Launch, LaunchRequest, Road } from "./adapter.ts";
 import { optionWithValue, refuseResume, requireRoad, RoadError } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
-import { parseDuration, parseResetTime } from "./reset_time.ts";
-import {
-  hideDelivered,
-  limitHit,
-  type LimitRule,
-  matchRule,
-  normalizeSpace,
-} from "./screen_text.ts";
+import { openCodeDetector } from "./opencode_limit.ts";
+import { type LimitRule, normalizeSpace } from "./screen_text.ts";
 
 /** What differs between OpenCode and a fork. */
 export interface OpenCodeFlavor {
@@ -45,26 +40,6 @@ export const STORE_KICKOFF = "Continue the work described in the handoff message
 
 const _ROADS: readonly Road[] = ["prompt", "store", "paste"];
 const _RESUME = ["-s", "--session", "-c", "--continue", "--fork"];
-
-const _RETRY = /\[retrying (?:in (\S+) )?attempt #(\d+)\]/;
-// The retry footer shows any provider error; connection trouble is neither kind of limit.
-const _CONNECTION =
-  /Cannot connect to API|Unable to connect|ECONNREFUSED|ECONNRESET|ETIMEDOUT|fetch failed|network error|socket hang up|getaddrinfo/i;
-const _FOOTER_RULES: readonly LimitRule[] = [
-  {
-    re:
-      /quota|usage limit|free usage exceeded|billing|credits|insufficient_quota|limit reached\. It will reset/i,
-    kind: "usage",
-  },
-  {
-    re: /rate.?limit|too many requests|\b429\b|overloaded|limit reached|try again shortly/i,
-    kind: "rate",
-  },
-];
-const _DIALOG_RULES: readonly LimitRule[] = [
-  { re: /Free usage exceeded, subscribe to Go/, kind: "usage" },
-  { re: /\busage limit reached\. It will reset in [^.]+/, kind: "usage" },
-];
 
 /** A random OpenCode-style id: prefix + 26 base-62 characters. */
 export function openCodeId(prefix: "ses" | "msg" | "prt"): string {
@@ -146,8 +121,6 @@ function _modelFrom(extraArgs: readonly string[]): { providerID: string; modelID
 /** Builds the adapter for OpenCode or a fork. */
 export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
   const name = flavor.name;
-  const footerRules = [...(flavor.extraRules ?? []), ..._FOOTER_RULES];
-  const dialogRules = [...(flavor.extraRules ?? []), ..._DIALOG_RULES];
 
   const launch = (req: LaunchRequest): Launch => {
     if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs] };
@@ -184,39 +157,7 @@ export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
     };
   };
 
-  const detectLimit = (lines: readonly string[], opts: DetectOptions): LimitHit | null => {
-    const rows = hideDelivered(lines, opts.delivered);
-    for (let i = rows.length - 1; i >= 0; i--) {
-      const row = rows[i];
-      // User turns sit in `┃` blocks: a quoted footer there is conversation, not a limit.
-      if (/^\s*[┃│]/.test(row)) continue;
-      const retry = _RETRY.exec(row);
-      if (retry) {
-        const before = row.slice(0, retry.index)
-          .replace(/^[^\p{L}\p{N}]+/u, "")
-          .replace(/\s*\(click to expand\)\s*$/, "");
-        const message = normalizeSpace(`${before} ${retry[0]}`);
-        if (_CONNECTION.test(before)) continue;
-        const rule = matchRule(before, footerRules);
-        if (!rule) continue;
-        const wait = retry[1] ? parseDuration(retry[1]) : null;
-        return {
-          kind: rule.kind,
-          message,
-          resetsAt: parseResetTime(before, opts.now, opts.timeZone),
-          attempt: Number(retry[2]),
-          ...(wait !== null ? { waitSeconds: wait } : {}),
-        };
-      }
-      const text = normalizeSpace(row);
-      const rule = matchRule(text, dialogRules);
-      if (rule) {
-        const message = text.slice(text.search(rule.re));
-        return limitHit(rule.kind, message, opts);
-      }
-    }
-    return null;
-  };
+  const detectLimit = openCodeDetector(flavor.extraRules);
 
   return {
     name,

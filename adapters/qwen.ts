@@ -1,47 +1,54 @@
 /**
  * Qwen Code (`qwen`): prompt road (`-i`; the positional prompt is one-shot), paste road. Limits
  * show as `✕ [API Error: 429 …] (Retrying in 37s… (attempt 1/10))` after silent retries (stall
- * rule, `busyPattern`), or `Quota exhausted: …`.
+ * rule, `busyPattern`), or `✕ Quota exhausted: …`; then its input box or retry notice.
  *
  * @module
  */
 import type { Adapter, DetectOptions, LimitHit, Road } from "./adapter.ts";
-import { detectApiErrorLine } from "./gemini.ts";
+import { detectApiErrorLine, isGeminiPrompt, type PromptTest } from "./gemini.ts";
+import { QWEN_API_LIMITS, QWEN_LINE_LIMITS } from "./limit_messages.ts";
 import { optionPromptLaunch } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import {
   hideDelivered,
-  limitHit,
-  type LimitRule,
+  idleInputBelow,
+  isRule,
   matchRule,
   normalizeSpace,
+  ruleHit,
+  stripBorders,
 } from "./screen_text.ts";
 import { ESC_TO_CANCEL_SPINNER } from "./stall.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
 const _RESUME = ["-c", "--continue", "-r", "--resume", "--session-id", "--fork-session"];
 
-const _API_RULES: readonly LimitRule[] = [
-  { re: /quota|exhausted|billing|free tier has been discontinued/i, kind: "usage" },
-  { re: /\b429\b|rate limit/i, kind: "rate", final: true },
-];
-const _LINE_RULES: readonly LimitRule[] = [
-  { re: /^Quota exhausted: /, kind: "usage" },
-  { re: /^Qwen OAuth (?:quota exceeded|free tier has been discontinued)/, kind: "usage" },
-];
+// Qwen's prompt rows: `> ` at column 0 (or ` > ` in a band, as Gemini draws it).
+const _isPrompt: PromptTest = (rows, i) =>
+  /^>(?:\s|$)/.test(rows[i]) || isGeminiPrompt(rows, i) ||
+  (i > 0 && isRule(rows[i - 1]) && /^\s?>(?:\s|$)/.test(stripBorders(rows[i])));
 
 const _launch = optionPromptLaunch("qwen", "--prompt-interactive", _ROADS, _RESUME);
 
+/**
+ * Qwen's limit: its own `✕` row (column 0; text in a reply is indented or unmarked) after the
+ * latest turn, with its input box back or its retry notice below: `✕ [API Error: …]` naming a
+ * quota or rate limit, or `✕ Quota exhausted: …` / `✕ Qwen OAuth … quota exceeded`.
+ */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = hideDelivered(lines, opts.delivered);
-  const api = detectApiErrorLine(rows, _API_RULES, opts);
+  const api = detectApiErrorLine(rows, QWEN_API_LIMITS, opts, _isPrompt);
   if (api) return api;
   for (let i = rows.length - 1; i >= 0; i--) {
-    const text = normalizeSpace(rows[i]).replace(/^✕\s*/, "");
-    const rule = matchRule(text, _LINE_RULES);
-    if (rule) {
-      return limitHit(rule.kind, text, opts);
-    }
+    const m = /^✕\s+(.*)$/.exec(rows[i]);
+    if (!m) continue;
+    if (idleInputBelow(rows, i, _isPrompt) < 0) return null;
+    const parts = [m[1]];
+    for (let j = i + 1; j < rows.length && /^\s{2,}\S/.test(rows[j]); j++) parts.push(rows[j]);
+    const text = normalizeSpace(parts.join(" "));
+    const rule = matchRule(text, QWEN_LINE_LIMITS);
+    return rule ? ruleHit(rule, text, opts) : null;
   }
   return null;
 }

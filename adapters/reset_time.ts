@@ -52,8 +52,20 @@ const _ABBREVIATIONS: Record<string, number> = {
   AEDT: 660,
 };
 
-/** A zone: a fixed offset in minutes east of UTC, or an IANA name. */
-type _Zone = { offset: number } | { iana: string };
+/** A zone: a fixed offset in minutes east of UTC, or an IANA name; `unknown` names a shown zone
+ * this system does not know (the local zone stands in for it). */
+type _Zone = ({ offset: number } | { iana: string }) & { unknown?: string };
+
+/** A reset time found in a message, and how its zone was read. */
+export interface ResetTime {
+  /** ISO-8601 (UTC), or null when the text shows none. */
+  at: string | null;
+  /**
+   * Set when the text names a zone this system does not know (`Europe/Barcelona` was reported
+   * from Claude): the time was read in the local zone instead, and this says so.
+   */
+  zoneNote?: string;
+}
 
 const _TIME = String.raw`(\d{1,2})(?::(\d{2}))?\s?([AaPp])\.?[Mm]\.?`;
 const _DATE = String
@@ -79,8 +91,16 @@ const _EPOCH = /usage limit reached\|(\d{9,11})\b/;
  * text names no zone; default: this process's zone. Returns ISO-8601 (UTC) or null.
  */
 export function parseResetTime(text: string, now: Date, localZone?: string): string | null {
+  return readResetTime(text, now, localZone).at;
+}
+
+/**
+ * Like {@linkcode parseResetTime}, and says when the shown zone is unknown here and the local zone
+ * was used in its place.
+ */
+export function readResetTime(text: string, now: Date, localZone?: string): ResetTime {
   const epoch = _EPOCH.exec(text);
-  if (epoch) return new Date(Number(epoch[1]) * 1000).toISOString();
+  if (epoch) return { at: new Date(Number(epoch[1]) * 1000).toISOString() };
   const abs = _ABSOLUTE.exec(text);
   if (abs) {
     const resolved = _resolveAbsolute(abs, now, localZone);
@@ -89,9 +109,9 @@ export function parseResetTime(text: string, now: Date, localZone?: string): str
   const rel = _RELATIVE.exec(text);
   if (rel) {
     const seconds = parseDuration(rel[1]);
-    if (seconds !== null) return new Date(now.getTime() + seconds * 1000).toISOString();
+    if (seconds !== null) return { at: new Date(now.getTime() + seconds * 1000).toISOString() };
   }
-  return null;
+  return { at: null };
 }
 
 /** Seconds in a duration like "5 days 22 hours 11 minutes", "13s", "1h2m3.5s"; null if none. */
@@ -129,7 +149,7 @@ function _resolveAbsolute(
   m: RegExpExecArray,
   now: Date,
   localZone: string | undefined,
-): string | null {
+): ResetTime | null {
   const [, monthName, dayText, yearText, hourText, minuteText, ampm, parenZone, bareZone] = m;
   let hour = Number(hourText);
   const minute = Number(minuteText ?? 0);
@@ -137,6 +157,12 @@ function _resolveAbsolute(
   if (hour === 12) hour = 0;
   if (ampm.toLowerCase() === "p") hour += 12;
   const zone = _zone(parenZone ?? bareZone, localZone);
+  const note = zone.unknown !== undefined
+    ? {
+      zoneNote: `the zone "${zone.unknown}" is unknown here; the reset time was read in the ` +
+        `local zone (${"iana" in zone ? zone.iana : "UTC"})`,
+    }
+    : {};
   const today = _calendarIn(now, zone);
   if (monthName) {
     const month = _MONTHS.indexOf(monthName.slice(0, 3).toLowerCase());
@@ -149,13 +175,13 @@ function _resolveAbsolute(
       year += 1;
       at = _zonedToUtc(year, month, day, hour, minute, zone);
     }
-    return new Date(at).toISOString();
+    return { at: new Date(at).toISOString(), ...note };
   }
   let at = _zonedToUtc(today.year, today.month, today.day, hour, minute, zone);
   if (at < now.getTime()) {
     at = _zonedToUtc(today.year, today.month, today.day + 1, hour, minute, zone);
   }
-  return new Date(at).toISOString();
+  return { at: new Date(at).toISOString(), ...note };
 }
 
 function _zone(name: string | undefined, localZone: string | undefined): _Zone {
@@ -173,7 +199,7 @@ function _zone(name: string | undefined, localZone: string | undefined): _Zone {
     new Intl.DateTimeFormat("en-US", { timeZone: n });
     return { iana: n };
   } catch {
-    return local;
+    return { ...local, unknown: n };
   }
 }
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type { DetectOptions, LimitHit } from "./adapter.ts";
-import { parseResetTime } from "./reset_time.ts";
+import { readResetTime } from "./reset_time.ts";
 
 const _BORDER = "│┃║╎╏┆┇┊┋";
 const _LEAD_BORDER = new RegExp(`^\\s*[${_BORDER}]`);
@@ -80,10 +80,13 @@ export function joinRows(rows: readonly string[], cols?: number): string {
 }
 
 /**
- * Replaces with "" every row that shows text uuldana delivered (the handoff, a kickoff line): a
- * row whose normalised text (prompt marker stripped) occurs in a delivered text at or after the
- * place the previous such row matched. Rows are walked top-down, so a genuine limit message below
- * the echo stays visible even when the handoff quotes the same words.
+ * Replaces with "…" (after the row's indentation and prompt marker, which stay: the echo still
+ * shows where the turn starts) the rows that echo text uuldana delivered (the handoff, a kickoff line). An echo
+ * is a run of rows that shows a delivered text in order: it starts at a row showing the text's
+ * beginning (prompt marker stripped), or at the top of the screen when its start has scrolled
+ * away (then it must run to the text's end), and each next row continues where the last one
+ * matched. A row elsewhere that equals some line of a delivered text is not an echo: a genuine
+ * limit message stays visible even when the handoff quotes the same words.
  */
 export function hideDelivered(
   lines: readonly string[],
@@ -91,21 +94,88 @@ export function hideDelivered(
 ): string[] {
   const out = [...lines];
   if (!delivered || delivered.length === 0) return out;
-  const texts = delivered.map((d) => normalizeSpace(d)).filter((d) => d.length > 0);
-  const cursors = texts.map(() => 0);
-  for (let i = 0; i < out.length; i++) {
-    const bare = normalizeSpace(stripBorders(out[i]).replace(_PROMPT_MARKER, ""));
-    if (bare.length < 4) continue;
-    for (let t = 0; t < texts.length; t++) {
-      const at = texts[t].indexOf(bare, cursors[t]);
-      if (at >= 0) {
-        cursors[t] = at + bare.length;
-        out[i] = "";
-        break;
+  const bare = lines.map((l) => normalizeSpace(stripBorders(l).replace(_PROMPT_MARKER, "")));
+  const top = bare.findIndex((b) => b !== "");
+  for (const d of delivered) {
+    const text = normalizeSpace(d);
+    if (text.length === 0) continue;
+    for (let i = 0; i < out.length; i++) {
+      const run = _echoRun(bare, i, text, i === top);
+      if (!run) continue;
+      for (let k = i; k < run; k++) {
+        if (bare[k] !== "") out[k] = (/^\s*(?:[❯›>┃│▌]\s*)*/.exec(out[k])?.[0] ?? "") + "…";
       }
+      i = run - 1;
     }
   }
   return out;
+}
+
+// Rows an echo may skip between two matched pieces (markup the agent dropped), in characters.
+const _ECHO_GAP = 200;
+
+// The end (exclusive) of the echo run starting at row `start`, or 0 when none starts there.
+function _echoRun(bare: readonly string[], start: number, text: string, atTop: boolean): number {
+  const first = bare[start];
+  if (first.length < 4) return 0;
+  const at = atTop ? text.indexOf(first) : (text.startsWith(first) ? 0 : -1);
+  if (at < 0) return 0;
+  let cursor = at + first.length;
+  let end = start + 1;
+  for (let k = start + 1; k < bare.length; k++) {
+    if (bare[k] === "") continue;
+    const next = text.indexOf(bare[k], cursor);
+    if (next < 0 || next - cursor > _ECHO_GAP) break;
+    cursor = next + bare[k].length;
+    end = k + 1;
+  }
+  // A run found only at the top of the screen is the tail of a scrolled echo: it reaches the end.
+  if (at > 0 && cursor < text.length - 2) return 0;
+  return end;
+}
+
+/** A row of box-drawing rules (`────`), as agents draw above and below their input box. */
+export function isRule(row: string): boolean {
+  return /^\s*[─━]{8,}\s*$/.test(row);
+}
+
+/** A busy row: the agent is still working on the turn (its spinner with the interrupt hint). */
+export const BUSY_ROW: RegExp = /\besc to (?:interrupt|cancel)\b/i;
+
+/**
+ * The second signal of agents that return to their input box when a turn ends: the index of the
+ * last row `isPrompt` matches (the input box) when it lies below `from` with no other prompt row
+ * (a turn submitted later) and no busy row between; else -1.
+ */
+export function idleInputBelow(
+  rows: readonly string[],
+  from: number,
+  isPrompt: (rows: readonly string[], i: number) => boolean,
+): number {
+  let input = -1;
+  for (let i = from + 1; i < rows.length; i++) {
+    if (!isPrompt(rows, i)) continue;
+    if (input >= 0) return -1;
+    input = i;
+  }
+  if (input < 0) return -1;
+  for (let i = from + 1; i < input; i++) if (BUSY_ROW.test(rows[i])) return -1;
+  return input;
+}
+
+/** The index of the last row above `before` that `isPrompt` matches (the latest echo), or -1. */
+export function promptAbove(
+  rows: readonly string[],
+  before: number,
+  isPrompt: (rows: readonly string[], i: number) => boolean,
+): number {
+  for (let i = before - 1; i >= 0; i--) if (isPrompt(rows, i)) return i;
+  return -1;
+}
+
+/** True when a text any of `vetoes` matches is shown on `rows`. */
+export function anyShown(rows: readonly string[], vetoes: readonly RegExp[]): boolean {
+  return rows.some((r) => vetoes.some((v) => v.test(r)));
 }
 
 /** A limit message pattern and what it means. */
@@ -122,9 +192,10 @@ export interface LimitRule {
 export function matchRule(
   text: string,
   rules: readonly LimitRule[],
-  unless?: RegExp,
+  unless?: RegExp | readonly RegExp[],
 ): LimitRule | null {
-  if (unless?.test(text)) return null;
+  const vetoes = unless === undefined ? [] : Array.isArray(unless) ? unless : [unless];
+  if (vetoes.some((v: RegExp) => v.test(text))) return null;
   return rules.find((r) => r.re.test(text)) ?? null;
 }
 
@@ -145,7 +216,8 @@ export function paragraphFrom(
 
 /**
  * A detected limit: the kind, the message as shown, and its reset time resolved against the
- * detection clock (`opts.now`, `opts.timeZone`), plus anything the agent's screen adds.
+ * detection clock (`opts.now`, `opts.timeZone`), plus anything the agent's screen adds. A zone
+ * this system does not know is read as the local zone, and the hit's `note` says so.
  */
 export function limitHit(
   kind: LimitHit["kind"],
@@ -153,5 +225,22 @@ export function limitHit(
   opts: DetectOptions,
   extra: Partial<Omit<LimitHit, "kind" | "message" | "resetsAt">> = {},
 ): LimitHit {
-  return { kind, message, resetsAt: parseResetTime(message, opts.now, opts.timeZone), ...extra };
+  const reset = readResetTime(message, opts.now, opts.timeZone);
+  return {
+    kind,
+    message,
+    resetsAt: reset.at,
+    ...(reset.zoneNote ? { note: reset.zoneNote } : {}),
+    ...extra,
+  };
+}
+
+/** The hit for a matched rule: its kind, and `final` when the rule says the agent gave up. */
+export function ruleHit(
+  rule: LimitRule,
+  message: string,
+  opts: DetectOptions,
+  extra: Partial<Omit<LimitHit, "kind" | "message" | "resetsAt">> = {},
+): LimitHit {
+  return limitHit(rule.kind, message, opts, { ...(rule.final ? { final: true } : {}), ...extra });
 }

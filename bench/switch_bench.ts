@@ -9,7 +9,8 @@
  *
  * The agents are tiny shell programs answering `--version`/`--help` like Claude Code and Codex,
  * so their own start-up time is not what is measured. Each writes a nanosecond timestamp: the
- * first just before printing Claude's limit line, the second as its first act.
+ * first just before printing Claude's limit screen (its `⎿` line, then its limit menu, the second
+ * signal uuldana waits for), the second as its first act.
  */
 import { join } from "node:path";
 import { UULDANA } from "../tests/_paths.ts";
@@ -49,7 +50,10 @@ printf '\\n❯ [Pasted text +%s lines]\\n' "${paste.split("\n").length}"`;
     join(dir, "claude"),
     `${read}
 date +%s%N > '${t0}'
-printf '  ⎿  You'"'"'ve hit your session limit · resets 3:01am (UTC)\\n'
+printf '  ⎿  You'"'"'ve hit your session limit · resets 3:01am (UTC)\\n\\n✻ Sautéed for 0s\\n\\n❯ /rate-limit-options\\n\\n'
+printf '%s\\n' '${
+      "─".repeat(100)
+    }' '  What do you want to do?' '' '  ❯ 1. Stop and wait for limit to reset'
 sleep 30`,
     "2.1.197 (Claude Code)",
     "Usage: claude [options] [command] [prompt]",

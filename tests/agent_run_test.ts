@@ -49,11 +49,18 @@ Deno.test("an agent that quits by itself ends the run: waiters wake, finished is
 });
 
 Deno.test("a limit printed just before the agent quits is still detected", async () => {
-  // Output a moment earlier makes the detector's next look wait; the agent exits before it.
+  // Output a moment earlier makes the detector's next look wait; the agent exits before it, and
+  // before the limit had time to settle: at the end of the output, what it showed counts.
+  const rule = "─".repeat(100);
   const { run, journal, close } = await shRun(
     "claude",
-    `printf 'working\\r\\n'; sleep 0.01; printf '%s\\r\\n' "$1"; exit 1`,
+    `printf 'working\\r\\n'; sleep 0.01; printf '%s\\r\\n' "$@"; exit 1`,
+    "❯ go",
     "  ⎿  You've hit your session limit · resets 3:01am (UTC)",
+    "",
+    rule,
+    "❯ ",
+    rule,
   );
   try {
     const outcome = await run.outcome;

@@ -1,5 +1,5 @@
 /**
- * `uuldana debug detect FILE --agent NAME`: feed a recording through the VT interpreter the way a
+ * `uuldana debug detect FILE… --agent NAME`: feed recordings through the VT interpreter the way a
  * live run would and report the first limit the agent's detector sees.
  *
  * @module
@@ -10,6 +10,7 @@ import { Terminal } from "../vt/mod.ts";
 import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
 import { adapterByName, adapterNames } from "../../adapters/registry.ts";
 import { shouldHandOff } from "../../adapters/policy.ts";
+import { LIMIT_QUIET_MS, LIMIT_SETTLE_MS, LimitConfirmation } from "../../adapters/confirm.ts";
 
 /** Largest chunk fed between two checks (a live run reads at most this much at once). */
 export const DETECT_CHUNK = 4096;
@@ -32,6 +33,8 @@ export interface DetectReport {
   attempt?: number;
   waitSeconds?: number;
   final?: boolean;
+  /** A caveat about the reset time (an unknown zone read as the local one). */
+  note?: string;
 }
 
 /**
@@ -39,27 +42,41 @@ export interface DetectReport {
  * chunks when given (`<delay> <nbytes>` lines), else fixed pieces; never more than `DETECT_CHUNK`.
  */
 export function chunkSizes(total: number, timing?: string): number[] {
-  const sizes: number[] = [];
+  return timedChunks(total, timing).map((c) => c.size);
+}
+
+/**
+ * The chunks of {@linkcode chunkSizes} with the recorded time (ms since the start) each arrived
+ * at; without a timing file every chunk arrives at 0.
+ */
+export function timedChunks(total: number, timing?: string): { size: number; atMs: number }[] {
+  const chunks: { size: number; atMs: number }[] = [];
   let fed = 0;
+  let atMs = 0;
   const push = (n: number) => {
     while (n > 0 && fed < total) {
       const take = Math.min(n, DETECT_CHUNK, total - fed);
-      sizes.push(take);
+      chunks.push({ size: take, atMs });
       fed += take;
       n -= take;
     }
   };
   for (const line of timing?.split("\n") ?? []) {
-    const m = /^\s*[\d.]+\s+(\d+)\s*$/.exec(line);
-    if (m) push(Number(m[1]));
+    const m = /^\s*([\d.]+)\s+(\d+)\s*$/.exec(line);
+    if (!m) continue;
+    atMs += Number(m[1]) * 1000;
+    push(Number(m[2]));
   }
   push(total - fed);
-  return sizes;
+  return chunks;
 }
 
 /**
  * Feeds `bytes` to a fresh terminal chunk by chunk, running the detector after each chunk, and
- * returns the FIRST detection (Codex, for one, clears its message from the final screen).
+ * returns the first limit a live run would act on, in recorded time (the timing file's): one shown
+ * before the agent went quiet, or that stayed the same for the settle time, or the one still
+ * pending when the recording ends (Codex, for one, clears its message from the final screen). A
+ * limit the run would not hand off on yet (a transient rate limit) is reported as first seen.
  */
 export function detectInRecording(
   adapter: Adapter,
@@ -74,8 +91,12 @@ export function detectInRecording(
   },
 ): DetectReport {
   const term = new Terminal({ cols: opts.cols, rows: opts.rows });
+  const confirm = new LimitConfirmation();
   let offset = 0;
-  for (const size of chunkSizes(bytes.length, opts.timing)) {
+  let firstRate: { hit: LimitHit; offset: number } | null = null;
+  let pendingAt = 0;
+  const chunks = timedChunks(bytes.length, opts.timing);
+  for (const [i, { size, atMs }] of chunks.entries()) {
     term.write(bytes.subarray(offset, offset + size));
     offset += size;
     const hit = adapter.detectLimit(term.logicalScreenLines(), {
@@ -84,20 +105,16 @@ export function detectInRecording(
       delivered: opts.delivered,
       timeZone: opts.timeZone,
     });
-    if (hit) {
-      return {
-        detected: true,
-        kind: hit.kind,
-        message: hit.message,
-        resetsAt: hit.resetsAt,
-        atOffset: offset,
-        handOff: shouldHandOff(hit),
-        ...(hit.attempt !== undefined ? { attempt: hit.attempt } : {}),
-        ...(hit.waitSeconds !== undefined ? { waitSeconds: hit.waitSeconds } : {}),
-        ...(hit.final ? { final: true } : {}),
-      };
-    }
+    if (hit && !shouldHandOff(hit)) firstRate ??= { hit, offset };
+    const before = confirm.pending;
+    // A live run looks again once the agent has been quiet: here, when the next chunk is late.
+    const quietFor = i + 1 < chunks.length ? chunks[i + 1].atMs - atMs : 0;
+    const verdict = confirm.observe(hit && shouldHandOff(hit) ? hit : null, atMs, quietFor);
+    if (verdict.action === "act") return _report(verdict.hit, offset);
+    if (verdict.action === "wait" && before === null) pendingAt = offset;
   }
+  if (confirm.pending) return _report(confirm.pending, pendingAt);
+  if (firstRate) return _report(firstRate.hit, firstRate.offset);
   return {
     detected: false,
     kind: null,
@@ -108,6 +125,21 @@ export function detectInRecording(
   };
 }
 
+function _report(hit: LimitHit, offset: number): DetectReport {
+  return {
+    detected: true,
+    kind: hit.kind,
+    message: hit.message,
+    resetsAt: hit.resetsAt,
+    atOffset: offset,
+    handOff: shouldHandOff(hit),
+    ...(hit.attempt !== undefined ? { attempt: hit.attempt } : {}),
+    ...(hit.waitSeconds !== undefined ? { waitSeconds: hit.waitSeconds } : {}),
+    ...(hit.final ? { final: true } : {}),
+    ...(hit.note ? { note: hit.note } : {}),
+  };
+}
+
 /** `uuldana debug detect`: feed a recording to an agent's limit detector. */
 export function debugDetectCommand() {
   return new Command("detect")
@@ -115,7 +147,7 @@ export function debugDetectCommand() {
       "feed a recording (raw pty output) through the VT interpreter and an agent's limit " +
         "detector, checking after every chunk; prints the first limit seen",
     )
-    .argument("<file>", "file with the raw bytes the agent wrote to its terminal")
+    .argument("<files...>", "files with the raw bytes the agent wrote to its terminal")
     .requiredOption("--agent <name>", `agent whose detector to use (${adapterNames().join(", ")})`)
     .option("--cols <n>", "terminal columns", "120")
     .option("--rows <n>", "terminal rows", "40")
@@ -128,10 +160,14 @@ export function debugDetectCommand() {
     .option("--json", "print the result as JSON")
     .addHelpText(
       "after",
-      "\nChunks: the sibling `<name>.timing` file (script's classic timing) when present, else " +
+      "\nExample: uuldana debug detect session.raw --agent claude --now 2026-03-10T02:00:00Z\n" +
+        "Several files: one report each (--json: an array).\n" +
+        `A limit counts, as in a live run, once the agent was quiet for ${LIMIT_QUIET_MS} ms after ` +
+        `it (or it stayed the same for ${LIMIT_SETTLE_MS} ms), in recorded time.\n` +
+        "\nChunks: the sibling `<name>.timing` file (script's classic timing) when present, else " +
         `${DETECT_CHUNK}-byte pieces.\nTimes shown without a zone are read in $TZ (this process's zone).`,
     )
-    .action(async (file, opts) => {
+    .action(async (files, opts) => {
       const adapter = adapterByName(opts.agent);
       if (!adapter) {
         throw new UsageError(
@@ -141,28 +177,39 @@ export function debugDetectCommand() {
       }
       const cols = _positiveInt(opts.cols, "--cols");
       const rows = _positiveInt(opts.rows, "--rows");
-      const bytes = await _read(file);
-      const base = file.replace(/\.raw$/, "");
-      const timing = await Deno.readTextFile(`${base}.timing`).catch(() => undefined);
-      let now: Date;
+      let fixedNow: Date | undefined;
       if (opts.now !== undefined) {
-        now = new Date(opts.now);
-        if (Number.isNaN(now.getTime())) {
+        fixedNow = new Date(opts.now);
+        if (Number.isNaN(fixedNow.getTime())) {
           throw new UsageError(`--now must be an ISO-8601 time, got '${opts.now}'`);
         }
-      } else now = (await _recordedAt(`${base}.json`)) ?? new Date();
+      }
       const delivered = opts.delivered === undefined
         ? undefined
         : [new TextDecoder().decode(await _read(opts.delivered))];
-      const report = detectInRecording(adapter, bytes, { cols, rows, now, delivered, timing });
-      if (opts.json) console.log(JSON.stringify(report, null, 2));
-      else if (!report.detected) console.log(`no limit detected (${adapter.name}, ${file})`);
-      else {
-        console.log(`${report.kind} limit detected after ${report.atOffset} bytes`);
-        console.log(`  message:   ${report.message}`);
-        console.log(`  resets at: ${report.resetsAt ?? "not shown"}`);
-        console.log(`  hand off:  ${report.handOff ? "yes" : "not yet (transient rate limit)"}`);
+      const reports: DetectReport[] = [];
+      for (const file of files) {
+        const bytes = await _read(file);
+        const base = file.replace(/\.raw$/, "");
+        const timing = await Deno.readTextFile(`${base}.timing`).catch(() => undefined);
+        const now = fixedNow ?? (await _recordedAt(`${base}.json`)) ?? new Date();
+        reports.push(detectInRecording(adapter, bytes, { cols, rows, now, delivered, timing }));
       }
+      if (opts.json) {
+        console.log(JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2));
+        return;
+      }
+      reports.forEach((report, i) => {
+        const file = files[i];
+        if (!report.detected) console.log(`no limit detected (${adapter.name}, ${file})`);
+        else {
+          console.log(`${report.kind} limit detected after ${report.atOffset} bytes (${file})`);
+          console.log(`  message:   ${report.message}`);
+          console.log(`  resets at: ${report.resetsAt ?? "not shown"}`);
+          if (report.note) console.log(`  note:      ${report.note}`);
+          console.log(`  hand off:  ${report.handOff ? "yes" : "not yet (transient rate limit)"}`);
+        }
+      });
     });
 }
 

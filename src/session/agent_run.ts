@@ -6,6 +6,7 @@
  * @module
  */
 import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
+import { LimitConfirmation } from "../../adapters/confirm.ts";
 import { busySeconds } from "../../adapters/stall.ts";
 import type { Journal } from "../journal/journal.ts";
 import { type PtyProcess, spawnPty } from "../pty/pty_process.ts";
@@ -110,6 +111,9 @@ export class AgentRun {
   /** Once detached, the agent's output no longer reaches the user's terminal. */
   #detached = false;
   #detectTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A limit is acted on only once the agent has finished showing it (stopped writing). */
+  readonly #confirm = new LimitConfirmation();
+  #confirmTimer: ReturnType<typeof setTimeout> | undefined;
   #lastDetect = 0;
   #lastOutput = performance.now();
   /** The last alternate-screen lines with text: full-screen agents erase them when they exit. */
@@ -236,6 +240,7 @@ export class AgentRun {
 
   #decide(outcome: RunOutcome): void {
     if (this.finished) return;
+    clearTimeout(this.#confirmTimer);
     this.#decided = outcome;
     this.#decidedLines = this.#screenLines();
     this.#wakeWaiters();
@@ -285,10 +290,12 @@ export class AgentRun {
       }
     } finally {
       clearTimeout(this.#detectTimer);
+      clearTimeout(this.#confirmTimer);
       clearTimeout(this.#recordingFlush);
     }
-    // The throttled look may still be pending: a limit printed just before the agent quit counts.
-    this.#detect();
+    // The throttled look may still be pending: a limit printed just before the agent quit counts,
+    // as shown (no more output can complete it).
+    this.#detect(true);
     const exit = await this.#pty.exited;
     this.#exited = true;
     this.#wakeWaiters();
@@ -395,23 +402,42 @@ export class AgentRun {
     }, wait);
   }
 
-  #detect(): void {
+  /** Looks for a limit; `ended`: the output is over, so what the screen shows is complete. */
+  #detect(ended = false): void {
     if (this.finished) return;
     this.#noteAltScreen();
     const lines = this.vt.logicalScreenLines();
-    const hit = this.#opts.adapter.detectLimit(lines, {
+    const found = this.#opts.adapter.detectLimit(lines, {
       now: this.#opts.now?.() ?? new Date(),
       delivered: this.#opts.delivered,
       // Some agents wrap their own long lines at the width: the detector re-joins those rows.
       cols: this.vt.cols,
     });
-    if (hit) {
-      if (this.#opts.shouldHandOff ? this.#opts.shouldHandOff(hit) : hit.kind === "usage") {
-        this.#decide({ reason: "limit", limit: hit, exitCode: null });
-      }
+    const handOff = (h: LimitHit) =>
+      this.#opts.shouldHandOff ? this.#opts.shouldHandOff(h) : h.kind === "usage";
+    // An agent that quit right after showing a limit (Codex clears it on exit) still counts.
+    const hit = found ?? (ended ? this.#confirm.pending : null);
+    const now = performance.now();
+    const verdict = this.#confirm.observe(
+      hit && handOff(hit) ? hit : null,
+      now,
+      now - this.#lastOutput,
+    );
+    if (verdict.action === "act" || (ended && hit && handOff(hit))) {
+      this.#decide({
+        reason: "limit",
+        limit: verdict.action === "act" ? verdict.hit : hit!,
+        exitCode: null,
+      });
       return;
     }
-    this.#checkStall(lines);
+    if (verdict.action === "wait") {
+      // Look again once the message had time to complete, even if the agent prints nothing more.
+      clearTimeout(this.#confirmTimer);
+      this.#confirmTimer = setTimeout(() => this.#detect(), verdict.retryInMs);
+      return;
+    }
+    if (!found) this.#checkStall(lines);
   }
 
   // Agents that retry silently (Gemini capacity errors, Qwen) show only a spinner with a timer.

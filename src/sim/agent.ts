@@ -9,7 +9,12 @@
  * line), `SIM_STATE_DIR` (OpenCode sessions), `SIM_REPLY_MS` (reply delay, default 150),
  * `SIM_STARTUP_MS` (delay before the prompt is ready), `SIM_RETRY_MS` (OpenCode retry tick),
  * `SIM_LOADING_MS` (after the first frame, with bracketed paste already on, input is dropped this
- * long while a session "loads", as real OpenCode does when it opens an imported session).
+ * long while a session "loads", as real OpenCode does when it opens an imported session),
+ * `SIM_LIMIT_TEXT` (the provider's limit text OpenCode's footer and Copilot's `✗` line show),
+ * `SIM_RETRY_GIVEUP=N` (OpenCode stops retrying after attempt N and ends the turn with its `┃`
+ * error block), `SIM_SPLIT_MS` (the frame showing the limit is written in two parts this many ms
+ * apart, cut inside the reset clause), `SIM_TOOL_CAT=FILE` (Claude answers a turn by running
+ * `cat FILE` and ends the turn on its output).
  *
  * @module
  */
@@ -28,7 +33,9 @@ import {
   codexLimitLine,
   copilotLimitLine,
   GEMINI_LIMIT_OPTIONS,
+  OPENCODE_PROVIDER_TEXT,
   qwenLimitLine,
+  resetClauseCut,
 } from "./limit.ts";
 import { SimLog } from "./log.ts";
 import { ImportError, loadSession, simStateDir, storeSession } from "./opencode_store.ts";
@@ -60,6 +67,15 @@ function _size(): { cols: number; rows: number } {
     if (columns > 0 && rows > 0) return { cols: columns, rows };
   } catch { /* not a terminal */ }
   return { cols: 80, rows: 24 };
+}
+
+// The first lines of a file a simulated tool call shows (at most 4, as Claude truncates).
+function _readLines(path: string): string[] {
+  try {
+    return Deno.readTextFileSync(path).split("\n").filter((l) => l !== "").slice(0, 4);
+  } catch (e) {
+    return [`cat: ${path}: ${(e as Error).message}`];
+  }
 }
 
 function _limitAfter(): number {
@@ -181,6 +197,14 @@ class _Session {
   readonly #decoder = new KeyDecoder();
   readonly #replyMs = _envInt("SIM_REPLY_MS", 150);
   readonly #resetAt = _env("SIM_RESET_AT");
+  readonly #limitText = _env("SIM_LIMIT_TEXT");
+  readonly #toolFile = _env("SIM_TOOL_CAT");
+  readonly #splitMs = _envInt("SIM_SPLIT_MS", 0);
+  /** The next frame shows the limit: write it in two parts (SIM_SPLIT_MS). */
+  #splitNext = false;
+  /** The second part of a split frame is pending: later frames wait for it. */
+  #holding = false;
+  #renderQueued = false;
   #turn = 0;
   #context = "";
   #armed = false;
@@ -210,6 +234,7 @@ class _Session {
       retry: null,
       hint: null,
       resetAt: this.#resetAt,
+      limitText: this.#limitText,
     };
   }
 
@@ -443,6 +468,20 @@ class _Session {
     if (limitAfter > 0 && turn >= limitAfter) {
       this.#log.write({ event: "limit", turn });
       this.#showLimit();
+    } else if (this.#toolFile && this.#p.name === "claude") {
+      // Claude runs `cat FILE` and ends its turn on the tool's output (as the real one may).
+      const shown = _readLines(this.#toolFile);
+      this.#log.write({ event: "tool", turn, command: `cat ${this.#toolFile}` });
+      v.items.push({
+        kind: "raw",
+        rows: [
+          "",
+          `⏺ Bash(cat ${this.#toolFile})`,
+          ...shown.map((l, i) => (i ? "     " : "  ⎿  ") + l),
+        ],
+      });
+      v.items.push({ kind: "raw", rows: ["", "✻ Worked for 1s"] });
+      v.busy = false;
     } else {
       const lines = replyLines(this.#p.name, text, turn, this.#context);
       this.#log.write({ event: "reply", turn, text: lines.join("\n") });
@@ -457,6 +496,7 @@ class _Session {
     const v = this.#view;
     const reset = this.#resetAt;
     v.busy = false;
+    this.#splitNext = this.#splitMs > 0;
     switch (this.#p.name) {
       case "claude":
         v.items.push({ kind: "error", text: claudeLimitLine(reset) });
@@ -476,6 +516,15 @@ class _Session {
         clearInterval(this.#retryTimer);
         this.#retryTimer = setInterval(() => {
           v.retry = (v.retry ?? 0) + 1;
+          const giveUp = _envInt("SIM_RETRY_GIVEUP", 0);
+          if (giveUp > 0 && v.retry > giveUp) {
+            clearInterval(this.#retryTimer);
+            this.#retryTimer = undefined;
+            v.retry = null;
+            v.busy = false;
+            v.items.push({ kind: "error", text: this.#limitText ?? OPENCODE_PROVIDER_TEXT });
+            this.#log.write({ event: "gave-up", attempts: giveUp });
+          }
           this.#render();
         }, _envInt("SIM_RETRY_MS", 2000));
         break;
@@ -483,7 +532,7 @@ class _Session {
         v.items.push({ kind: "error", text: qwenLimitLine() });
         break;
       case "copilot":
-        v.items.push({ kind: "error", text: copilotLimitLine(reset) });
+        v.items.push({ kind: "error", text: copilotLimitLine(reset, this.#limitText) });
         break;
     }
   }
@@ -499,8 +548,31 @@ class _Session {
 
   #render(): void {
     if (this.#finished) return;
+    if (this.#holding) {
+      this.#renderQueued = true;
+      return;
+    }
     const out = this.#p.screen === "alt" ? altFrame(this.#view) : this.#inline.update(this.#view);
-    _write(Deno.stdout, out);
+    const cut = this.#splitNext ? resetClauseCut(out) : -1;
+    this.#splitNext = false;
+    if (cut < 0) {
+      _write(Deno.stdout, out);
+      return;
+    }
+    // Like a message that reaches the terminal in two writes (network, renderer): cut inside
+    // its reset clause, the rest after a pause.
+    _write(Deno.stdout, out.slice(0, cut));
+    this.#log.write({ event: "split", ms: this.#splitMs });
+    this.#holding = true;
+    setTimeout(() => {
+      this.#holding = false;
+      if (this.#finished) return;
+      _write(Deno.stdout, out.slice(cut));
+      if (this.#renderQueued) {
+        this.#renderQueued = false;
+        this.#render();
+      }
+    }, this.#splitMs);
   }
 
   #finish(code: number): void {

@@ -40,9 +40,12 @@ export function geminiLimitLines(resetAt?: string): string[] {
 /** The Gemini quota dialog choices. */
 export const GEMINI_LIMIT_OPTIONS: readonly string[] = ["Keep trying", "Stop"];
 
-/** The OpenCode retry footer for attempt `n`. */
-export function opencodeRetryLine(attempt: number): string {
-  return `Rate limit reached for requests [retrying in 13s attempt #${attempt}]`;
+/** The provider text OpenCode shows in its retry footer unless the test names another. */
+export const OPENCODE_PROVIDER_TEXT = "Rate limit reached for requests";
+
+/** The OpenCode retry footer for attempt `n`, with the provider's `text`. */
+export function opencodeRetryLine(attempt: number, text = OPENCODE_PROVIDER_TEXT): string {
+  return `${text} [retrying in 13s attempt #${attempt}]`;
 }
 
 /** The Qwen Code quota error line. */
@@ -51,7 +54,16 @@ export function qwenLimitLine(attempt = 1): string {
     `details.] (Retrying in 37s… (attempt ${attempt}/10))`;
 }
 
-/** The Copilot CLI rate-limit line. */
-export function copilotLimitLine(resetAt?: string): string {
-  return `✗ You've hit your rate limit. Your limit resets ${resetAt ?? "at 3:04 AM"}.`;
+/** The Copilot CLI rate-limit line, or its error line with `text` (e.g. a provider's 429). */
+export function copilotLimitLine(resetAt?: string, text?: string): string {
+  return `✗ ${text ?? `You've hit your rate limit. Your limit resets ${resetAt ?? "at 3:04 AM"}.`}`;
+}
+
+/**
+ * Where to cut a frame that shows a limit so that the cut falls inside its reset clause (just
+ * after the clause's first digit: "resets 3" | ":01am"), or -1 when it shows none.
+ */
+export function resetClauseCut(frame: string): number {
+  const m = /(?:resets?|try again at|reset after) (?:at )?\d/.exec(frame);
+  return m ? m.index + m[0].length : -1;
 }

@@ -44,6 +44,8 @@ export interface ViewState {
   hint: string | null;
   /** Gemini dialog reset time (SIM_RESET_AT). */
   resetAt?: string;
+  /** The provider's limit text (SIM_LIMIT_TEXT) where a persona shows one (OpenCode, Copilot). */
+  limitText?: string;
 }
 
 const RESET = "\x1b[0m";
@@ -209,7 +211,15 @@ export function renderItem(s: ViewState, item: Item): string[] {
             `     ${DIM}▣  Build · Sim Model${RESET}`,
           ];
         case "error":
-          return ["", ..._prefixed("     ", "     ", item.text, c, RED)];
+          // The turn's error in a `┃` block, then the assistant message's metadata row.
+          return [
+            "",
+            "  ┃",
+            ..._prefixed("  ┃  ", "  ┃  ", item.text, c, RED),
+            "  ┃",
+            "",
+            `     ${DIM}▣  Build · Sim Model${RESET}`,
+          ];
         case "note":
           return _prefixed("     ", "     ", item.text, c, DIM);
       }
@@ -327,17 +337,21 @@ export function renderLive(s: ViewState): string[] {
         bar,
       );
       const footer = s.retry !== null
-        ? _leftRight("   ⬝⬝⬝⬝⬝⬝⬝⬝ " + opencodeRetryLine(s.retry), "esc interrupt", c)
-        : s.busy
-        ? _leftRight("   ■■■■⬝⬝⬝⬝", "esc interrupt", c)
-        : _leftRight(`   ${s.cwd} · ${_sizeTag(s)}`, s.hint ?? "tab agents  ctrl+p commands", c);
+        ? _retryFooter("   ⬝⬝⬝⬝⬝⬝⬝⬝ " + opencodeRetryLine(s.retry, s.limitText), c)
+        : [
+          s.busy ? _leftRight("   ■■■■⬝⬝⬝⬝", "esc interrupt", c) : _leftRight(
+            `   ${s.cwd} · ${_sizeTag(s)}`,
+            s.hint ?? "tab agents  ctrl+p commands",
+            c,
+          ),
+        ];
       return [
         "  ┃",
         ...rows,
         "  ┃",
         `  ┃  Build · ${DIM}Sim Model OpenCode Sim${RESET}`,
         "  ╹" + "▀".repeat(Math.max(0, c - 3)),
-        fit(footer, c),
+        ...footer.map((f) => fit(f, c)),
       ];
     }
     case "qwen":
@@ -353,6 +367,18 @@ export function renderLive(s: ViewState): string[] {
       ];
     }
   }
+}
+
+// OpenCode's retry footer: a long provider text wraps at a space onto a second row (as real
+// OpenCode does at 120 columns: `… (click to expand) [retrying in` / `16s attempt #4]`), the
+// interrupt hint at the right of the last row.
+function _retryFooter(text: string, cols: number): string[] {
+  const hint = "esc interrupt";
+  if (textWidth(text) + 2 + textWidth(hint) <= cols) return [_leftRight(text, hint, cols)];
+  const cut = text.lastIndexOf(" ", cols);
+  const first = cut > 0 ? text.slice(0, cut) : text.slice(0, cols);
+  const rest = "   " + text.slice(first.length).trimStart();
+  return [first, _leftRight(rest, hint, cols)];
 }
 
 // Width of a row that may hold SGR sequences.

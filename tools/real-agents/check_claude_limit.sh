@@ -9,8 +9,11 @@
 #      handoff must land in real Claude's input box and must NOT be sent (the mock sees no message);
 #   3. hook road: `uuldana run codex --then claude` with the simulated Codex hitting its limit; real
 #      Claude must start on the handoff through its SessionStart hook and the kickoff, so the first
-#      message request Claude sends to the (mock) API carries the framed handoff.
-# Needs npm registry access and tmux. Takes about a minute.
+#      message request Claude sends to the (mock) API carries the framed handoff;
+#   4. cat: the mock answers like a working model that prints notes.txt with the Bash tool, a file
+#      whose first line is Claude's own limit line, and ends its turn there; Claude shows that line
+#      on its `⎿` row and goes idle, and uuldana must NOT switch (no Codex session, Claude running).
+# Needs npm registry access and tmux. Takes a few minutes. SCENARIOS="4" runs only those named.
 #
 #   tools/real-agents/check_claude_limit.sh [CLAUDE_VERSION]
 set -euo pipefail
@@ -20,7 +23,7 @@ deno="$repo/tools/deno.sh"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-claude-XXXXXX")"
 sock="uuldana-real-$$-0"
 cleanup() {
-  for n in 1 2 3; do tmux -L "uuldana-real-$$-$n" kill-server 2>/dev/null || true; done
+  for n in 1 2 3 4; do tmux -L "uuldana-real-$$-$n" kill-server 2>/dev/null || true; done
   kill "${mock_pid:-0}" 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -28,7 +31,8 @@ fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null ||
 
 echo "installing @anthropic-ai/claude-code@$version into $work/agents" >&2
 npm install --prefix "$work/agents" --no-audit --no-fund --loglevel=error "@anthropic-ai/claude-code@$version" >&2
-"$deno" run -A "$repo/tools/real-agents/anthropic_mock.ts" 0 "$work/bodies.jsonl" 2>"$work/mock.log" &
+echo limit > "$work/mock-mode"
+"$deno" run -A "$repo/tools/real-agents/anthropic_mock.ts" 0 "$work/bodies.jsonl" "$work/mock-mode" 2>"$work/mock.log" &
 mock_pid=$!
 for _ in $(seq 1 100); do grep -q "^mock on " "$work/mock.log" && break; sleep 0.1; done
 port="$(sed -n 's/^mock on \([0-9]*\)$/\1/p' "$work/mock.log")"
@@ -36,6 +40,9 @@ port="$(sed -n 's/^mock on \([0-9]*\)$/\1/p' "$work/mock.log")"
 
 mkdir -p "$work/home" "$work/ws" "$work/bin"
 printf '{"hasCompletedOnboarding":true,"theme":"dark","projects":{"%s":{"hasTrustDialogAccepted":true}}}' "$work/ws" > "$work/home/.claude.json"
+# Scenario 4's tool call runs without a permission prompt.
+mkdir -p "$work/home/.claude"
+printf '{"permissions":{"allow":["Bash(sh show-notes.sh)","Bash(sh:*)"]}}' > "$work/home/.claude/settings.json"
 "$deno" eval "import { installSimAgents } from '$repo/src/sim/install.ts';
   installSimAgents('$work/bin', ['codex'], [Deno.execPath(), 'run', '-A', '--config', '$repo/deno.json', '$repo/mod.ts']);"
 cat > "$work/config.json" <<JSON
@@ -59,9 +66,12 @@ wait_for() { # pattern, seconds
   fail "timed out waiting for: $1"
 }
 type_line() { tmux -L "$sock" send-keys -l "$1"; tmux -L "$sock" send-keys Enter; }
-codex_sessions() { grep -c '"persona":"codex".*"mode":"tui"' "$work/codex.log" 2>/dev/null || true; }
+codex_sessions() { local n; n="$(grep -c '"persona":"codex".*"mode":"tui"' "$work/codex.log" 2>/dev/null || true)"; echo "${n:-0}"; }
+
+want() { [[ " ${SCENARIOS:-1 2 3 4} " == *" $1 "* ]]; }
 
 # 1. Automatic: Claude's real limit screen → the framed handoff reaches the next agent.
+if want 1; then
 start run claude
 wait_for "for shortcuts" 60
 sleep 1
@@ -70,11 +80,14 @@ for _ in $(seq 1 150); do [[ "$(codex_sessions)" -ge 1 ]] && break; sleep 0.2; d
 grep '"persona":"codex".*"mode":"tui"' "$work/codex.log" | grep -q 'BEGIN UULDANA HANDOFF' \
   || fail "codex did not start on the framed handoff"
 grep -q "You've hit your session limit" "$work/codex.log" || fail "the handoff lacks Claude's limit message"
-sleep 1
-pgrep -f "$work/agents" >/dev/null && fail "Claude Code is still running after the switch"
+# uuldana stops Claude in the background (quit keys, then TERM after 1.5 s, KILL after 2 s more).
+for _ in $(seq 1 50); do pgrep -f "$work/agents" >/dev/null || break; sleep 0.2; done
+pgrep -f "$work/agents" >/dev/null && fail "Claude Code is still running 10 s after the switch"
 echo "ok 1: real Claude Code $version hit its (mock) limit; uuldana handed off framed and stopped it" >&2
+fi
 
 # 2. Manual: /agent claude pastes the framed handoff into real Claude's input box, unsent.
+if want 2; then
 start run codex --then claude
 wait_for "for shortcuts" 60
 sleep 1
@@ -89,8 +102,10 @@ posts_after="$(grep -c 'POST /v1/messages' "$work/mock.log" || true)"
 UULDANA_HOME="$work/data" "$deno" run -A "$repo/mod.ts" runs --json \
   | grep -q '"status": "pasted"' || fail "the journal does not record the paste"
 echo "ok 2: /agent claude pasted the framed handoff into real Claude's input box; nothing was sent" >&2
+fi
 
 # 3. Hook road: the simulated Codex hits its limit; real Claude starts on the handoff.
+if want 3; then
 python3 - "$work/config.json" <<'PY'
 import json, sys
 path = sys.argv[1]
@@ -110,4 +125,35 @@ grep -q 'BEGIN UULDANA HANDOFF' "$work/bodies.jsonl" || fail "no request from Cl
 grep -q 'Continue the work described in the uuldana handoff' "$work/bodies.jsonl" \
   || fail "Claude's request lacks the kickoff prompt"
 echo "ok 3: real Claude ran the SessionStart hook: its turn carries the framed handoff as context" >&2
+fi
+
+# 4. cat: Claude's own limit line as a tool's output is not a limit.
+if want 4; then
+python3 - "$work/config.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+config = json.load(open(path))
+config["agents"]["codex"]["env"].pop("SIM_LIMIT_AFTER", None)
+json.dump(config, open(path, "w"))
+PY
+printf "You've hit your session limit · resets 3:01am (UTC)\nRemember to ask for more credits.\n" > "$work/ws/notes.txt"
+echo 'cat notes.txt' > "$work/ws/show-notes.sh"
+echo cat > "$work/mock-mode"
+: > "$work/bodies.jsonl"
+sessions_before="$(codex_sessions)"
+start run claude
+wait_for "for shortcuts" 60
+sleep 1
+type_line "show me notes.txt"
+wait_for "Remember to ask for more credits" 60
+# The turn ended on the tool's output; Claude is idle with its input box back. Give uuldana time.
+for _ in $(seq 1 100); do [[ "$(grep -c tool_result "$work/bodies.jsonl" || true)" -ge 1 ]] && break; sleep 0.2; done
+grep -q tool_result "$work/bodies.jsonl" || fail "Claude did not send the tool's result back"
+sleep 5
+[[ "$(codex_sessions)" == "$sessions_before" ]] || fail "uuldana switched on a limit line quoted by cat"
+pgrep -f "$work/agents" >/dev/null || fail "Claude Code was stopped"
+tmux -L "$sock" capture-pane -p | grep -q "You've hit your session limit" \
+  || fail "the quoted line is not on Claude's screen"
+echo "ok 4: real Claude showed its own limit line as cat's output; uuldana did not switch" >&2
+fi
 UULDANA_HOME="$work/data" "$deno" run -A "$repo/mod.ts" runs

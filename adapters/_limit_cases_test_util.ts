@@ -1,0 +1,545 @@
+/**
+ * The limit screens the detector tests use: each message users reported, in its agent's framing,
+ * with the reset time expected for a fixed clock and zone, and the screens that only quote one.
+ * Shared by the adapter tests and the `uuldana debug detect` test.
+ *
+ * @module
+ */
+import type { DetectOptions, LimitHit } from "./adapter.ts";
+import {
+  claudeScreen,
+  codexScreen,
+  copilotScreen,
+  finalScreen,
+  geminiDialog,
+  geminiScreen,
+  kiloScreen,
+  OPENCODE_IDLE_FOOTER,
+  opencodeScreen,
+  qwenScreen,
+} from "./_limit_screens_test_util.ts";
+
+// A fixed clock and zone: every reset time below is resolved against them.
+/** The clock every expected reset time is resolved against (zone UTC). */
+export const NOW = "2026-03-10T02:00:00Z";
+/** Detection options with that clock, zone and width. */
+export const OPTS: DetectOptions = { now: new Date(NOW), cols: 120, timeZone: "UTC" };
+const ESC = "                                 esc interrupt";
+
+/** One screen and what detection must find on it. */
+export interface Case {
+  name: string;
+  agent: string;
+  screen: string[];
+  /** Expected kind and reset time; null: no limit. */
+  expect: { kind: LimitHit["kind"]; resetsAt: string | null; handOff?: boolean } | null;
+  /** A piece the hit's message must hold. */
+  holds?: string;
+}
+
+// The messages users reported (issue 14, issue 17), each in its agent's real framing.
+/** The reported messages, each in its agent's framing. */
+export const REAL: Case[] = [
+  {
+    name: "claude: hit your limit, Alaska",
+    agent: "claude",
+    screen: claudeScreen(["  ⎿  You've hit your limit · resets 11pm (America/Anchorage)"], "menu"),
+    expect: { kind: "usage", resetsAt: "2026-03-10T07:00:00.000Z" },
+  },
+  {
+    name: "claude: out of extra usage (not detected before)",
+    agent: "claude",
+    screen: claudeScreen(["  ⎿  You're out of extra usage · resets 7pm (Europe/Madrid)"]),
+    expect: { kind: "usage", resetsAt: "2026-03-10T18:00:00.000Z" },
+  },
+  {
+    name: "claude: session limit with the /login line",
+    agent: "claude",
+    screen: claudeScreen([
+      "  ⎿  You've hit your session limit · resets 5:40pm (Europe/Berlin)",
+      "     /login to switch to an API usage-billed account.",
+    ]),
+    expect: { kind: "usage", resetsAt: "2026-03-10T16:40:00.000Z" },
+    holds: "/login to switch",
+  },
+  {
+    name: "claude: weekly limit with a date",
+    agent: "claude",
+    screen: claudeScreen(
+      ["  ⎿  You've hit your weekly limit · resets Jul 27 at 4:30am (Asia/Calcutta)"],
+      "menu",
+    ),
+    expect: { kind: "usage", resetsAt: "2026-07-26T23:00:00.000Z" },
+  },
+  {
+    name: "claude: limit with the /usage-credits line",
+    agent: "claude",
+    screen: claudeScreen([
+      "  ⎿  You've hit your limit · resets 8:50pm (UTC)",
+      "     /usage-credits to request more usage from your admin.",
+    ]),
+    expect: { kind: "usage", resetsAt: "2026-03-10T20:50:00.000Z" },
+  },
+  {
+    name: "claude: older 5-hour limit, no zone (the local zone)",
+    agent: "claude",
+    screen: claudeScreen(["  ⎿  5-hour limit reached ∙ resets 5am"]),
+    expect: { kind: "usage", resetsAt: "2026-03-10T05:00:00.000Z" },
+  },
+  {
+    name: "claude: older usage limit reached",
+    agent: "claude",
+    screen: claudeScreen([
+      "  ⎿  Claude usage limit reached. Your limit will reset at 9am (America/Chicago).",
+    ]),
+    expect: { kind: "usage", resetsAt: "2026-03-10T14:00:00.000Z" },
+  },
+  {
+    name: "claude: a limit after a tool call of the turn (`●` header, its own `⎿` block)",
+    agent: "claude",
+    screen: claudeScreen([
+      "● Bash(ls)",
+      "  ⎿  notes.txt",
+      "  ⎿  You've hit your limit · resets 8:50pm (UTC)",
+    ]),
+    expect: { kind: "usage", resetsAt: "2026-03-10T20:50:00.000Z" },
+  },
+  {
+    name: "claude: a limit after a tool call of the turn (its own `⎿` block)",
+    agent: "claude",
+    screen: claudeScreen([
+      "⏺ Bash(ls)",
+      "  ⎿  notes.txt",
+      "  ⎿  You've hit your session limit · resets 3:01am (UTC)",
+    ], "menu"),
+    expect: { kind: "usage", resetsAt: "2026-03-10T03:01:00.000Z" },
+  },
+  {
+    name: "codex: try again in days, hours, minutes",
+    agent: "codex",
+    screen: codexScreen([
+      "■ You've hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro) or try again in 5 days 22 hours 11",
+      "minutes.",
+    ]),
+    expect: { kind: "usage", resetsAt: "2026-03-16T00:11:00.000Z" },
+  },
+  {
+    name: "codex: try again at a date",
+    agent: "codex",
+    screen: codexScreen([
+      "■ You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/",
+      "usage to purchase more credits or try again at Apr 28th, 2026 10:03 PM.",
+    ]),
+    expect: { kind: "usage", resetsAt: "2026-04-28T22:03:00.000Z" },
+  },
+  {
+    name: "codex: spend cap (not detected before; no reset)",
+    agent: "codex",
+    screen: codexScreen([
+      "■ You hit your spend cap set by the owner of your workspace. Ask an owner to increase your spend cap to continue.",
+    ]),
+    expect: { kind: "usage", resetsAt: null },
+  },
+  {
+    name: "copilot: rate limit, try again in 58 hours",
+    agent: "copilot",
+    screen: copilotScreen([
+      "✗ Sorry, you've hit a rate limit that restricts the number of Copilot model requests you can make within a",
+      "  specific time period. Please try again in 58 hours.",
+    ]),
+    expect: { kind: "usage", resetsAt: "2026-03-12T12:00:00.000Z" },
+  },
+  {
+    name: "copilot: with its input box drawn as a box",
+    agent: "copilot",
+    screen: [
+      ...copilotScreen(["✗ You've hit your rate limit. Your limit resets in 2 hours."]).slice(
+        0,
+        -4,
+      ),
+      "╭" + "─".repeat(118) + "╮",
+      "│ ❯ Type @ to mention files".padEnd(119) + "│",
+      "╰" + "─".repeat(118) + "╯",
+    ],
+    expect: { kind: "usage", resetsAt: "2026-03-10T04:00:00.000Z" },
+  },
+  {
+    name: "copilot: 402 no quota (not detected before)",
+    agent: "copilot",
+    screen: copilotScreen([
+      '✗ 402 {"error":{"message":"You have no quota","code":"quota_exceeded"}}',
+    ]),
+    expect: { kind: "usage", resetsAt: null },
+  },
+  {
+    name: "copilot: a user's own provider out of quota (issue 17)",
+    agent: "copilot",
+    screen: copilotScreen([
+      "✗ Failed to get response from the AI model; retried 5 times (total retry wait time: 6.4 seconds) Last error: 429",
+      "  You exceeded your current quota, please check your plan and billing details.",
+    ]),
+    expect: { kind: "usage", resetsAt: null },
+  },
+  {
+    name: "gemini: the quota dialog (the recording's final screen)",
+    agent: "gemini",
+    screen: finalScreen("gemini-limit-quota-dialog"),
+    expect: { kind: "usage", resetsAt: "2026-03-10T03:06:00.000Z" },
+  },
+  {
+    name: "gemini: single-model dialog with an offset zone",
+    agent: "gemini",
+    screen: geminiDialog([
+      "Usage limit reached for gemini-3-flash-preview.",
+      "Access resets at 10:57 PM GMT-3.",
+    ]),
+    expect: { kind: "usage", resetsAt: "2026-03-11T01:57:00.000Z" },
+  },
+  {
+    name: "gemini: capacity exhausted with its reset",
+    agent: "gemini",
+    screen: geminiScreen([
+      "✕ [API Error: You have exhausted your capacity on this model. Your quota will reset after 8h44m7s.]",
+    ]),
+    expect: { kind: "usage", resetsAt: "2026-03-10T10:44:07.000Z" },
+  },
+  {
+    name: "qwen: free allocated quota",
+    agent: "qwen",
+    screen: qwenScreen(["✕ [API Error: 429 Free allocated quota exceeded.]"]),
+    expect: { kind: "usage", resetsAt: null },
+  },
+  {
+    name: "qwen: OAuth free tier quota",
+    agent: "qwen",
+    screen: qwenScreen(["✕ Qwen OAuth free tier quota exceeded."]),
+    expect: { kind: "usage", resetsAt: null },
+  },
+  {
+    name: "qwen: quota error while it retries (its retry notice)",
+    agent: "qwen",
+    screen: qwenScreen([
+      "✕ [API Error: 429 You exceeded your current quota, please check your plan and billing details.] (Retrying in 37s…",
+      "  (attempt 1/10))",
+      "↻ Retrying in 37 seconds… (attempt 1/10)",
+    ], true),
+    expect: { kind: "usage", resetsAt: null },
+  },
+  {
+    name: "opencode: retry footer wrapped at 120 columns (issue 17)",
+    agent: "opencode",
+    screen: opencodeScreen([], [
+      "   ⬝⬝⬝⬝⬝⬝⬝⬝ You exceeded your current quota, please check your plan and billing details. For… (click to expand) [retrying in",
+      "   16s attempt #4]" + ESC,
+    ]),
+    expect: { kind: "usage", resetsAt: null, handOff: true },
+    holds: "[retrying in 16s attempt #4]",
+  },
+  {
+    name: "kilo: retry footer wrapped before `in`",
+    agent: "kilo",
+    screen: kiloScreen([], [
+      "   ⬝⬝⬝⬝⬝⬝⬝⬝ Rate limit reached for requests. Please try again later. For more information… (click to expand) [retrying",
+      "   in 1m 4s attempt #4]" + ESC,
+    ]),
+    expect: { kind: "rate", resetsAt: null, handOff: true },
+  },
+  {
+    name: "opencode: the final `┃` error block once it stopped retrying (issue 17)",
+    agent: "opencode",
+    screen: opencodeScreen([
+      "",
+      "  ┃",
+      "  ┃  You exceeded your current quota, please check your plan and billing details. For more information on this",
+      "  ┃  error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+      "  ┃",
+    ], [OPENCODE_IDLE_FOOTER]),
+    expect: { kind: "usage", resetsAt: null, handOff: true },
+  },
+  {
+    name: "kilo: the final `┃` error block, rate limit given up",
+    agent: "kilo",
+    screen: kiloScreen([
+      "",
+      "  ┃",
+      "  ┃  Provider rate limit exceeded. Please try again shortly.",
+      "  ┃",
+    ], [OPENCODE_IDLE_FOOTER]),
+    expect: { kind: "rate", resetsAt: null, handOff: true },
+  },
+  {
+    name: "opencode: the retry recording's own footer (attempt 1: not yet)",
+    agent: "opencode",
+    screen: opencodeScreen([], [
+      "   ⬝⬝⬝⬝⬝⬝⬝⬝ Rate limit reached for requests [retrying in 13s attempt #1]" + ESC,
+    ]),
+    expect: { kind: "rate", resetsAt: null, handOff: false },
+  },
+];
+
+// Screens that only quote a limit message (or show one before the latest turn): never a limit.
+/** Quotes, and limits before the latest turn or without the second signal. */
+export const QUOTES: Case[] = [
+  {
+    name: "claude: `cat notes.txt` whose first line is Claude's limit line; the turn ends there",
+    agent: "claude",
+    screen: claudeScreen([
+      "⏺ Bash(cat notes.txt)",
+      "  ⎿  You've hit your limit · resets 11pm (America/Anchorage)",
+      "     remember to ask for more credits",
+    ]),
+    expect: null,
+  },
+  {
+    name: "claude: real Claude 2.1.197 in tmux (`●` header), a script printing its limit line",
+    agent: "claude",
+    screen: claudeScreen([
+      "● Bash(sh show-notes.sh)",
+      "  ⎿  You've hit your session limit · resets 3:01am (UTC)",
+      "     Remember to ask for more credits.",
+    ]).map((r) => r === "❯ hello from handoff" ? "❯ show me notes.txt" : r),
+    expect: null,
+  },
+  {
+    name: "claude: the same tool output, Claude answering after it",
+    agent: "claude",
+    screen: claudeScreen([
+      "⏺ Bash(cat notes.txt)",
+      "  ⎿  You've hit your session limit · resets 5:40pm (Europe/Berlin)",
+      "",
+      "⏺ The file holds a copy of a limit message.",
+    ]),
+    expect: null,
+  },
+  {
+    name: "claude: a grep result on a `⎿` row",
+    agent: "claude",
+    screen: claudeScreen([
+      '⏺ Bash(grep -rn "hit your" src)',
+      "  ⎿  src/limits.ts:3: You've hit your session limit · resets 3:01am (UTC)",
+    ]),
+    expect: null,
+  },
+  {
+    name: "claude: a real limit, but before the latest submit",
+    agent: "claude",
+    screen: claudeScreen([
+      "  ⎿  You've hit your session limit · resets 3:01am (UTC)",
+      "",
+      "❯ try again",
+      "",
+      "⏺ Done.",
+    ]),
+    expect: null,
+  },
+  {
+    name: "claude: the limit row while Claude is still busy (no second signal)",
+    agent: "claude",
+    screen: claudeScreen(["  ⎿  You've hit your session limit · resets 3:01am (UTC)"], "busy"),
+    expect: null,
+  },
+  {
+    name: "claude: the 90% warning",
+    agent: "claude",
+    screen: claudeScreen(["  ⎿  You've used 90% of your session limit · resets 3:01am (UTC)"]),
+    expect: null,
+  },
+  {
+    name: "claude: the server throttle that is not the user's limit",
+    agent: "claude",
+    screen: claudeScreen([
+      "  ⎿  API Error: Server is temporarily limiting requests (not your usage limit) · Rate limited",
+    ]),
+    expect: null,
+  },
+  {
+    name: "codex: exec output quoting `■`",
+    agent: "codex",
+    screen: codexScreen([
+      "• Ran cat notes.txt",
+      "  └ ■ You’ve hit your usage limit. Try again at 3:02 AM.",
+      "",
+      "• The file quotes an old limit message.",
+    ]),
+    expect: null,
+  },
+  {
+    name: "codex: a reply quoting the message on an indented row",
+    agent: "codex",
+    screen: codexScreen([
+      "• Earlier Codex said:",
+      "  ■ You’ve hit your usage limit. Try again at 3:02 AM.",
+    ]),
+    expect: null,
+  },
+  {
+    name: "codex: a real `■` limit before the latest submit",
+    agent: "codex",
+    screen: codexScreen([
+      "■ You’ve hit your usage limit. Try again at 3:02 AM.",
+      "",
+      "› continue please",
+      "",
+      "• Continuing.",
+    ]),
+    expect: null,
+  },
+  {
+    name: "codex: the `■` row while Codex is still working",
+    agent: "codex",
+    screen: codexScreen(["■ You’ve hit your usage limit. Try again at 3:02 AM."], true),
+    expect: null,
+  },
+  {
+    name: "gemini: a code block in a reply holding `✕ [API Error: … quota`",
+    agent: "gemini",
+    screen: geminiScreen([
+      "✦ The log shows:",
+      "",
+      "  ✕ [API Error: You have exhausted your daily quota on this model. (Status: RESOURCE_EXHAUSTED)]",
+    ]),
+    expect: null,
+  },
+  {
+    name: "gemini: a shell tool's box quoting the dialog text (no choice offered)",
+    agent: "gemini",
+    screen: geminiScreen([
+      "╭──────────────────────────────────────────────╮",
+      "│ ✓  Shell cat notes.txt                       │",
+      "│                                              │",
+      "│ Usage limit reached for all Pro models.      │",
+      "│ Access resets at 3:06 AM UTC.                │",
+      "╰──────────────────────────────────────────────╯",
+    ]),
+    expect: null,
+  },
+  {
+    name: "gemini: daily quota with the automatic switch to Flash (it goes on by itself)",
+    agent: "gemini",
+    screen: geminiScreen([
+      "✕ [API Error: You have reached your daily gemini-2.5-pro quota limit.]",
+      "ℹ Automatically switching from gemini-2.5-pro to gemini-2.5-flash for the remainder of this session.",
+    ]),
+    expect: null,
+  },
+  {
+    name: "qwen: reply text starting with `Quota exhausted:`",
+    agent: "qwen",
+    screen: qwenScreen([
+      "✦ Here is what the server returned:",
+      "  Quota exhausted: you have used all requests for today",
+    ]),
+    expect: null,
+  },
+  {
+    name: "qwen: a code block holding its API error line",
+    agent: "qwen",
+    screen: qwenScreen([
+      "✦ The log shows:",
+      "  ✕ [API Error: 429 Free allocated quota exceeded.]",
+    ]),
+    expect: null,
+  },
+  {
+    name: "opencode: assistant text holding `usage limit reached`",
+    agent: "opencode",
+    screen: opencodeScreen([
+      "",
+      "     The console said: Go usage limit reached. It will reset in 2 hours. Visit the console.",
+    ], [OPENCODE_IDLE_FOOTER]),
+    expect: null,
+  },
+  {
+    name: "opencode: a user block quoting the retry footer, answered",
+    agent: "opencode",
+    screen: opencodeScreen([
+      "",
+      "  ┃",
+      "  ┃  why did I see: Rate limit reached for requests [retrying in 13s attempt #4]",
+      "  ┃",
+      "",
+      "     That was a transient limit of the provider.",
+      "",
+      "     ▣  Build · Mock Model · 1.2s",
+    ], [OPENCODE_IDLE_FOOTER]),
+    expect: null,
+  },
+  {
+    name: "kilo: prose holding its sign-up string",
+    agent: "kilo",
+    screen: kiloScreen([
+      "",
+      "     The gateway answers 'You need to sign up to keep going' to anonymous users.",
+    ], [OPENCODE_IDLE_FOOTER]),
+    expect: null,
+  },
+  {
+    name: "opencode: connection trouble in the retry footer",
+    agent: "opencode",
+    screen: opencodeScreen([], [
+      "   ⬝⬝⬝⬝⬝⬝⬝⬝ Cannot connect to API: ECONNREFUSED [retrying in 4s attempt #3]" + ESC,
+    ]),
+    expect: null,
+  },
+  {
+    name: "copilot: a failed tool call whose output holds the rate-limit text",
+    agent: "copilot",
+    screen: copilotScreen([
+      "✗ Run cat notes.txt",
+      "  └ You've hit your rate limit. Your limit resets in 2 hours.",
+    ]),
+    expect: null,
+  },
+  {
+    name: "copilot: a reply quoting its `✗` line",
+    agent: "copilot",
+    screen: copilotScreen([
+      "● Earlier you saw:",
+      "  ✗ You've hit your rate limit. Your limit resets in 2 hours.",
+    ]),
+    expect: null,
+  },
+  {
+    name: "copilot: a real `✗` limit while a later turn runs",
+    agent: "copilot",
+    screen: copilotScreen(["✗ You've hit your rate limit. Your limit resets in 2 hours."], true),
+    expect: null,
+  },
+  {
+    name: "auggie: a reply quoting `❌ Rate limit exceeded:`",
+    agent: "auggie",
+    screen: [
+      "› hello",
+      "",
+      "● The server log has:",
+      "  ❌ Rate limit exceeded: too many requests",
+      "",
+      "› ",
+    ],
+    expect: null,
+  },
+  {
+    name: "crush: prose holding `ERROR Too many requests`",
+    agent: "crush",
+    screen: [
+      "  > why?",
+      "",
+      "   The provider printed ERROR Too many requests when the key was shared.",
+    ],
+    expect: null,
+  },
+  {
+    name: "aider: a reply that explains RateLimitError",
+    agent: "aider",
+    screen: [
+      "> what is this error?",
+      "",
+      "litellm.RateLimitError: is raised when the provider answers 429; retry later.",
+      "",
+      "Tokens: 1.2k sent, 85 received.",
+      "",
+      "> ",
+    ],
+    expect: null,
+  },
+];

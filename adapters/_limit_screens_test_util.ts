@@ -1,0 +1,159 @@
+/**
+ * Test screens for the limit detectors, built from the agents' real recordings (the corpus,
+ * reached through `tests/_paths.ts`): each agent's own frame (header, prompt echo, input box or
+ * menu, footer) around the rows a test puts where that agent draws a limit — or a quote of one.
+ *
+ * @module
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { AGENT_CORPUS_DIR } from "../tests/_paths.ts";
+
+const _CORPUS = AGENT_CORPUS_DIR;
+
+interface _Recording {
+  oracle: { screen: string[] };
+  checkpoints: { offset: number; screen: string[] }[];
+}
+
+function _recording(name: string): _Recording {
+  return JSON.parse(readFileSync(join(_CORPUS, `${name}.json`), "utf8"));
+}
+
+/** The final screen of corpus recording `name` (rows trimmed on the right). */
+export function finalScreen(name: string): string[] {
+  return _recording(name).oracle.screen.map((r) => r.trimEnd());
+}
+
+/** The screen of recording `name` at checkpoint `offset`. */
+export function checkpointScreen(name: string, offset: number): string[] {
+  const cp = _recording(name).checkpoints.find((c) => c.offset === offset);
+  if (!cp) throw new Error(`${name}: no checkpoint at ${offset}`);
+  return cp.screen.map((r) => r.trimEnd());
+}
+
+const _blankless = (rows: string[]) => rows.filter((r, i) => r !== "" || rows[i - 1] !== "");
+
+/**
+ * Claude Code 2.1.197: its header, the prompt echo `❯ hello from handoff` and then `turn` (the rows
+ * that answer it), ending in `idle`: "menu" (the limit recording's `/rate-limit-options` menu),
+ * "input" (the input box of the not-logged-in recording) or "busy" (its spinner, no input box).
+ */
+export function claudeScreen(turn: string[], idle: "menu" | "input" | "busy" = "input"): string[] {
+  const limit = finalScreen("claude-limit-session");
+  const login = finalScreen("claude-seeded-notloggedin");
+  const tail = idle === "menu"
+    ? limit.slice(15, 27)
+    : idle === "input"
+    ? login.slice(15, 22)
+    : ["", "✻ Sautéing… (esc to interrupt)"];
+  return _blankless([...limit.slice(0, 14), ...turn, ...tail]);
+}
+
+/**
+ * Codex CLI 0.171: the limit recording's screen with `turn` where its `■` message was, below the
+ * echo `› hello from handoff`; `busy` adds its "Working" row above the composer.
+ */
+export function codexScreen(turn: string[], busy = false): string[] {
+  const s = checkpointScreen("codex-limit", 7522);
+  return [
+    ...s.slice(0, 7),
+    ...turn,
+    ...(busy ? ["• Working (3s • esc to interrupt)"] : []),
+    ...s.slice(35),
+  ];
+}
+
+/** Gemini CLI 0.61: its quota dialog with `body` as the dialog's text. */
+export function geminiDialog(body: string[]): string[] {
+  const s = finalScreen("gemini-limit-quota-dialog");
+  const width = s[17].length;
+  const boxed = body.map((b) => `│ ${b}`.padEnd(width - 1) + "│");
+  return [...s.slice(0, 18), ...boxed, ...s.slice(20)];
+}
+
+/**
+ * Gemini CLI 0.61: header, the echo band ` > hello from handoff`, then `turn`, then its idle input
+ * band and footer (from the capacity recording), or its spinner when `busy`.
+ */
+export function geminiScreen(turn: string[], busy = false): string[] {
+  const limit = finalScreen("gemini-limit-quota-dialog");
+  const idle = checkpointScreen("gemini-capacity-silent-retry", 6725);
+  return [
+    ...limit.slice(0, 15),
+    ...turn,
+    "",
+    ...(busy ? ["⠙ Thinking... (esc to cancel, 26s)", ""] : []),
+    ...idle.slice(14, 22),
+  ];
+}
+
+/**
+ * OpenCode 1.18: the retry recording's screen (user block `┃ say hello`, the `▣` row, the input
+ * box) with `transcript` after the `▣` row and `footer` as the rows under the input box.
+ */
+export function opencodeScreen(transcript: string[], footer: string[]): string[] {
+  const s = finalScreen("opencode-mock-429-retry");
+  return [...s.slice(0, 6), ...transcript, "", ...s.slice(33, 38), ...footer];
+}
+
+/** OpenCode's idle footer (from the imported-session recording). */
+export const OPENCODE_IDLE_FOOTER: string = finalScreen("opencode-imported-session")[38];
+
+/** Kilo 7.7.7: the OpenCode session frame with Kilo's own input-box model row. */
+export function kiloScreen(transcript: string[], footer: string[]): string[] {
+  const model = finalScreen("kilo-startup")[19].trim();
+  return opencodeScreen(transcript, footer).map((r) =>
+    r.startsWith("  ┃  Build · ") ? `  ${model}` : r
+  );
+}
+
+const _RULE = "─".repeat(120);
+
+// A turn between an agent's recorded notices and an input box drawn between rules.
+function _ruledTurn(
+  notices: string[],
+  prompt: string,
+  turn: string[],
+  busy: string | null,
+  status: string,
+): string[] {
+  return [
+    ...notices,
+    "",
+    `${prompt}hello from handoff`,
+    "",
+    ...turn,
+    "",
+    ...(busy ? [busy, ""] : []),
+    _RULE,
+    prompt,
+    _RULE,
+    status,
+  ];
+}
+
+/**
+ * GitHub Copilot CLI 1.0.102: its banner and notices, the echo `❯ hello from handoff`, `turn`, and
+ * an input box between rules (as its trust dialog is drawn; the idle prompt is not recorded).
+ */
+export function copilotScreen(turn: string[], busy = false): string[] {
+  return _ruledTurn(
+    finalScreen("copilot-startup").slice(0, 12),
+    "❯ ",
+    turn,
+    busy ? "◐ Thinking (Esc to cancel)" : null,
+    " ~/proj2".padEnd(100) + "claude-sonnet-4.5",
+  );
+}
+
+/** Qwen Code 0.24.4: its notices, the echo `> hello from handoff`, `turn`, its input box. */
+export function qwenScreen(turn: string[], busy = false): string[] {
+  return _ruledTurn(
+    finalScreen("qwen-startup").slice(0, 5),
+    "> ",
+    turn,
+    busy ? "⠋ Thinking… (esc to cancel, 12s)" : null,
+    " ~/proj2".padEnd(100) + "qwen3-coder-plus",
+  );
+}

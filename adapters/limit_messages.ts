@@ -1,0 +1,165 @@
+/**
+ * The usage-limit messages each agent prints, as data: the texts that mean a limit (matched only
+ * where that agent draws its own errors; the anchors live in each adapter's detector) and the
+ * look-alikes that are deliberately not a limit. Sources: PROVIDERS.md §4 and the messages users
+ * reported in 2025–2026 (issue 14, issue 17). The README's detection section lists these.
+ *
+ * @module
+ */
+import type { LimitRule } from "./screen_text.ts";
+
+/** Claude Code: the text of the `⎿` row answering the latest prompt (anchored at its start). */
+export const CLAUDE_LIMITS: readonly LimitRule[] = [
+  // You've hit your limit · resets 11pm (America/Anchorage); … session / weekly / Opus limit …
+  { re: /^You['’]ve hit your (?:[\w'’ .-]+? )?limit\b/, kind: "usage" },
+  // You're out of extra usage · resets 7pm (Europe/Madrid); You're out of usage credits
+  { re: /^You['’]re out of (?:extra )?usage\b/, kind: "usage" },
+  // 5-hour limit reached ∙ resets 5am (older)
+  {
+    re: /^(?:\d+-hour|[Ww]eekly|Opus(?: weekly)?|Sonnet(?: weekly)?) limit reached/,
+    kind: "usage",
+  },
+  // Claude usage limit reached. Your limit will reset at 9am (America/Chicago). (older)
+  { re: /^Claude (?:AI )?usage limit reached/, kind: "usage" },
+  { re: /^API Error: Request rejected \(429\)/, kind: "rate", final: true },
+];
+
+/** Claude Code texts on the same row that are not the user's limit. */
+export const CLAUDE_NOT_LIMITS: readonly RegExp[] = [
+  // API Error: Server is temporarily limiting requests (not your usage limit) · …
+  /not your usage limit/,
+  // You've used 90% of your session limit · resets … (a warning; the turn goes on)
+  /^You['’]ve used \d+% of/,
+];
+
+/** Codex CLI: the text of a `■ ` history cell (column 0). */
+export const CODEX_LIMITS: readonly LimitRule[] = [
+  // You’ve hit your usage limit. Upgrade to Pro (…) or try again at 3:02 AM. / … in 5 days …
+  { re: /^You['’]ve hit your usage limit/, kind: "usage" },
+  { re: /^Usage limit reached\. You['’]ve reached your usage limit/, kind: "usage" },
+  { re: /^Quota exceeded\. Check your plan and billing details/, kind: "usage" },
+  // You hit your spend cap set by the owner of your workspace. Ask an owner to increase … (no reset)
+  { re: /^You hit your spend cap\b/, kind: "usage" },
+  { re: /^exceeded retry limit, last status: 429/, kind: "rate", final: true },
+];
+
+/** Gemini CLI: a paragraph of the limit dialog (a box that offers `● 1. …`). */
+export const GEMINI_DIALOG_LIMITS: readonly LimitRule[] = [
+  { re: /Usage limit reached for [^.\n]+\./, kind: "usage" },
+  { re: /You have exhausted your daily quota/, kind: "usage" },
+  { re: /You have reached your daily quota limit/, kind: "usage" },
+  { re: /You have exhausted your capacity on this model/, kind: "usage" },
+  { re: /We are currently experiencing high demand for/, kind: "rate", final: true },
+];
+
+/** Gemini CLI: the text of its own `✕ [API Error: …]` row. */
+export const GEMINI_ERROR_LIMITS: readonly LimitRule[] = [
+  // [API Error: You have exhausted your capacity on this model. Your quota will reset after 8h44m7s.]
+  {
+    re: /RESOURCE_EXHAUSTED|Resource has been exhausted|quota|exhausted your capacity/i,
+    kind: "usage",
+  },
+  { re: /\b429\b|rate limit/i, kind: "rate", final: true },
+];
+
+/** Gemini CLI texts that are not a limit to hand off: it falls back to another model by itself. */
+export const GEMINI_NOT_LIMITS: readonly RegExp[] = [
+  // You have reached your daily gemini-2.5-pro quota limit. / Automatically switching from
+  // gemini-2.5-pro to gemini-2.5-flash for the remainder of this session.
+  /Automatically switching from \S+ to \S+/,
+];
+
+/** Qwen Code: the text of its own `✕ [API Error: …]` row. */
+export const QWEN_API_LIMITS: readonly LimitRule[] = [
+  // [API Error: 429 Free allocated quota exceeded.]; … You exceeded your current quota …
+  { re: /quota|exhausted|billing|free tier has been discontinued/i, kind: "usage" },
+  { re: /\b429\b|rate limit/i, kind: "rate", final: true },
+];
+
+/** Qwen Code: the text of its own `✕` row that is not an API error line. */
+export const QWEN_LINE_LIMITS: readonly LimitRule[] = [
+  { re: /^Quota exhausted: /, kind: "usage" },
+  // Qwen OAuth free tier quota exceeded. / Qwen OAuth quota exceeded: …
+  {
+    re: /^Qwen OAuth (?:(?:free tier )?quota exceeded|free tier has been discontinued)/,
+    kind: "usage",
+  },
+];
+
+/** GitHub Copilot CLI: the text of its own `✗` row (column 0), from its start. */
+export const COPILOT_LIMITS: readonly LimitRule[] = [
+  {
+    re:
+      /^(?:Sorry, )?you(?:['’]ve| have) (?:hit (?:your|the|a) (?:session )?rate limit|reached your weekly rate limit|been rate[- ]limited|run out of your (?:included )?AI credits|exceeded your \d+ hour session limits|reached the spending limit)/i,
+    kind: "usage",
+  },
+  // 402 {"error":{"message":"You have no quota","code":"quota_exceeded"}}
+  {
+    re: /^(?:\w+ ?(?:error|failed):? )?40[29] .*(?:quota_exceeded|You have no quota)/i,
+    kind: "usage",
+  },
+  // Failed to get response from the AI model; retried 5 times … Last error: 429 You exceeded
+  // your current quota … (a user's own provider)
+  {
+    re:
+      /^Failed to get response from the AI model; retried \d+ times.*Last error: .*(?:quota|insufficient_quota|billing)/i,
+    kind: "usage",
+  },
+  {
+    re: /^Failed to get response from the AI model; retried \d+ times.*Last error: 429\b/i,
+    kind: "rate",
+    final: true,
+  },
+  { re: /user_(?:weekly|global|model)_rate_limited/, kind: "usage" },
+];
+
+/** OpenCode / Kilo: the provider text in the retry footer or the final `┃` error block. */
+export const OPENCODE_PROVIDER_LIMITS: readonly LimitRule[] = [
+  {
+    re:
+      /quota|usage limit|free usage exceeded|billing|credits|insufficient_quota|limit reached\. It will reset/i,
+    kind: "usage",
+  },
+  {
+    re: /rate.?limit|too many requests|\b429\b|overloaded|limit reached|try again shortly/i,
+    kind: "rate",
+  },
+];
+
+/** OpenCode / Kilo provider texts that are connection trouble, neither kind of limit. */
+export const OPENCODE_NOT_LIMITS: readonly RegExp[] = [
+  /Cannot connect to API|Unable to connect|ECONNREFUSED|ECONNRESET|ETIMEDOUT|fetch failed|network error|socket hang up|getaddrinfo/i,
+];
+
+/** OpenCode: the text of its "Free limit reached" / "Go limit reached" dialogs. */
+export const OPENCODE_DIALOG_LIMITS: readonly LimitRule[] = [
+  { re: /Free usage exceeded, subscribe to Go/, kind: "usage" },
+  { re: /\busage limit reached\. It will reset in [^.]+/, kind: "usage" },
+];
+
+/** The title rows of those dialogs: a dialog's text counts only under one. */
+export const OPENCODE_DIALOG_TITLES: RegExp = /^(?:Free|Go) limit reached\b/;
+
+/** Kilo adds these fixed strings (footer, error block or dialog). */
+export const KILO_EXTRA_LIMITS: readonly LimitRule[] = [
+  { re: /You need to sign up to keep going/, kind: "usage" },
+  { re: /Provider rate limit exceeded\. Please try again shortly\./, kind: "rate" },
+];
+
+/** Auggie: the final `❌` row, and the retry row it shows while it retries. */
+export const AUGGIE_FINAL: RegExp = /^❌\s*(Rate limit exceeded: .*)$/;
+/** Auggie's retry row (after its spinner glyph). */
+export const AUGGIE_RETRY: RegExp =
+  /^(?:[^\p{L}\p{N}\s]\s*)?(Rate limit reached\. Retrying in (\d+)s…?)/u;
+
+/** aider: its error rows (column 0) and the retry notice below them. */
+export const AIDER_ERROR: RegExp =
+  /^((?:litellm\.)?RateLimitError: .*|The API provider has rate limited you\..*)$/;
+/** aider's retry notice. */
+export const AIDER_RETRY: RegExp = /^Retrying in (\d+(?:\.\d+)?) seconds/;
+
+/** Crush: its `ERROR` tag titled "Too many requests" at the start of a row. */
+export const CRUSH_ERROR: RegExp = /^ERROR\s+(Too many requests\b.*)$/;
+
+/** Words that make a rate-limit text a usage (quota) limit, for agents that print one kind. */
+export const USAGE_WORDS: RegExp = /quota|insufficient_quota|billing|credits|plan\b/i;

@@ -1,0 +1,119 @@
+/**
+ * Limit detection for OpenCode and its forks (Kilo): the retry footer below the input box
+ * (`<provider text>[ (click to expand)] [retrying in 13s attempt #1]`, however it wraps), the final
+ * `┃` error block the turn ends with once they stop retrying, and the "Free/Go limit reached"
+ * dialogs. Pure.
+ *
+ * @module
+ */
+import type { DetectOptions, LimitHit } from "./adapter.ts";
+import {
+  OPENCODE_DIALOG_LIMITS,
+  OPENCODE_DIALOG_TITLES,
+  OPENCODE_NOT_LIMITS,
+  OPENCODE_PROVIDER_LIMITS,
+} from "./limit_messages.ts";
+import { parseDuration } from "./reset_time.ts";
+import {
+  hideDelivered,
+  type LimitRule,
+  matchRule,
+  normalizeSpace,
+  ruleHit,
+  stripBorders,
+} from "./screen_text.ts";
+
+const _RETRY = /\[retrying (?:in (.+?) )?attempt #(\d+)\]/;
+// The input box's bottom edge; the footer is below it, the transcript above its `┃` rows.
+const _BOX_BOTTOM = /^\s*╹▀/;
+const _BAR = /^\s*┃/;
+// The assistant message's metadata row ("▣  Build · Mock Model · 1.2s").
+const _META = /^\s*▣\s/;
+// The footer's right-hand hint, on whichever row it lands.
+const _HINT = /\s{2,}(?:esc interrupt|tab agents\s+ctrl\+p commands)\s*$/;
+// The busy footer: a progress bar of `■`/`⬝` cells.
+const _BUSY = /^\s*[■⬝]{4,}(?:\s|$)/;
+
+/** The detector for OpenCode, or a fork with `extraRules` (its own fixed strings) first. */
+export function openCodeDetector(
+  extraRules: readonly LimitRule[] = [],
+): (lines: readonly string[], opts: DetectOptions) => LimitHit | null {
+  const providerRules = [...extraRules, ...OPENCODE_PROVIDER_LIMITS];
+  const dialogRules = [...extraRules, ...OPENCODE_DIALOG_LIMITS];
+  return (lines, opts) => {
+    const rows = hideDelivered(lines, opts.delivered);
+    let box = -1;
+    for (let i = rows.length - 1; i >= 0 && box < 0; i--) if (_BOX_BOTTOM.test(rows[i])) box = i;
+    const footer = box < 0 ? [] : rows.slice(box + 1).filter((r) => r.trim() !== "");
+    return _retryFooter(footer, providerRules, opts) ??
+      _dialog(rows, dialogRules, opts) ??
+      (box >= 0 && !footer.some((r) => _BUSY.test(r))
+        ? _errorBlock(rows, box, providerRules, opts)
+        : null);
+  };
+}
+
+// The footer rows joined (it wraps at 120 columns: `… (click to expand) [retrying in` / `…]`).
+function _retryFooter(
+  footer: readonly string[],
+  rules: readonly LimitRule[],
+  opts: DetectOptions,
+): LimitHit | null {
+  const joined = normalizeSpace(footer.map((r) => r.replace(_HINT, "")).join(" "));
+  const retry = _RETRY.exec(joined);
+  if (!retry) return null;
+  const before = joined.slice(0, retry.index)
+    .replace(/^[^\p{L}\p{N}]+/u, "")
+    .replace(/\s*\(click to expand\)\s*$/, "");
+  if (OPENCODE_NOT_LIMITS.some((v) => v.test(before))) return null;
+  const rule = matchRule(before, rules);
+  if (!rule) return null;
+  const wait = retry[1] ? parseDuration(retry[1]) : null;
+  return {
+    ...ruleHit(rule, before, opts),
+    message: normalizeSpace(`${before} ${retry[0]}`),
+    attempt: Number(retry[2]),
+    ...(wait !== null ? { waitSeconds: wait } : {}),
+  };
+}
+
+// A "Free limit reached" / "Go limit reached" dialog: its text within a few rows of its title.
+function _dialog(
+  rows: readonly string[],
+  rules: readonly LimitRule[],
+  opts: DetectOptions,
+): LimitHit | null {
+  for (let i = rows.length - 1; i >= 0; i--) {
+    if (!OPENCODE_DIALOG_TITLES.test(normalizeSpace(stripBorders(rows[i])))) continue;
+    const text = normalizeSpace(rows.slice(i + 1, i + 8).map(stripBorders).join(" "));
+    const rule = matchRule(text, rules);
+    if (rule) return ruleHit(rule, text.slice(text.search(rule.re)), opts);
+  }
+  return null;
+}
+
+// The turn's final `┃` block next to the assistant's `▣` row, right above the input box: the
+// error the turn ended with once retrying stopped.
+function _errorBlock(
+  rows: readonly string[],
+  box: number,
+  rules: readonly LimitRule[],
+  opts: DetectOptions,
+): LimitHit | null {
+  let i = box - 1;
+  while (i >= 0 && _BAR.test(rows[i])) i--; // the input box's own `┃` rows
+  let meta = false;
+  for (; i >= 0 && (rows[i].trim() === "" || _META.test(rows[i])); i--) {
+    if (_META.test(rows[i])) meta = true;
+  }
+  const end = i + 1;
+  while (i >= 0 && _BAR.test(rows[i])) i--;
+  if (i + 1 === end) return null;
+  let above = i;
+  while (above >= 0 && rows[above].trim() === "") above--;
+  if (!meta && !(above >= 0 && _META.test(rows[above]))) return null;
+  const text = normalizeSpace(rows.slice(i + 1, end).map((r) => r.replace(_BAR, "")).join(" "));
+  if (OPENCODE_NOT_LIMITS.some((v) => v.test(text))) return null;
+  const rule = matchRule(text, rules);
+  return rule ? ruleHit(rule, text, opts, { final: true }) : null;
+}

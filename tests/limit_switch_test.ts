@@ -1,0 +1,221 @@
+/**
+ * Limit detection through a real `uuldana run`: simulated agents that show their limits the way
+ * the real ones were seen to (a message split across writes, a second limit equal to one the
+ * handoff quotes, OpenCode's footer wrapped at 120 columns and its final `┃` error block,
+ * Copilot's error through a user's own provider), tmux as the user's terminal, the real journal.
+ *
+ * @module
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { join } from "node:path";
+import { SwitchWorld } from "./_switch_env.ts";
+import { installSimAgents } from "../src/sim/install.ts";
+import { codexLimitLine } from "../src/sim/limit.ts";
+import { UULDANA } from "./_paths.ts";
+import type { Journal } from "../src/journal/journal.ts";
+
+const opts = { sanitizeOps: false, sanitizeResources: false };
+
+/** Waits until `agent` started and had time to draw its prompt, then types `text` and Enter. */
+async function ask(w: SwitchWorld, agent: string, text: string): Promise<void> {
+  await w.waitForEvent(agent, "start");
+  await new Promise((r) => setTimeout(r, 1000));
+  await w.type(text);
+}
+
+/** Runs `check` on the journal once `ready` holds there (the run's end is written at its exit). */
+async function journalWhen(
+  w: SwitchWorld,
+  check: (j: Journal) => void,
+  ready: (j: Journal) => boolean,
+): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!w.withJournal(ready) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  w.withJournal(check);
+}
+
+async function quit(w: SwitchWorld): Promise<void> {
+  await w.term.send("C-c");
+  await w.term.send("C-c");
+  await w.exitCode();
+}
+
+Deno.test(
+  "a limit message split across two writes inside its reset clause is decided on complete: uuldana waits for the reset",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude"], {
+      claude: { SIM_LIMIT_AFTER: "1", SIM_SPLIT_MS: "150", SIM_RESET_AT: "11:58pm", TZ: "UTC" },
+    });
+    try {
+      await w.start(["run", "claude", "--then", ""]);
+      await ask(w, "claude", "tidy the changelog");
+      await w.waitForEvent("claude", "split");
+      // Cut short ("resets 11"), there would be no reset time: exit 3 instead of a wait.
+      await w.term.waitFor(/waiting for claude to reset/, 20_000);
+      await journalWhen(w, (j) => {
+        const [run] = j.runs();
+        assertEquals(run.limitMessage, "You've hit your session limit · resets 11:58pm (UTC)");
+        assert(/T23:58:00/.test(run.resetsAt ?? ""), run.resetsAt ?? "no reset time");
+      }, (j) => j.runs()[0]?.endReason === "limit");
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "a genuine second limit equal to one the handoff quotes is seen once the echo scrolled away",
+  opts,
+  async () => {
+    // The user quotes Codex's limit to Claude; Claude's limit hands that to Codex, whose own,
+    // identical, limit comes eight turns later, long after the handoff's echo left the screen.
+    const limitAfter = 9;
+    const w = new SwitchWorld(["claude", "codex", "gemini"], {
+      claude: { SIM_LIMIT_AFTER: "1" },
+      codex: { SIM_LIMIT_AFTER: String(limitAfter) },
+    });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", `codex stopped with: ${codexLimitLine()} please go on`);
+      const [start] = await w.waitForEvent("codex", "start");
+      assert(String(start.prompt).includes("You’ve hit your usage limit"), "the handoff quotes it");
+      await w.waitForEvent("codex", "reply");
+      for (let turn = 2; turn < limitAfter; turn++) {
+        await new Promise((r) => setTimeout(r, 300));
+        await w.type(`next step ${turn}`);
+        await w.waitForEvent("codex", "reply", turn);
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      await w.type("last step");
+      await w.waitForEvent("codex", "limit");
+      await w.waitForEvent("gemini", "start", 1, 20_000);
+      await quit(w);
+      w.withJournal((j) => {
+        const codexRun = j.runs().find((r) => r.agent === "codex")!;
+        assertEquals(codexRun.endReason, "limit");
+        assert(/T03:02:00/.test(codexRun.resetsAt ?? ""), codexRun.resetsAt ?? "no reset");
+      });
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+// 94 characters: at 120 columns the footer breaks after "[retrying in", as real OpenCode's did.
+const WRAPPED =
+  "You exceeded your current quota, please check your plan and billing details… (click to expand)";
+
+Deno.test(
+  "OpenCode's retry footer wrapped at 120 columns (a quota text) hands off",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["opencode", "claude"], {
+      opencode: { SIM_LIMIT_AFTER: "1", SIM_LIMIT_TEXT: WRAPPED, SIM_RETRY_MS: "400" },
+    });
+    try {
+      await w.start(["run"]);
+      await ask(w, "opencode", "fix the flaky test");
+      await w.waitForEvent("claude", "start", 1, 20_000);
+      await quit(w);
+      w.withJournal((j) => {
+        const run = j.runs().find((r) => r.agent === "opencode")!;
+        assertEquals(run.endReason, "limit");
+        assert(
+          /^You exceeded your current quota.*\[retrying in 13s attempt #\d+\]$/.test(
+            run.limitMessage ?? "",
+          ),
+          run.limitMessage ?? "no message",
+        );
+        // The footer really wrapped: its two rows are on the saved screen.
+        const screen = j.screen(run.id)!;
+        assert(screen.some((l) => /\[retrying in\s*$/.test(l)), screen.join("\n"));
+      });
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "OpenCode's final `┃` error block, once it stopped retrying, hands off",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["opencode", "claude"], {
+      opencode: { SIM_LIMIT_AFTER: "1", SIM_RETRY_GIVEUP: "1", SIM_RETRY_MS: "300" },
+    });
+    try {
+      await w.start(["run"]);
+      await ask(w, "opencode", "fix the flaky test");
+      await w.waitForEvent("opencode", "gave-up");
+      await w.waitForEvent("claude", "start", 1, 20_000);
+      await quit(w);
+      w.withJournal((j) => {
+        const run = j.runs().find((r) => r.agent === "opencode")!;
+        assertEquals([run.endReason, run.limitMessage], [
+          "limit",
+          "Rate limit reached for requests",
+        ]);
+      });
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "Copilot's error through a user's own provider (retried, then 429 out of quota) hands off",
+  opts,
+  async () => {
+    const root = Deno.makeTempDirSync({ prefix: "uuldana-copilot-" });
+    const text =
+      "Failed to get response from the AI model; retried 5 times (total retry wait time: " +
+      "6.4 seconds) Last error: 429 You exceeded your current quota, please check your plan and " +
+      "billing details.";
+    const w = new SwitchWorld(["copilot", "claude"], {
+      copilot: { SIM_LIMIT_AFTER: "1", SIM_LIMIT_TEXT: text },
+    }, { bins: installSimAgents(join(root, "bin"), ["copilot"], UULDANA) });
+    try {
+      await w.start(["run"]);
+      await ask(w, "copilot", "fix the flaky test");
+      await w.waitForEvent("claude", "start", 1, 20_000);
+      await quit(w);
+      w.withJournal((j) => {
+        const run = j.runs().find((r) => r.agent === "copilot")!;
+        assertEquals([run.endReason, run.limitMessage], ["limit", text]);
+      });
+    } finally {
+      await w.close();
+      Deno.removeSync(root, { recursive: true });
+    }
+  },
+);
+
+Deno.test(
+  "Claude running `cat notes.txt` whose first line is its own limit line: no switch",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "codex"], {
+      claude: { SIM_TOOL_CAT: "notes.txt" },
+    });
+    try {
+      Deno.writeTextFileSync(
+        join(w.workspace, "notes.txt"),
+        "You've hit your session limit · resets 3:01am (UTC)\nask for more credits\n",
+      );
+      await w.start(["run"]);
+      await ask(w, "claude", "show me notes.txt");
+      await w.waitForEvent("claude", "tool");
+      await w.term.waitFor("ask for more credits");
+      // Claude is idle on its input box, the line on its `⎿` row: give uuldana time to be wrong.
+      await new Promise((r) => setTimeout(r, 2000));
+      assertEquals(w.events("codex", "start").length, 0, "uuldana switched to codex");
+      await quit(w);
+      w.withJournal((j) => assertEquals(j.runs()[0].endReason, "exit"));
+    } finally {
+      await w.close();
+    }
+  },
+);
