@@ -87,8 +87,10 @@ class _Chain {
   readonly members: Member[];
   /** Agents whose road or proof could not carry a handoff in this run. */
   readonly refused = new Set<string>();
-  /** This run's stalls: kept for the run, never in the shared ledger. */
-  readonly stalls = new Map<string, LimitEntry>();
+  /** This run's stalls, and limits the ledger could not take: kept here, for this run. */
+  readonly #local = new Map<string, LimitEntry>();
+  /** Every limit this run saw: what it decides on if the shared ledger cannot be read. */
+  readonly #seen = new Map<string, LimitEntry>();
   /** Processes and deliveries to wait for before the chain returns. */
   readonly stopping: Promise<unknown>[] = [];
   /** The `--help` proofs, started in the background so a switch does not wait for them. */
@@ -123,11 +125,12 @@ class _Chain {
     try {
       limits = this.ctx.journal.latestLimits();
     } catch {
-      limits = new Map(); // a ledger that cannot be read limits nobody: when in doubt, don't skip
+      // Unreadable: this run still knows what it saw itself (no restart loop on a limited agent).
+      limits = new Map(this.#seen);
     }
-    for (const [name, stall] of this.stalls) {
+    for (const [name, own] of this.#local) {
       const shared = limits.get(name);
-      if (!shared || Date.parse(shared.seenAt) < Date.parse(stall.seenAt)) limits.set(name, stall);
+      if (!shared || Date.parse(shared.seenAt) < Date.parse(own.seenAt)) limits.set(name, own);
     }
     return { members: this.members, limits, refused: this.refused, now: this.now() };
   }
@@ -141,11 +144,13 @@ class _Chain {
       now: this.now(),
       previous,
     });
-    if (stop.kind === "stall") return void this.stalls.set(member.name, entry);
+    // A stall is this run's business, not the account's: never in the shared ledger.
+    if (stop.kind === "stall") return void this.#local.set(member.name, entry);
+    this.#seen.set(member.name, entry);
     try {
       this.ctx.journal.addLimit(entry);
     } catch {
-      this.stalls.set(member.name, entry); // not shared, but this run still knows
+      this.#local.set(member.name, entry); // not shared with other runs; this one still knows
     }
   }
 
