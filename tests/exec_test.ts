@@ -162,6 +162,10 @@ Deno.test("exec: the limit ledger: a second exec skips the agent a first one saw
     const summary = JSON.parse(second.stdout);
     assertEquals(summary.runs.map((r: { agent: string }) => r.agent), ["codex"]);
     assertEquals(summary.skipped[0].agent, "claude");
+    // Only limited agents left: exit 3 (all limited), not "install one".
+    const only = await exec([TASK, "--agents", "claude"], { home: first.home });
+    assertEquals(only.code, 3, only.stderr);
+    assert(/every agent that could run is limited/.test(only.stderr), only.stderr);
     withJournal(first, (j) => {
       assertEquals([...j.latestLimits().keys()], ["claude"]);
       assertEquals(j.latestLimits().get("claude")!.runId, 1);

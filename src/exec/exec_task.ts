@@ -82,10 +82,15 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
     { role: "user", text: opts.task, fidelity: "event", at: new Date().toISOString() },
   ];
   let cursor = 0;
+  let limitedAtStart = 0;
   const nextMember = async (prompt: string): Promise<_Member | null> => {
     while (cursor < names.length) {
       const name = names[cursor++];
       const member = await _member(opts, name, prompt, summary);
+      if (member === "limited") {
+        limitedAtStart++;
+        continue;
+      }
       if (member) return member;
     }
     return null;
@@ -93,6 +98,15 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
 
   let prompt = opts.task;
   let member = await nextMember(prompt);
+  if (!member && limitedAtStart > 0) {
+    // Installed agents exist, but the ledger shows them limited: that is exit 3, not "install one".
+    opts.progress(
+      `every agent that could run is limited (see \`uuldana limits\`): ${
+        summary.skipped.map((s) => `${s.agent} ${s.reason}`).join("; ")
+      }`,
+    );
+    return _end(summary, "limited", ExitCode.allLimited);
+  }
   if (!member) {
     throw new NotFoundError(
       `no agent to run: ${summary.skipped.map((s) => `${s.agent} (${s.reason})`).join(", ")}`,
@@ -249,13 +263,14 @@ function _noteLimit(opts: ExecOptions, agent: string, runId: number, stop: WorkS
   }
 }
 
-// Resolves one chain member, or records (and says) why it is skipped.
+// Resolves one chain member, or records (and says) why it is skipped; "limited" when the ledger
+// shows it limited.
 async function _member(
   opts: ExecOptions,
   name: string,
   firstPrompt: string,
   summary: ExecSummary,
-): Promise<_Member | null> {
+): Promise<_Member | "limited" | null> {
   const skip = (reason: string) => {
     summary.skipped.push({ agent: name, reason });
     opts.progress(`skipping ${name}: ${reason}`);
@@ -268,7 +283,10 @@ async function _member(
   if (conf.disabled) return skip("disabled in the config");
   const now = new Date(Date.now());
   const limit = _limits(opts).get(name);
-  if (isLimited(limit, now)) return skip(limitedReason(limit!, now));
+  if (isLimited(limit, now)) {
+    skip(limitedReason(limit!, now));
+    return "limited";
+  }
   const found = await findAgent(adapter, opts.ctx.config);
   if (!found) return skip(`not installed (${adapter.installHint})`);
   // A handoff starts a new native session: never one the config's arguments would resume.
