@@ -202,12 +202,13 @@ Deno.test(
             // Codex works for a long time: claude's reset (2 h) passes meanwhile.
             Date.now = () => realNow() + 3 * HOUR;
           } else if (++claudeRuns === 1) askWhenReady(keys, run);
-          else stopWhenQuiet(run);
         },
       });
-      assertEquals(code, 143, status.join("\n"));
+      // Claude took the work back at codex's limit (and, being the simulated one, hit its own
+      // limit again on that turn: then every agent is limited, exit 3 with --no-wait).
       assertEquals(claudeRuns, 2, status.join("\n"));
       assert(status.some((l) => l.startsWith("codex → claude:")), status.join("\n"));
+      assertEquals(code, 3, status.join("\n"));
       const [, second] = w.events("claude", "start");
       assert(second, "claude started a second time");
       const [hook] = w.events("claude", "hook");
@@ -313,7 +314,14 @@ Deno.test(
   "returnToFirst: the work goes back to the first agent when the later one is idle",
   opts,
   async () => {
-    const w = claudeThenCodex({}, { returnToFirst: true });
+    const w = new SwitchWorld(["claude", "codex"], {
+      claude: {
+        SIM_LIMIT_AFTER: "1",
+        SIM_LIMIT_SESSIONS: "1", // claude's account has reset when the work comes back
+        SIM_RESET_AT: shownAhead(2 * HOUR),
+        TZ: "UTC",
+      },
+    }, { config: { returnToFirst: true } });
     const keys = new TypedKeyboard();
     const realNow = Date.now;
     let claudeRuns = 0;
