@@ -325,10 +325,19 @@ Deno.test(
     const keys = new TypedKeyboard();
     const realNow = Date.now;
     let claudeRuns = 0;
+    // A return that never comes fails the test instead of hanging it.
+    const giveUp = new AbortController();
+    let current: AgentRun | null = null;
+    const deadline = setTimeout(() => {
+      giveUp.abort("SIGTERM");
+      current?.stop("SIGTERM");
+    }, 60_000);
     try {
       const { code, status } = await w.runChain({
         keyboard: keys,
+        abort: giveUp.signal,
         onRun: (run) => {
+          current = run;
           if (!run) return;
           if (run.adapterName === "codex") {
             // Once codex answered the handoff, claude's reset passes.
@@ -364,6 +373,7 @@ Deno.test(
         ]);
       });
     } finally {
+      clearTimeout(deadline);
       Date.now = realNow;
       await w.close();
     }
