@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Adapter, Found } from "../../adapters/adapter.ts";
+import type { Found } from "../../adapters/adapter.ts";
 import { adapterByName } from "../../adapters/registry.ts";
 import { findAgent } from "../../adapters/find.ts";
 import type { HeadlessAdapter, HeadlessEvent } from "../../adapters/headless/event.ts";
@@ -21,9 +21,9 @@ import type { EndReason } from "../journal/journal.ts";
 import { prepareHandoff } from "../handoff/prepare.ts";
 import { CONTINUE_HEADLESS } from "../handoff/frame.ts";
 import { formatDuration } from "./duration.ts";
-import { type AgentRunOutcome, runAgent } from "./run_agent.ts";
+import { type HeadlessRunOutcome, runAgent } from "./run_agent.ts";
 import type { ExecRunSummary, ExecStatus, ExecSummary } from "./summary.ts";
-import { chainAdapters, chainNames } from "../chain/member.ts";
+import { chainAdapters, chainNames, type Member } from "../chain/member.ts";
 import { rotation } from "../chain/rotation.ts";
 import { isLimited, limitedReason, type LimitEntry, newLimitEntry } from "../chain/limits.ts";
 import { handoffReason, limitSeen, stopMessage, type WorkStop } from "../chain/reason.ts";
@@ -56,9 +56,8 @@ export interface ExecOptions {
   notify?(event: NotifyEvent): void;
 }
 
-interface _Member {
-  name: string;
-  adapter: Adapter;
+/** A chain member that can run headless: installed, with a structured (JSON) mode. */
+interface _Member extends Member {
   headless: HeadlessAdapter;
   found: Found;
 }
@@ -297,12 +296,12 @@ async function _member(
   if (firstPrompt && !launchFits(headless.launch(found.path, firstPrompt, conf.args))) {
     return skip(`the task is longer than one argument may be (${MAX_ARG_BYTES} bytes)`);
   }
-  return { name, adapter, headless, found };
+  return { name, adapter, headless, found, config: conf };
 }
 
 interface _RunResult {
   summary: ExecRunSummary;
-  outcome: AgentRunOutcome;
+  outcome: HeadlessRunOutcome;
   /** Conversation entries this run added. */
   messages: TranscriptEntry[];
 }
@@ -416,7 +415,7 @@ async function _runOne(
 
 // Why a run ended, as the journal records it, and the failure text when it failed.
 function _classify(
-  o: AgentRunOutcome,
+  o: HeadlessRunOutcome,
   opts: ExecOptions,
 ): { endReason: EndReason; error: string | null } {
   if (o.spawnError !== null) return { endReason: "error", error: `cannot start: ${o.spawnError}` };
