@@ -8,6 +8,7 @@ import { chmodSync, writeFileSync } from "node:fs";
 import type { Launch } from "./adapter.ts";
 import { runProbe } from "./find.ts";
 import { RoadError } from "./launch_rules.ts";
+import { watchedArgv } from "../src/pty/watched_child.ts";
 
 /** How long a `prepare` command may take. */
 export const PREPARE_TIMEOUT_MS = 30_000;
@@ -27,7 +28,8 @@ export async function materializeLaunch(
     chmodSync(f.path, mode);
   }
   if (!launch.prepare) return launch.argv;
-  const [bin, ...args] = launch.prepare.argv;
+  // Killed with uuldana: a SIGKILL mid-switch must leave no import running on its own.
+  const [bin, ...args] = watchedArgv(launch.prepare.argv, Deno.pid);
   const out = await runProbe(bin, args, {
     cwd: workspace,
     env: { ...launch.env, ...opts.env },

@@ -6,6 +6,8 @@
 import { type Config, loadConfig } from "./config/config.ts";
 import { dataDir, ensurePrivateDir } from "./config/paths.ts";
 import { Journal } from "./journal/journal.ts";
+import { ResilientJournal } from "./journal/resilient_journal.ts";
+import { sweepScratch } from "./session/scratch.ts";
 
 /** Configuration, data directory and journal for one command. */
 export interface Context {
@@ -14,10 +16,21 @@ export interface Context {
   journal: Journal;
 }
 
-/** Loads the config, creates the data directory (0700) and opens the journal. */
-export function openContext(): Context {
+/**
+ * Loads the config, creates the data directory (0700), removes the scratch files of uuldanas that
+ * were killed, and opens the journal (which marks their runs and handoffs interrupted). With `live` (a run
+ * the user works in) the journal's writes never throw: what the file cannot take is kept in
+ * memory, retried, and told to `report` once.
+ */
+export function openContext(
+  opts: { live?: { report: (line: string) => void } } = {},
+): Context {
   const config = loadConfig();
   const dir = ensurePrivateDir(dataDir());
-  const journal = Journal.open(dir);
+  // What a uuldana killed mid-switch left: scratch files that hold handoff text.
+  sweepScratch(dir);
+  if (!opts.live) return { config, dataDir: dir, journal: Journal.open(dir) };
+  const journal = ResilientJournal.openLive(dir);
+  journal.reportTo(opts.live.report);
   return { config, dataDir: dir, journal };
 }

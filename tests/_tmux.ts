@@ -64,6 +64,11 @@ export class TmuxTerminal {
     return this.#tmux("capture-pane", "-p");
   }
 
+  /** Appends everything the window's program writes from now on to `file` (raw bytes). */
+  async record(file: string): Promise<void> {
+    await this.#tmux("pipe-pane", "-o", `cat >> ${_quote(file)}`);
+  }
+
   /** Resizes the window. */
   async resize(cols: number, rows: number): Promise<void> {
     await this.#tmux("resize-window", "-x", String(cols), "-y", String(rows));

@@ -173,6 +173,11 @@ Deno.test("run: a recording that cannot be written never stops the agent; export
   });
   assertEquals(r.code, 7, r.stderr);
   assert(r.stdout.includes("hello from the agent"), JSON.stringify(r.stdout));
+  // Said once, as one line naming the file.
+  assertMatch(
+    r.stderr,
+    /^uuldana: the recording \S+run-\d+\.gz stopped \(.+\); the run goes on unrecorded\n$/,
+  );
   const screen = await uuldana(["show", "last", "--screen"], { home });
   assert(screen.stdout.includes("hello from the agent"), screen.stdout);
   const cast = await uuldana(["export", "last", "--asciicast", "-"], { home });

@@ -69,7 +69,7 @@ Examples:
         : null;
       const cwd = _workspace(opts.cwd);
 
-      const ctx = openContext();
+      const ctx = openContext({ live: { report: status } });
       const abort = new AbortController();
       const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
       const listeners = signals.map((s) => [s, () => abort.abort(s)] as const);

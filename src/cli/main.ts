@@ -6,6 +6,10 @@
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { ExitCode, UuldanaError } from "../errors.ts";
 import { red } from "./style.ts";
+import { join } from "node:path";
+import { dataDir } from "../config/paths.ts";
+import { JOURNAL_FILE, journalProblem } from "../journal/journal.ts";
+import { isSqliteError } from "../journal/sqlite_failure.ts";
 import { agentsCommand } from "./agents.ts";
 import { limitsCommand } from "./limits.ts";
 import { debugCommand } from "./debug.ts";
@@ -92,6 +96,9 @@ export async function main(args: string[]): Promise<number> {
 }
 
 function _exitCodeFor(e: unknown, program: Command): number {
+  // A journal that fails while a command reads it (locked, damaged…) is the user's to fix: say
+  // which file and what to do, not "internal error".
+  if (isSqliteError(e)) e = journalProblem(join(dataDir(), JOURNAL_FILE), e);
   // `uuldana runs | head`: the reader left; that is not an error worth a word.
   if (e instanceof Deno.errors.BrokenPipe) return 141;
   if (e instanceof CommanderError) {

@@ -55,12 +55,13 @@ Examples:
 Exit code: the agent's own; 3 when every agent is limited; 127 when the agent is not installed.`,
     )
     .action(async (agent, args, opts) => {
-      const ctx = openContext();
       const then = opts.then ? opts.then.split(",").map((s) => s.trim()).filter(Boolean) : null;
-      const term = new TerminalSession({
-        cols: _size(opts.cols, "--cols"),
-        rows: _size(opts.rows, "--rows"),
-      });
+      const size = { cols: _size(opts.cols, "--cols"), rows: _size(opts.rows, "--rows") };
+      // What the journal cannot take is said on the status line, once the terminal is ours.
+      let report = (line: string) => console.error(`uuldana: ${line}`);
+      const ctx = openContext({ live: { report: (line) => report(line) } });
+      const term = new TerminalSession(size);
+      report = term.status;
       let code: number;
       try {
         code = await runChain({

@@ -81,7 +81,7 @@ export async function prepareHandoff(args: {
     cap: args.cap,
     followUp: args.followUp,
   })!;
-  const file = writeHandoffFile(args.dataDir, id, full.text);
+  const file = _writeFile(args.journal, args.dataDir, id, full.text);
   args.journal.addHandoff({
     id,
     fromRun: args.fromRun,
@@ -96,4 +96,17 @@ export async function prepareHandoff(args: {
     error: args.refused ?? null,
   });
   return { id, file, pkg, composed };
+}
+
+// A live run hands off even when the disk refuses the file (full, read-only): the next agent gets
+// the composed text all the same, and the journal has the file written when it can (a plain
+// journal throws instead).
+function _writeFile(journal: Journal, dataDir: string, id: string, text: string): string {
+  try {
+    return writeHandoffFile(dataDir, id, text);
+  } catch (e) {
+    const path = handoffPath(dataDir, id);
+    journal.deferFile(path, () => writeHandoffFile(dataDir, id, text), e, text.length);
+    return path;
+  }
 }

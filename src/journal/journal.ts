@@ -12,6 +12,8 @@ import { UuldanaError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 import { recordingFileName } from "./recording_file.ts";
 import type { LimitEntry } from "../chain/limits.ts";
+import { describeFault, isPassing, journalFault } from "./sqlite_failure.ts";
+import { processAlive } from "../process_alive.ts";
 
 /** Who said a transcript entry. */
 export type Role = "user" | "agent";
@@ -34,7 +36,51 @@ export type HandoffStatus =
   | "pasted"
   | "saved"
   | "refused"
+  /** Its uuldana was killed before delivering it (set by the next start). */
   | "interrupted";
+
+/** What a new run is recorded with. */
+export interface NewRun {
+  agent: string;
+  bin?: string | null;
+  workspace: string;
+  transport: "pty" | "headless";
+}
+
+/** How a run ended, as recorded. */
+export interface RunEnd {
+  reason: EndReason;
+  exitCode?: number | null;
+  limitMessage?: string | null;
+  resetsAt?: string | null;
+}
+
+/** A transcript entry to record. */
+export interface NewEntry {
+  role: Role;
+  text: string;
+  fidelity: Fidelity;
+}
+
+/** A handoff to record (before any delivery is tried). */
+export type NewHandoff = Omit<HandoffRow, "toRun" | "receipt" | "createdAt" | "error"> & {
+  error?: string | null;
+};
+
+/** A change to a handoff's delivery outcome. */
+export interface HandoffChange {
+  status?: HandoffStatus;
+  toRun?: number | null;
+  error?: string | null;
+  receipt?: string | null;
+  road?: string;
+}
+
+/** A terminal size. */
+export interface ScreenSize {
+  cols: number;
+  rows: number;
+}
 
 /** A run as stored. */
 export interface RunRow {
@@ -80,6 +126,8 @@ export interface HandoffRow {
 
 // How long a statement waits for another uuldana's lock on the journal.
 const _BUSY_MS = 5_000;
+// How long the repair at open waits for one.
+const _REPAIR_BUSY_MS = 250;
 
 /** The journal file name inside the data directory. */
 export const JOURNAL_FILE = "journal.db";
@@ -88,13 +136,10 @@ function _now(): string {
   return new Date().toISOString();
 }
 
-function _alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
+// Whether the uuldana that wrote a row (its pid; null: not recorded) is gone.
+function _ownerGone(ownerPid: number | null): boolean {
+  const owner = ownerPid === null ? null : Number(ownerPid);
+  return owner !== process.pid && (owner === null || !processAlive(owner));
 }
 
 /** Raised when the journal file cannot be used; names the file and what to do. */
@@ -105,13 +150,30 @@ export class JournalError extends UuldanaError {
   }
 }
 
+/**
+ * The one-line error for a journal file that failed with a SQLite fault (locked, full, read-only,
+ * I/O, damaged): it names the file and says what to do. Other errors get a generic line.
+ */
+export function journalProblem(path: string, e: unknown): JournalError {
+  const fault = journalFault(e);
+  if (!fault) {
+    return new JournalError(
+      `journal ${path} failed: ${(e as Error)?.message ?? e}`,
+      "run again with UULDANA_DEBUG=1 for details",
+    );
+  }
+  const { what, hint } = describeFault(path, fault);
+  return new JournalError(what, hint);
+}
+
 /** An open journal. Close it when done. */
 export class Journal {
   /** Path of the database file. */
   readonly path: string;
   readonly #db: DatabaseSync;
 
-  private constructor(path: string, db: DatabaseSync) {
+  /** Use {@link Journal.open} (or a subclass's opener). */
+  protected constructor(path: string, db: DatabaseSync) {
     this.path = path;
     this.#db = db;
   }
@@ -122,6 +184,14 @@ export class Journal {
    * not even its permissions.
    */
   static open(dir: string): Journal {
+    const { path, db } = Journal.openDatabase(dir);
+    const journal = new Journal(path, db);
+    journal.repairOnOpen();
+    return journal;
+  }
+
+  /** Opens and migrates the database file of the journal in `dir` (see {@link Journal.open}). */
+  protected static openDatabase(dir: string): { path: string; db: DatabaseSync } {
     const path = join(dir, JOURNAL_FILE);
     let db: DatabaseSync;
     try {
@@ -144,12 +214,32 @@ export class Journal {
       if (e instanceof JournalError) throw e;
       throw Journal.#unusable(path, e);
     }
-    const journal = new Journal(path, db);
-    journal.repairInterrupted();
-    return journal;
+    return { path, db };
+  }
+
+  /**
+   * Marks interrupted runs, unless the file cannot be written right now (locked, full, read-only):
+   * reading it still works, and the next start repairs them. A lock is waited for briefly only:
+   * `runs` must not wait seconds for a repair it does not need.
+   */
+  protected repairOnOpen(): void {
+    try {
+      this.setBusyTimeout(_REPAIR_BUSY_MS);
+      this.repairInterrupted();
+    } catch (e) {
+      const fault = journalFault(e);
+      if (!isPassing(fault)) {
+        this.close();
+        throw fault ? journalProblem(this.path, e) : e;
+      }
+    } finally {
+      if (this.isOpen) this.setBusyTimeout(_BUSY_MS);
+    }
   }
 
   static #unusable(path: string, e: unknown): JournalError {
+    const fault = journalFault(e);
+    if (fault) return journalProblem(path, e);
     return new JournalError(
       `journal ${path} cannot be opened: ${(e as Error).message}`,
       "the file is left untouched; move it away to start a new journal, or set UULDANA_HOME",
@@ -209,6 +299,26 @@ export class Journal {
     }
   }
 
+  /**
+   * Says a one-line problem with the files beside the journal (a recording that stopped) to the
+   * user; a plain journal has nobody to tell. See `ResilientJournal.reportTo`.
+   */
+  notice(_line: string): void {}
+
+  /**
+   * What to do with a file beside the journal (a handoff file of `size` characters) whose write
+   * failed with `error`: a plain journal throws it; `ResilientJournal` keeps the write (bounded)
+   * and retries it.
+   */
+  deferFile(_path: string, _write: () => void, error: unknown, _size?: number): void {
+    throw error;
+  }
+
+  /** How long a statement waits for another process's lock before it fails. */
+  protected setBusyTimeout(ms: number): void {
+    this.#db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(ms))}`);
+  }
+
   /** The schema version of the open file. */
   get schemaVersion(): number {
     return Number(
@@ -222,7 +332,11 @@ export class Journal {
     return String(Object.values(row)[0]);
   }
 
-  /** Marks open runs whose owner process is gone as ended with reason `interrupted`. */
+  /**
+   * Marks open runs whose owner process is gone as ended with reason `interrupted`, and pending
+   * handoffs whose uuldana is gone (killed while composing, importing or pasting) as
+   * `interrupted`. Returns how many rows it marked.
+   */
   repairInterrupted(): number {
     const open = this.#db.prepare(
       "SELECT id, owner_pid FROM runs WHERE ended_at IS NULL",
@@ -232,40 +346,47 @@ export class Journal {
       "UPDATE runs SET ended_at = ?, end_reason = 'interrupted' WHERE id = ? AND ended_at IS NULL",
     );
     for (const row of open) {
-      const owner = row.owner_pid === null ? null : Number(row.owner_pid);
-      if (owner === process.pid || (owner !== null && _alive(owner))) continue;
+      if (!_ownerGone(row.owner_pid)) continue;
       mark.run(_now(), row.id);
+      repaired++;
+    }
+    return repaired + this.#repairHandoffs();
+  }
+
+  #repairHandoffs(): number {
+    // A row written before owners were recorded is left to a start after its run ended.
+    const pending = this.#db.prepare(
+      `SELECT h.id, h.owner_pid, r.ended_at AS runEnded FROM handoffs h
+       LEFT JOIN runs r ON r.id = h.from_run WHERE h.status = 'pending'`,
+    ).all() as { id: string; owner_pid: number | null; runEnded: string | null }[];
+    const mark = this.#db.prepare(
+      `UPDATE handoffs SET status = 'interrupted', error = ? WHERE id = ? AND status = 'pending'`,
+    );
+    let repaired = 0;
+    for (const row of pending) {
+      if (!_ownerGone(row.owner_pid) || (row.owner_pid === null && row.runEnded === null)) continue;
+      mark.run("uuldana was stopped before it delivered this handoff; its file is kept", row.id);
       repaired++;
     }
     return repaired;
   }
 
-  /** Records the start of a run and returns its id. */
-  startRun(
-    run: { agent: string; bin?: string | null; workspace: string; transport: "pty" | "headless" },
-  ): number {
+  /** Records the start of a run (at `at`, default now) and returns its id. */
+  startRun(run: NewRun, at: string = _now()): number {
     const result = this.#db.prepare(
       `INSERT INTO runs (agent, bin, workspace, transport, started_at, owner_pid)
        VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(run.agent, run.bin ?? null, run.workspace, run.transport, _now(), process.pid);
+    ).run(run.agent, run.bin ?? null, run.workspace, run.transport, at, process.pid);
     return Number(result.lastInsertRowid);
   }
 
-  /** Records how a run ended. */
-  endRun(
-    id: number,
-    end: {
-      reason: EndReason;
-      exitCode?: number | null;
-      limitMessage?: string | null;
-      resetsAt?: string | null;
-    },
-  ): void {
+  /** Records how a run ended (at `at`, default now). */
+  endRun(id: number, end: RunEnd, at: string = _now()): void {
     this.#db.prepare(
       `UPDATE runs SET ended_at = ?, end_reason = ?, exit_code = ?, limit_message = ?, resets_at = ?
        WHERE id = ?`,
     ).run(
-      _now(),
+      at,
       end.reason,
       end.exitCode ?? null,
       end.limitMessage ?? null,
@@ -274,8 +395,8 @@ export class Journal {
     );
   }
 
-  /** Appends a transcript entry to a run and returns its sequence number. */
-  addEntry(runId: number, entry: { role: Role; text: string; fidelity: Fidelity }): number {
+  /** Appends a transcript entry (said at `at`, default now) and returns its sequence number. */
+  addEntry(runId: number, entry: NewEntry, at: string = _now()): number {
     const row = this.#db.prepare(
       "SELECT coalesce(max(seq), 0) + 1 AS next FROM entries WHERE run_id = ?",
     )
@@ -283,7 +404,7 @@ export class Journal {
     const seq = Number(row.next);
     this.#db.prepare(
       "INSERT INTO entries (run_id, seq, role, text, fidelity, at) VALUES (?, ?, ?, ?, ?, ?)",
-    ).run(runId, seq, entry.role, entry.text, entry.fidelity, _now());
+    ).run(runId, seq, entry.role, entry.text, entry.fidelity, at);
     return seq;
   }
 
@@ -295,12 +416,12 @@ export class Journal {
   }
 
   /** Stores the last lines with text of a run's screen (replacing an earlier capture). */
-  saveScreen(runId: number, lines: string[], size?: { cols: number; rows: number }): void {
+  saveScreen(runId: number, lines: string[], size?: ScreenSize, at: string = _now()): void {
     this.#db.prepare(
       `INSERT INTO screens (run_id, lines, cols, rows, at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT(run_id) DO UPDATE SET lines = excluded.lines, cols = excluded.cols,
          rows = excluded.rows, at = excluded.at`,
-    ).run(runId, JSON.stringify(lines), size?.cols ?? null, size?.rows ?? null, _now());
+    ).run(runId, JSON.stringify(lines), size?.cols ?? null, size?.rows ?? null, at);
   }
 
   /** The stored final screen lines of a run, or null. */
@@ -329,14 +450,12 @@ export class Journal {
     ) as unknown as RunRow[];
   }
 
-  /** Records a handoff (before any delivery is tried). */
-  addHandoff(
-    h: Omit<HandoffRow, "toRun" | "receipt" | "createdAt" | "error"> & { error?: string | null },
-  ): void {
+  /** Records a handoff (before any delivery is tried; created at `at`, default now). */
+  addHandoff(h: NewHandoff, at: string = _now()): void {
     this.#db.prepare(
       `INSERT INTO handoffs (id, from_run, to_agent, mode, road, characters, omitted, redactions,
-         status, file_path, error, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         status, file_path, error, created_at, owner_pid)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       h.id,
       h.fromRun,
@@ -349,21 +468,13 @@ export class Journal {
       h.status,
       h.filePath,
       h.error ?? null,
-      _now(),
+      at,
+      process.pid,
     );
   }
 
   /** Updates a handoff's delivery outcome. */
-  updateHandoff(
-    id: string,
-    change: {
-      status?: HandoffStatus;
-      toRun?: number | null;
-      error?: string | null;
-      receipt?: string | null;
-      road?: string;
-    },
-  ): void {
+  updateHandoff(id: string, change: HandoffChange): void {
     const cur = this.handoff(id);
     if (!cur) throw new Error(`no handoff ${id}`);
     this.#db.prepare(
@@ -421,8 +532,7 @@ export class Journal {
    * Opens a run's output recording for `uuldana export` at its size now and returns the path of
    * the file its members go to. The timing follows at the end ({@link finishOutput}).
    */
-  startOutput(runId: number, size: { cols: number; rows: number }): string {
-    const file = recordingFileName(runId);
+  startOutput(runId: number, size: ScreenSize, file: string = recordingFileName(runId)): string {
     this.#db.prepare(
       `INSERT INTO outputs (run_id, cols, rows, timing, data, truncated, file)
        VALUES (?, ?, ?, '', x'', 0, ?)
@@ -525,6 +635,11 @@ export class Journal {
       "UPDATE limits SET cleared_at = ? WHERE agent = ? AND cleared_at IS NULL",
     ).run(_now(), agent);
     return Number(result.changes);
+  }
+
+  /** Whether the database is still open. */
+  get isOpen(): boolean {
+    return this.#db.isOpen;
   }
 
   /** Closes the database. */

@@ -76,9 +76,36 @@ export const MIGRATIONS: readonly string[] = [
   // 3: recorded output goes to a file beside the journal while the run goes (see
   // recording_file.ts); `file` names it and `data` stays empty. Older rows keep their blob.
   `ALTER TABLE outputs ADD COLUMN file TEXT;`,
-  // 4: the limit ledger every run and exec shares (src/chain/limits.ts decides with it), and a
-  // handoff status for uuldana stopped before delivery (SQLite cannot alter a CHECK: the table is
-  // rebuilt with the same rows).
+  // 4: a handoff whose uuldana was killed before delivering it is marked 'interrupted' by the next
+  // start, found by the process that made it (owner_pid). SQLite cannot change a CHECK in place:
+  // the table is rebuilt with the same rows.
+  `CREATE TABLE handoffs_v4 (
+     id          TEXT PRIMARY KEY,
+     from_run    INTEGER REFERENCES runs(id),
+     to_agent    TEXT NOT NULL,
+     to_run      INTEGER REFERENCES runs(id),
+     mode        TEXT NOT NULL CHECK (mode IN ('auto', 'manual')),
+     road        TEXT NOT NULL,
+     characters  INTEGER NOT NULL,
+     omitted     INTEGER NOT NULL DEFAULT 0,
+     status      TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'pasted', 'saved',
+                   'refused', 'interrupted')),
+     file_path   TEXT,
+     error       TEXT,
+     created_at  TEXT NOT NULL,
+     redactions  INTEGER NOT NULL DEFAULT 0,
+     receipt     TEXT,
+     owner_pid   INTEGER
+   );
+   INSERT INTO handoffs_v4 (id, from_run, to_agent, to_run, mode, road, characters, omitted, status,
+       file_path, error, created_at, redactions, receipt)
+     SELECT id, from_run, to_agent, to_run, mode, road, characters, omitted, status, file_path,
+       error, created_at, redactions, receipt FROM handoffs;
+   DROP TABLE handoffs;
+   ALTER TABLE handoffs_v4 RENAME TO handoffs;
+   CREATE INDEX handoffs_from ON handoffs(from_run);`,
+  // 5: the limit ledger every run and exec on the machine shares (src/chain/limits.ts decides with
+  // it): one row per limit seen; an agent's latest row that is not cleared is its state.
   `CREATE TABLE limits (
      id          INTEGER PRIMARY KEY,
      agent       TEXT NOT NULL,
@@ -90,31 +117,7 @@ export const MIGRATIONS: readonly string[] = [
      strikes     INTEGER NOT NULL DEFAULT 0,
      cleared_at  TEXT
    );
-   CREATE INDEX limits_agent ON limits(agent, id);
-   CREATE TABLE handoffs_v4 (
-     id          TEXT PRIMARY KEY,
-     from_run    INTEGER REFERENCES runs(id),
-     to_agent    TEXT NOT NULL,
-     to_run      INTEGER REFERENCES runs(id),
-     mode        TEXT NOT NULL CHECK (mode IN ('auto', 'manual')),
-     road        TEXT NOT NULL,
-     characters  INTEGER NOT NULL,
-     omitted     INTEGER NOT NULL DEFAULT 0,
-     status      TEXT NOT NULL
-       CHECK (status IN ('pending', 'delivered', 'pasted', 'saved', 'refused', 'interrupted')),
-     file_path   TEXT,
-     error       TEXT,
-     created_at  TEXT NOT NULL,
-     redactions  INTEGER NOT NULL DEFAULT 0,
-     receipt     TEXT
-   );
-   INSERT INTO handoffs_v4 (id, from_run, to_agent, to_run, mode, road, characters, omitted, status,
-     file_path, error, created_at, redactions, receipt)
-     SELECT id, from_run, to_agent, to_run, mode, road, characters, omitted, status, file_path,
-       error, created_at, redactions, receipt FROM handoffs ORDER BY rowid;
-   DROP TABLE handoffs;
-   ALTER TABLE handoffs_v4 RENAME TO handoffs;
-   CREATE INDEX handoffs_from ON handoffs(from_run);`,
+   CREATE INDEX limits_agent ON limits(agent, id);`,
 ];
 
 /** The schema version this build writes. */

@@ -310,11 +310,25 @@ export class AgentRun {
   /** Records the output to a file beside the journal; without one the run goes on unrecorded. */
   #startRecording(): OutputRecording {
     const { journal, cols, rows } = this.#opts;
+    let path = "of this run";
+    const stopped = (e: unknown) =>
+      journal.notice(
+        `the recording ${path} stopped (${(e as Error)?.message ?? e}); the run goes on unrecorded`,
+      );
     try {
-      const file = RecordingFile.create(journal.startOutput(this.runId, { cols, rows }));
+      path = journal.startOutput(this.runId, { cols, rows });
+      const file = RecordingFile.create(path);
       this.#recordingFile = file;
-      return new OutputRecording((member) => file.append(member));
-    } catch {
+      return new OutputRecording((member) => {
+        try {
+          file.append(member);
+        } catch (e) {
+          stopped(e); // the recording stops at this member: said once
+          throw e;
+        }
+      });
+    } catch (e) {
+      stopped(e);
       const unrecorded = new OutputRecording(() => {});
       unrecorded.stop();
       return unrecorded;

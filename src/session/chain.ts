@@ -9,7 +9,7 @@
  * @module
  */
 import { join } from "node:path";
-import { copyFileSync, rmSync } from "node:fs";
+import { copyFileSync } from "node:fs";
 import type { Launch, Proof } from "../../adapters/adapter.ts";
 import { materializeLaunch } from "../../adapters/launch_io.ts";
 import { RoadError } from "../../adapters/launch_rules.ts";
@@ -20,7 +20,6 @@ import { agentConfig, type Road } from "../config/config.ts";
 import type { Context } from "../context.ts";
 import { ExitCode, NotFoundError } from "../errors.ts";
 import type { HandoffReason, TranscriptEntry } from "../handoff/package.ts";
-import { ensurePrivateDir } from "../config/paths.ts";
 import { AgentRun, type RunOutcome, type UserTerminal } from "./agent_run.ts";
 import type { Keyboard } from "./keyboard.ts";
 import { type PreparedHandoff, prepareHandoff, runConversation } from "../handoff/prepare.ts";
@@ -40,6 +39,7 @@ import { type HandoffEvent, settleHandoff } from "../chain/handoff_status.ts";
 import { handoffReason, limitSeen, stopMessage, type WorkStop } from "../chain/reason.ts";
 import { availableAt, clock, isLimited, type LimitEntry, newLimitEntry } from "../chain/limits.ts";
 import type { NotifyEvent } from "../notify/event.ts";
+import { newScratchDir, removeScratchDir } from "./scratch.ts";
 
 /** What a chain needs from the outside world. */
 export interface ChainOptions {
@@ -372,8 +372,8 @@ async function _launch(
 ): Promise<{ run: AgentRun; delivery: Promise<void> }> {
   const { opts, ctx } = chain;
   const { adapter, found, config: cfg } = start.member;
-  const scratch = ensurePrivateDir(join(ctx.dataDir, "scratch", `${Date.now()}-${adapter.name}`));
-  const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
+  const scratch = newScratchDir(ctx.dataDir, adapter.name);
+  const removeScratch = () => removeScratchDir(scratch);
   const atLaunch = start.handoff && start.road !== "paste" ? start.handoff : null;
   let launch: Launch;
   let run: AgentRun;
@@ -493,8 +493,12 @@ async function _pasteWhenReady(
   }
   chain.settle(handoff, { kind: "not-pasted", reason });
   if (run.finished) return; // the agent is gone; the handoff file is in the journal
-  const saved = join(dataDir, "handoff.md");
-  copyFileSync(handoff.file, saved);
+  let saved = join(dataDir, "handoff.md");
+  try {
+    copyFileSync(handoff.file, saved);
+  } catch {
+    saved = handoff.file; // not written yet (a full disk): written there when it can be
+  }
   chain.opts.status(`${reason}; nothing was pasted. The handoff is saved in ${saved}`);
 }
 

@@ -47,7 +47,12 @@ export class StdinKeyboard implements Keyboard {
 
   #deliver(bytes: Uint8Array): void {
     if (this.#sink) {
-      this.#sink(bytes);
+      // A sink that throws loses these bytes, never the keyboard: the next keys still go.
+      try {
+        this.#sink(bytes);
+      } catch (e) {
+        if (Deno.env.get("UULDANA_DEBUG") === "1") console.error(e);
+      }
     } else if (this.#heldBytes + bytes.length <= _HOLD_LIMIT) {
       this.#held.push(bytes);
       this.#heldBytes += bytes.length;
@@ -60,7 +65,7 @@ export class StdinKeyboard implements Keyboard {
       const held = this.#held;
       this.#held = [];
       this.#heldBytes = 0;
-      for (const b of held) sink(b);
+      for (const b of held) this.#deliver(b);
     }
   }
 

@@ -8,6 +8,7 @@
  * limit), `SIM_RESET_AT` (reset time shown), `SIM_HELP_WITHOUT_PROMPT=1` (help lacks the proof
  * line), `SIM_STATE_DIR` (OpenCode sessions), `SIM_REPLY_MS` (reply delay, default 150),
  * `SIM_STARTUP_MS` (delay before the prompt is ready), `SIM_RETRY_MS` (OpenCode retry tick),
+ * `SIM_IMPORT_MS` (how long `opencode import` takes),
  * `SIM_LOADING_MS` (after the first frame, with bracketed paste already on, input is dropped this
  * long while a session "loads", as real OpenCode does when it opens an imported session),
  * `SIM_LIMIT_SESSIONS=N` (only the first N sessions, counted in `SIM_STATE_DIR`, hit it),
@@ -143,9 +144,16 @@ export async function runSimAgent(persona: string, args: string[]): Promise<numb
       _write(Deno.stdout, p.versionText + "\n");
       code = 0;
       break;
-    case "import":
+    case "import": {
+      // SIM_IMPORT_MS: a slow import (a big store), so a test can kill uuldana in the middle of it.
+      const slow = _envInt("SIM_IMPORT_MS", 0);
+      if (slow > 0) {
+        log.write({ event: "import-start", pid: Deno.pid });
+        await new Promise((r) => setTimeout(r, slow));
+      }
       code = _import(launch, log);
       break;
+    }
     case "print":
       code = await _printMode(p, launch, log);
       break;

@@ -1,0 +1,29 @@
+/**
+ * A helper command (e.g. `opencode import`) that dies with uuldana. A process started by uuldana
+ * outlives a uuldana killed with SIGKILL; the pty's agent has the watchdog of `script.ts`, and a
+ * helper gets the same guard: a small `/bin/sh` wrapper starts a watcher and then becomes the
+ * helper, and the watcher kills it and its process group (SIGKILL) as soon as uuldana is gone. The helper keeps the
+ * wrapper's pid, stdout, stderr and exit status, so a timeout that kills it kills the helper.
+ * Pure.
+ *
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+
+// $1 is uuldana's pid; the helper's argv follows. The watcher is started before the helper
+// replaces the shell (`exec`, same pid), so no moment exists when the helper runs unwatched. Where
+// `setsid` exists (util-linux) the helper leads a process group of its own, so what it starts
+// (a launcher's real binary) goes with it; elsewhere only the helper itself is killed. The watcher
+// polls once a second and, once the helper is gone, takes its group's leftovers with it (the
+// helper's own pid is signalled only while it is known to exist: a pid is reused once reaped).
+const _WRAPPER = "w=$1; shift; ( trap '' HUP; while kill -0 $$; do " +
+  "kill -0 $w || { kill -KILL -$$ || kill -KILL $$; exit 0; }; sleep 1; done; kill -KILL -$$ ) " +
+  '</dev/null >/dev/null 2>&1 & if command -v setsid >/dev/null 2>&1; then exec setsid -w "$@"; ' +
+  'fi; exec "$@"';
+
+/** The argv that runs `argv` so that it is killed when process `watchPid` dies. */
+export function watchedArgv(argv: readonly string[], watchPid: number): string[] {
+  if (!Number.isInteger(watchPid) || watchPid <= 0) throw new UsageError(`invalid pid ${watchPid}`);
+  if (argv.length === 0) throw new UsageError("no command to run");
+  return ["/bin/sh", "-c", _WRAPPER, "sh", String(watchPid), ...argv];
+}

@@ -1,0 +1,267 @@
+/**
+ * A journal that cannot be written never touches the keyboard or the agent: a real `uuldana run`
+ * in tmux with simulated agents, while a second process holds a real SQLite write lock on the
+ * journal (or the disk under it is full). Keys reach the agent, the switch happens with the
+ * conversation, the user is told once, and what was kept in memory lands once the file takes it.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { framedBody, SwitchWorld } from "./_switch_env.ts";
+import { REPO_DIR } from "./_paths.ts";
+import { runUuldana, type UuldanaOutput } from "./_uuldana.ts";
+import { Journal } from "../src/journal/journal.ts";
+import { CAN_MOUNT, mountTmpfs, sh } from "./_tmpfs.ts";
+
+const opts = { sanitizeOps: false, sanitizeResources: false };
+const HOLD_LOCK = join(REPO_DIR, "tests/fixtures/faults/hold_lock.ts");
+
+/** Starts a process that holds the journal's write lock until `release()`. */
+async function holdLock(journalFile: string): Promise<{ release(): Promise<void> }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "--allow-read", "--allow-write", HOLD_LOCK, journalFile],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  const { value } = await reader.read();
+  assertEquals(new TextDecoder().decode(value).trim(), "locked");
+  reader.releaseLock();
+  return {
+    async release() {
+      await child.stdin.close();
+      await child.status;
+      await child.stdout.cancel();
+    },
+  };
+}
+
+/** Starts `uuldana run`, records what it writes, and locks the journal once the agent runs. */
+async function startLocked(
+  w: SwitchWorld,
+  screenLog: string,
+): Promise<{ release(): Promise<void> }> {
+  await w.start(["run"]);
+  await w.term.record(screenLog);
+  await w.waitForEvent("claude", "start");
+  return await holdLock(join(w.home, "journal.db"));
+}
+
+/** Waits until the agent shows its prompt and has been quiet, then types `text`. */
+async function ask(w: SwitchWorld, agent: string, text: string, turn: number): Promise<void> {
+  await w.waitForEvent(agent, "start");
+  await w.term.waitFor("? for shortcuts");
+  await new Promise((r) => setTimeout(r, 300));
+  await w.type(text);
+  await w.waitForEvent(agent, "submit", turn);
+}
+
+/** Waits until what the window's program wrote (recorded by `record`) matches `pattern`. */
+async function waitForOutput(file: string, pattern: RegExp, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (existsSync(file) && pattern.test(readFileSync(file, "latin1"))) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${pattern} in the output:\n${readFileSync(file, "latin1").slice(-3000)}`);
+}
+
+/** What every fault test asks of the journal once the fault is over: the run, its turns, the handoff. */
+function assertSavedAfter(w: SwitchWorld, turns: string[]): void {
+  w.withJournal((j) => {
+    const [codexRun, claudeRun] = j.runs();
+    assertEquals([claudeRun.agent, claudeRun.endReason, codexRun.agent], [
+      "claude",
+      "limit",
+      "codex",
+    ]);
+    assertEquals(
+      j.entries(claudeRun.id).filter((e) => e.role === "user").map((e) => e.text),
+      turns,
+    );
+    assert(j.screen(claudeRun.id)!.some((l) => l.includes("You've hit your session limit")));
+    const [h] = j.handoffsFrom(claudeRun.id);
+    assertEquals([h.toAgent, h.status, h.toRun], ["codex", "delivered", codexRun.id]);
+    assert(readFileSync(h.filePath!, "utf8").includes(turns.at(-1)!));
+  });
+}
+
+function count(haystack: string, needle: string): number {
+  return haystack.split(needle).length - 1;
+}
+
+Deno.test(
+  "a journal locked by another process: keys reach the agent, the switch carries the turns, told once, saved after",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "2" } });
+    const screenLog = join(w.root, "screen.log");
+    let lock: { release(): Promise<void> } | null = null;
+    try {
+      lock = await startLocked(w, screenLog);
+
+      await ask(w, "claude", "first request while the journal is locked", 1);
+      // The keyboard survived the failed write: the second turn reaches the agent too, and its
+      // limit hands the whole conversation (kept in memory) to codex.
+      await ask(w, "claude", "second request, still locked", 2);
+      const [start] = await w.waitForEvent("codex", "start");
+      const framed = framedBody(String(start.prompt));
+      assert(framed, String(start.prompt).slice(0, 500));
+      assert(framed.body.includes("first request while the journal is locked"), framed.body);
+      assert(framed.body.includes("second request, still locked"), framed.body);
+
+      await lock.release();
+      lock = null;
+      // Kept writes are retried every 2 s; the next key press retries too.
+      await waitForOutput(screenLog, /takes writes again/, 10_000);
+      await w.term.send("C-c");
+      await w.term.send("C-c");
+      assertEquals(await w.exitCode(), 0);
+
+      const screen = readFileSync(screenLog, "latin1");
+      assertEquals(count(screen, "is locked by another process"), 1, screen.slice(-3000));
+      assert(!/Uncaught|internal error|\n\s+at /.test(screen), screen.slice(-3000));
+      assertSavedAfter(w, [
+        "first request while the journal is locked",
+        "second request, still locked",
+      ]);
+    } finally {
+      await lock?.release();
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "Ctrl-C while the journal is still locked ends uuldana at once; what was not saved is kept in a file",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude"]);
+    const screenLog = join(w.root, "screen.log");
+    let lock: { release(): Promise<void> } | null = null;
+    try {
+      lock = await startLocked(w, screenLog);
+      await ask(w, "claude", "a request nobody can save", 1);
+      await w.term.send("C-c");
+      await w.term.send("C-c");
+      assertEquals(await w.exitCode(10_000), 0);
+      await waitForOutput(screenLog, /journal writes it never took are in \S+\.jsonl/, 1_000);
+      const screen = readFileSync(screenLog, "latin1");
+      assert(!/Uncaught|internal error|\n\s+at /.test(screen), screen.slice(-3000));
+      const file = /never took are in (\S+\.jsonl)/.exec(screen.replace(/\r?\n/g, ""))![1];
+      assert(readFileSync(file, "utf8").includes("a request nobody can save"));
+    } finally {
+      await lock?.release();
+      await w.close();
+    }
+  },
+);
+
+for (
+  const fault of [
+    {
+      name: "the disk under the journal is full",
+      start: (home: string) => sh(`dd if=/dev/zero of=${home}/filler bs=64k 2>/dev/null; sync`),
+      told: "cannot grow: the disk is full",
+      end: (home: string) => sh(`rm -f ${home}/filler`),
+    },
+    {
+      // A read-only bind mount over the data directory: new files (the handoff file) are refused.
+      // The journal's open file keeps its write access, as on any Unix, so it goes on being written.
+      name: "the data directory is made read-only",
+      start: (home: string) =>
+        sh(`mount --bind ${home} ${home} && mount -o remount,bind,ro ${home}`),
+      told: null,
+      end: (home: string) => sh(`umount ${home}`),
+    },
+  ]
+) {
+  Deno.test({
+    name: `${fault.name} mid-run: keys reach the agent, the handoff still happens, saved after`,
+    ignore: !CAN_MOUNT,
+    ...opts,
+    fn: async () => {
+      const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "2" } });
+      const screenLog = join(w.root, "screen.log");
+      assert(await mountTmpfs(w.home, "8m"));
+      let faulty = false;
+      try {
+        await w.start(["run"]);
+        await w.term.record(screenLog);
+        await w.waitForEvent("claude", "start");
+        await w.term.waitFor("? for shortcuts");
+        await fault.start(w.home);
+        faulty = true;
+
+        await ask(w, "claude", "first request on a bad disk", 1);
+        await ask(w, "claude", "second request on a bad disk", 2);
+        const [start] = await w.waitForEvent("codex", "start");
+        const framed = framedBody(String(start.prompt));
+        assert(framed, String(start.prompt).slice(0, 500));
+        assert(framed.body.includes("first request on a bad disk"), framed.body);
+        assert(framed.body.includes("second request on a bad disk"), framed.body);
+        await waitForOutput(screenLog, /could not write \S+handoffs\/\S+\.md/, 5_000);
+
+        await fault.end(w.home);
+        faulty = false;
+        if (fault.told) await waitForOutput(screenLog, /takes writes again/, 10_000);
+        await waitForOutput(screenLog, /wrote \S+handoffs\/\S+\.md/, 5_000);
+        await w.term.send("C-c");
+        await w.term.send("C-c");
+        assertEquals(await w.exitCode(), 0);
+
+        const screen = readFileSync(screenLog, "latin1");
+        const kept = count(screen, "keeping what is not saved in memory");
+        if (fault.told) {
+          assertEquals([count(screen, fault.told), kept], [1, 1], screen.slice(-3000));
+        } else assertEquals(kept, 0);
+        assert(!/Uncaught|internal error|\n\s+at /.test(screen), screen.slice(-3000));
+        assertSavedAfter(w, ["first request on a bad disk", "second request on a bad disk"]);
+      } finally {
+        if (faulty) await fault.end(w.home);
+        await w.close();
+        await sh(`umount -l ${w.home}`);
+      }
+    },
+  });
+}
+
+Deno.test(
+  "exec with the journal locked for its whole run: the failover works, and what was never saved is kept in a file",
+  opts,
+  async () => {
+    const root = Deno.makeTempDirSync({ prefix: "uuldana-exec-locked-" });
+    const data = join(root, "data");
+    Deno.mkdirSync(data);
+    Journal.open(data).close();
+    const fakes = join(REPO_DIR, "tests/fixtures/headless_agents");
+    const lock = await holdLock(join(data, "journal.db"));
+    let out: UuldanaOutput;
+    try {
+      out = await runUuldana(["exec", "fix the flaky test", "--agents", "claude,codex"], {
+        cwd: root,
+        env: {
+          UULDANA_HOME: data,
+          UULDANA_CONFIG: join(root, "none.json"),
+          UULDANA_CLAUDE_BIN: join(fakes, "claude"),
+          UULDANA_CODEX_BIN: join(fakes, "codex"),
+          FAKE_CLAUDE_MODE: "limit",
+          FAKE_AGENT_LOG: root,
+          NO_COLOR: "1",
+        },
+      });
+    } finally {
+      await lock.release();
+    }
+    assertEquals([out.code, out.stdout], [0, "FAKE CODEX ANSWER\n"], out.stderr);
+    // Told once when it began, once at the end with where the rest is.
+    assertEquals(count(out.stderr, "keeping what is not saved in memory"), 1, out.stderr);
+    assert(!/internal error|Uncaught|\n\s+at /.test(out.stderr), out.stderr);
+    const kept = /journal writes it never took are in (\S+\.jsonl)/.exec(out.stderr)?.[1];
+    assert(kept, out.stderr);
+    const writes = readFileSync(kept, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    assert(writes.some((w) => w.kind === "addEntry" && w.entry.text === "fix the flaky test"));
+    assert(writes.some((w) => w.kind === "addHandoff" && w.handoff.toAgent === "codex"));
+  },
+);

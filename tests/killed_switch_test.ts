@@ -1,0 +1,127 @@
+/**
+ * uuldana killed with SIGKILL in the middle of a switch (OpenCode's `import`, a paste waiting for
+ * the next agent's input box): nothing it started outlives it, and the next start marks the
+ * handoff `interrupted` and removes the scratch files that hold handoff text.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { existsSync, readdirSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
+import { SwitchWorld } from "./_switch_env.ts";
+import { runUuldana } from "./_uuldana.ts";
+import { readSimLog } from "../src/sim/log.ts";
+import { processAlive } from "../src/process_alive.ts";
+
+const opts = { sanitizeOps: false, sanitizeResources: false };
+
+async function gone(pid: number, timeoutMs = 8_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (processAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return !processAlive(pid);
+}
+
+/** Waits for Claude's prompt, then types `text` and Enter. */
+async function askClaude(w: SwitchWorld, text: string): Promise<void> {
+  await w.waitForEvent("claude", "start");
+  await w.term.waitFor("? for shortcuts");
+  await new Promise((r) => setTimeout(r, 300));
+  await w.type(text);
+}
+
+/** The pid of the uuldana that wrote the runs. */
+function owner(w: SwitchWorld): number {
+  const db = new DatabaseSync(join(w.home, "journal.db"), { readOnly: true });
+  try {
+    return Number(
+      (db.prepare("SELECT owner_pid FROM runs ORDER BY id LIMIT 1").get() as { owner_pid: number })
+        .owner_pid,
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/** The handoffs as `uuldana runs --json` reports them, after that start repaired the journal. */
+async function handoffsAfterNextStart(
+  w: SwitchWorld,
+): Promise<{ toAgent: string; status: string; error: string | null }[]> {
+  const out = await runUuldana(["runs", "--json"], {
+    env: { UULDANA_CONFIG: w.config, UULDANA_HOME: w.home },
+  });
+  assertEquals(out.code, 0, out.stderr);
+  return (JSON.parse(out.stdout) as {
+    handoffs: { toAgent: string; status: string; error: string | null }[];
+  }[])
+    .flatMap((r) => r.handoffs);
+}
+
+/** The pid of the `opencode import` once it started (it logs before the session log begins). */
+async function importStarted(w: SwitchWorld): Promise<number> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const started = readSimLog(w.log("opencode")).find((e) => e.event === "import-start");
+    if (started) return Number(started.pid);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no import started; screen:\n${await w.term.capture()}`);
+}
+
+function scratch(w: SwitchWorld): string[] {
+  const dir = join(w.home, "scratch");
+  return existsSync(dir) ? readdirSync(dir) : [];
+}
+
+Deno.test(
+  "SIGKILL during `opencode import`: the import dies with uuldana, the next start marks the handoff interrupted and removes its scratch file",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "opencode"], {
+      claude: { SIM_LIMIT_AFTER: "1" },
+      opencode: { SIM_IMPORT_MS: "60000" },
+    }, { agents: { opencode: { road: "store" } } });
+    try {
+      await w.start(["run"]);
+      await askClaude(w, "Add a --dry-run flag to deploy.sh");
+      const importPid = await importStarted(w);
+      const uuldana = owner(w);
+      assert(processAlive(importPid));
+      // The import file holds the handoff text, in this uuldana's scratch directory.
+      const [dir] = scratch(w);
+      assert(dir?.startsWith(`p${uuldana}-`), String(scratch(w)));
+
+      Deno.kill(uuldana, "SIGKILL");
+      assert(await gone(importPid), "the import outlived uuldana");
+
+      const handoffs = await handoffsAfterNextStart(w);
+      assertEquals(handoffs.map((h) => [h.toAgent, h.status]), [["opencode", "interrupted"]]);
+      assertEquals(scratch(w), []);
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "SIGKILL while a manual handoff waits to be pasted: the next agent dies with uuldana, the handoff is interrupted",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "codex"], { codex: { SIM_STARTUP_MS: "60000" } });
+    try {
+      await w.start(["run"]);
+      await askClaude(w, "Add a --dry-run flag to deploy.sh");
+      await w.waitForEvent("claude", "submit");
+      await w.type("/agent codex");
+      await w.waitForEvent("codex", "start");
+      const uuldana = owner(w);
+      await new Promise((r) => setTimeout(r, 500));
+      Deno.kill(uuldana, "SIGKILL");
+      assert(await gone(uuldana), "uuldana is still there");
+
+      const handoffs = await handoffsAfterNextStart(w);
+      assertEquals(handoffs.map((h) => [h.toAgent, h.status]), [["codex", "interrupted"]]);
+      assert(handoffs[0].error?.includes("stopped before it delivered"));
+    } finally {
+      await w.close();
+    }
+  },
+);
