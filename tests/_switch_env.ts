@@ -202,6 +202,19 @@ export class SwitchWorld {
   }
 }
 
+/** A time as Claude shows a reset ("3:01am"), in UTC (the sim agents run with TZ=UTC). */
+export function claudeClock(at: Date): string {
+  const h = at.getUTCHours();
+  return `${h % 12 || 12}:${String(at.getUTCMinutes()).padStart(2, "0")}${h < 12 ? "am" : "pm"}`;
+}
+
+/** Types `text` and Enter once the run shows a pasteable prompt and is quiet, like a user. */
+export function typeWhenReady(keys: TypedKeyboard, run: AgentRun, text: string): void {
+  run.waitUntil(() => run.isQuiet() && run.vt.modes.bracketedPaste, 20_000).then(
+    (ready) => ready && keys.type(`${text}\r`),
+  );
+}
+
 /** The framed handoff inside `text`: what is between its BEGIN and END boundaries, or null. */
 export function framedBody(text: string): { nonce: string; body: string } | null {
   const m =

@@ -10,7 +10,13 @@ import {
 } from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { framedBody, SwitchWorld, TypedKeyboard } from "./_switch_env.ts";
+import {
+  claudeClock,
+  framedBody,
+  SwitchWorld,
+  TypedKeyboard,
+  typeWhenReady,
+} from "./_switch_env.ts";
 import type { AgentRun } from "../src/session/agent_run.ts";
 import { newLimitEntry } from "../src/chain/limits.ts";
 import { runUuldana } from "./_uuldana.ts";
@@ -21,9 +27,7 @@ const HOUR = 3600_000;
 
 /** A reset time `ms` ahead, shown the way Claude shows it ("3:01am"), in UTC. */
 function shownAhead(ms: number): string {
-  const at = new Date(Date.now() + ms);
-  const h = at.getUTCHours();
-  return `${h % 12 || 12}:${String(at.getUTCMinutes()).padStart(2, "0")}${h < 12 ? "am" : "pm"}`;
+  return claudeClock(new Date(Date.now() + ms));
 }
 
 /** Claude, limited at its first turn until two hours from now, then codex. */
@@ -38,10 +42,8 @@ function claudeThenCodex(
 }
 
 /** Types the request once the run shows a pasteable prompt and is quiet. */
-function askWhenReady(keys: TypedKeyboard, run: AgentRun, text = REQUEST): void {
-  run.waitUntil(() => run.isQuiet() && run.vt.modes.bracketedPaste, 20_000).then(
-    (ready) => ready && keys.type(`${text}\r`),
-  );
+function askWhenReady(keys: TypedKeyboard, run: AgentRun): void {
+  typeWhenReady(keys, run, REQUEST);
 }
 
 /** Stops a run once its agent has started and drawn its screen. */
@@ -226,10 +228,7 @@ Deno.test(
   async () => {
     // Claude's limit reset at the start of this minute; it still shows that time when started.
     const reset = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-    const h = reset.getUTCHours();
-    const shown = `${h % 12 || 12}:${String(reset.getUTCMinutes()).padStart(2, "0")}${
-      h < 12 ? "am" : "pm"
-    }`;
+    const shown = claudeClock(reset);
     const w = new SwitchWorld(["claude", "codex"], {
       claude: { SIM_LIMIT_AFTER: "1", SIM_RESET_AT: shown, TZ: "UTC" },
     });

@@ -11,7 +11,13 @@ import {
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { framedBody, SwitchWorld, TypedKeyboard } from "./_switch_env.ts";
+import {
+  claudeClock,
+  framedBody,
+  SwitchWorld,
+  TypedKeyboard,
+  typeWhenReady,
+} from "./_switch_env.ts";
 import { CONTINUE_REQUEST } from "../src/handoff/frame.ts";
 import type { AgentRun } from "../src/session/agent_run.ts";
 import { REPO_DIR } from "./_paths.ts";
@@ -295,11 +301,7 @@ Deno.test(
   opts,
   async () => {
     // A reset time one or two minutes ahead, shown the way Claude shows it.
-    const at = new Date(Date.now() + 60_000);
-    const h = at.getUTCHours();
-    const shown = `${h % 12 || 12}:${String(at.getUTCMinutes()).padStart(2, "0")}${
-      h < 12 ? "am" : "pm"
-    }`;
+    const shown = claudeClock(new Date(Date.now() + 60_000));
     const w = new SwitchWorld(["claude"], {
       claude: { SIM_LIMIT_AFTER: "1", SIM_RESET_AT: shown, TZ: "UTC" },
     });
@@ -383,9 +385,7 @@ Deno.test(
           // The signal lands between claude's limit and the next start, when no run can take it.
           if (!run) return abort.abort("SIGTERM");
           if (run.adapterName !== "claude") return run.stop("SIGTERM");
-          run.waitUntil(() => run.isQuiet() && run.vt.modes.bracketedPaste, 20_000).then(
-            (ready) => ready && keys.type(`${REQUEST}\r`),
-          );
+          typeWhenReady(keys, run, REQUEST);
         },
       });
       assertEquals(code, 143);
@@ -457,9 +457,7 @@ Deno.test(
         onRun: (run) => {
           if (!run) return;
           if (++runs > 1) return run.stop("SIGTERM");
-          run.waitUntil(() => run.isQuiet() && run.vt.modes.bracketedPaste, 20_000).then(
-            (ready) => ready && keys.type(`${REQUEST}\r`),
-          );
+          typeWhenReady(keys, run, REQUEST);
         },
       });
       assertEquals(runs, 1, "codex was started on the handoff without a proof");
