@@ -139,7 +139,7 @@ Deno.test(
 
       // An unknown agent: no switch, the typed command is erased from Claude's input box.
       await w.type("/agent nosuch");
-      await w.term.waitFor(`no agent named "nosuch"`);
+      await w.term.waitFor(`unknown agent "nosuch"; type /agent to list them`);
       const inputs = w.events("claude", "input").map((e) => String(e.bytes)).join("");
       assert(
         inputs.endsWith("/agent nosuch" + "\x7f".repeat(13)),

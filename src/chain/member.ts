@@ -29,12 +29,12 @@ export function roadOf(member: Member): Road {
   return member.config.road ?? member.adapter.defaultRoad;
 }
 
-/** The one wording of an agent name uuldana does not know. */
-export function unknownAgentError(name: string): UsageError {
-  return new UsageError(
-    `unknown agent "${name}"`,
-    "see `uuldana agents` for the agents uuldana knows",
-  );
+/** The one wording of an agent name uuldana does not know; `hint` says what to do there. */
+export function unknownAgentError(
+  name: string,
+  hint = "see `uuldana agents` for the agents uuldana knows",
+): UsageError {
+  return new UsageError(`unknown agent "${name}"`, hint);
 }
 
 /**

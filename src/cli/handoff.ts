@@ -9,6 +9,7 @@ import { adapterByName } from "../../adapters/registry.ts";
 import { findAgent, proveAgent } from "../../adapters/find.ts";
 import { agentConfig, type Road, ROADS } from "../config/config.ts";
 import { ExitWith, NotFoundError, UsageError, UuldanaError } from "../errors.ts";
+import { unknownAgentError } from "../chain/member.ts";
 import { runChain } from "../session/chain.ts";
 import { prepareHandoff, runConversation } from "../handoff/prepare.ts";
 import { TerminalSession } from "../session/terminal_session.ts";
@@ -36,7 +37,7 @@ Examples:
       const ctx = openContext();
       try {
         const adapter = adapterByName(opts.to);
-        if (!adapter) throw new UsageError(`unknown agent "${opts.to}"`, "see `uuldana agents`");
+        if (!adapter) throw unknownAgentError(opts.to);
         const runId = opts.from === "last" ? ctx.journal.runs(1)[0]?.id : Number(opts.from);
         const run = runId ? ctx.journal.run(runId) : null;
         if (!run) {

@@ -27,7 +27,14 @@ import { pasteHandoff } from "./paste.ts";
 import { closingLine, CONTINUE_REQUEST, openingLine } from "../handoff/frame.ts";
 import { waitForReset } from "./reset_wait.ts";
 import { signalExitCode } from "../pty/signals.ts";
-import { chainAdapters, chainNames, type Member, roadOf, usable } from "../chain/member.ts";
+import {
+  chainAdapters,
+  chainNames,
+  type Member,
+  roadOf,
+  unknownAgentError,
+  usable,
+} from "../chain/member.ts";
 import {
   availableAgainLine,
   type ChainState,
@@ -505,7 +512,7 @@ async function _pasteWhenReady(
 function _switchProblem(chain: _Chain, current: string, name: string): string | null {
   const m = chain.members.find((x) => x.name === name);
   const adapter = m?.adapter ?? adapterByName(name);
-  if (!adapter) return `uuldana: no agent named "${name}"; type /agent to list them`;
+  if (!adapter) return `uuldana: ${unknownAgentError(name).message}; type /agent to list them`;
   if (name === current) return `uuldana: ${name} is already running`;
   const cfg = m?.config ?? agentConfig(chain.ctx.config, name);
   // Outside the chain nothing was looked up yet: a quick PATH check, like findAgent's.
