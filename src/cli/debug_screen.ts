@@ -5,23 +5,25 @@
  */
 import { Command } from "@commander-js/extra-typings";
 import { UsageError, UuldanaError } from "../errors.ts";
-import { Terminal, type TerminalSnapshot } from "../vt/mod.ts";
+import { MAX_COLS, MAX_ROWS, MAX_SCROLLBACK, Terminal, type TerminalSnapshot } from "../vt/mod.ts";
 
 /** `uuldana debug screen`: render a terminal recording with uuldana's VT interpreter. */
 export function debugScreenCommand() {
   return new Command("screen")
     .description("render a terminal recording (raw pty output) with uuldana's VT interpreter")
     .argument("<file>", "file with the raw bytes a program wrote to its terminal")
-    .option("--cols <n>", "terminal columns", "120")
-    .option("--rows <n>", "terminal rows", "40")
+    .option("--cols <n>", `terminal columns (1 to ${MAX_COLS})`, "120")
+    .option("--rows <n>", `terminal rows (1 to ${MAX_ROWS})`, "40")
     .option("--chunk <n>", "feed N bytes at a time (default: the whole file at once)")
-    .option("--scrollback <n>", "scrollback lines kept", "10000")
+    .option("--scrollback <n>", `scrollback lines kept (0 to ${MAX_SCROLLBACK})`, "10000")
     .option("--json", "print the state as JSON (the shape of the corpus `oracle` object)")
     .action(async (file, opts) => {
-      const cols = _positiveInt(opts.cols, "--cols");
-      const rows = _positiveInt(opts.rows, "--rows");
-      const scrollback = _positiveInt(opts.scrollback, "--scrollback", true);
-      const chunk = opts.chunk === undefined ? 0 : _positiveInt(opts.chunk, "--chunk");
+      const cols = _positiveInt(opts.cols, "--cols", MAX_COLS);
+      const rows = _positiveInt(opts.rows, "--rows", MAX_ROWS);
+      const scrollback = _positiveInt(opts.scrollback, "--scrollback", MAX_SCROLLBACK, true);
+      const chunk = opts.chunk === undefined
+        ? 0
+        : _positiveInt(opts.chunk, "--chunk", Number.MAX_SAFE_INTEGER);
       const bytes = await _readFile(file);
       const term = new Terminal({ cols, rows, scrollback });
       if (chunk > 0) {
@@ -55,10 +57,12 @@ export function renderSnapshot(snap: TerminalSnapshot, cols: number, rows: numbe
   return lines.join("\n");
 }
 
-function _positiveInt(value: string, flag: string, allowZero = false): number {
+function _positiveInt(value: string, flag: string, max: number, allowZero = false): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || (n === 0 && !allowZero)) {
-    throw new UsageError(`${flag} must be a ${allowZero ? "non-negative" : "positive"} integer`);
+  const min = allowZero ? 0 : 1;
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? "a positive integer" : `from ${min} to ${max}`;
+    throw new UsageError(`${flag} must be ${range}, got '${value}'`);
   }
   return n;
 }

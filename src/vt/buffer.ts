@@ -30,6 +30,9 @@ export class ScreenBuffer {
   savedY = 0;
   /** Saved character set (DECSC). */
   savedCharset: Charset | null = null;
+  // The lines that may hold content since the last reset (a screenful at most, else all may).
+  #touched: Line[] = [];
+  #overflow = false;
 
   constructor(cols: number, rows: number, scrollback: number | null) {
     this.scrollback = scrollback === null ? null : new Scrollback(scrollback);
@@ -37,6 +40,29 @@ export class ScreenBuffer {
     for (let i = 0; i < rows; i++) this.lines.push(new Line(cols));
     this.tabs = new Uint8Array(cols);
     this.resetTabs();
+  }
+
+  /**
+   * Back to a new buffer's state, reusing its lines (only lines noted by `touched` are erased):
+   * blank rows, cursor home, full margins, default tabs, no saved cursor, no scrollback.
+   */
+  reset(cols: number): void {
+    for (const line of this.#overflow ? this.lines : this.#touched) line.reset(cols);
+    this.#touched.length = 0;
+    this.#overflow = false;
+    if (this.tabs.length !== cols) this.tabs = new Uint8Array(cols);
+    this.resetTabs();
+    this.scrollback?.clear();
+    this.x = this.y = this.scrollTop = 0;
+    this.scrollBottom = this.lines.length - 1;
+    this.savedX = this.savedY = 0;
+    this.savedCharset = null;
+  }
+
+  /** Notes that `line` may hold content now: `reset` erases the lines noted, not every line. */
+  touched(line: Line): void {
+    if (this.#touched.length < this.lines.length) this.#touched.push(line);
+    else this.#overflow = true;
   }
 
   /** Number of scrollback lines (xterm's `ybase`). */

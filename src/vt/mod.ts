@@ -19,3 +19,4 @@ export {
 export { type Query, type ReplyState, replyTo } from "./query.ts";
 export { restoreSequence } from "./restore.ts";
 export { charWidth } from "./width.ts";
+export { MAX_COLS, MAX_ROWS, MAX_SCROLLBACK } from "./limits.ts";

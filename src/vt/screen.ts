@@ -11,10 +11,17 @@ import { COMBINED, CP_MASK, Line, NULL_CELL, WIDTH_MASK, WIDTH_SHIFT } from "./l
 import type { Modes } from "./modes.ts";
 import { charWidth } from "./width.ts";
 
-/** The most rows of one logical line that `lastLines` joins; a longer line keeps its end. */
+/**
+ * The most rows, and cells, of one logical line that `lastLines` and `logicalScreenLines` join; a
+ * longer line keeps its end after a "…". The cell bound (50 rows of 240 columns) keeps a flood
+ * at 400 columns from making a string of up to a MB each time the screen is read.
+ */
 const _MAX_JOINED_ROWS = 50;
+const _MAX_JOINED_CELLS = 12_000;
 
 const _E = 0x45;
+// How many rows other than its pattern the state a REP left may have before it is forgotten.
+const _REP_OTHER_ROWS = 4;
 
 /** The screen of a {@link Terminal}: buffers, cursor and every operation on them. */
 export class Screen {
@@ -40,6 +47,12 @@ export class Screen {
   // shared with the Terminal, which changes it in place: insert, wraparound, origin…
   readonly #modes: Readonly<Modes>;
   #gsets: (Charset | null)[] = [null, null, null, null];
+  // The last REP that ran through every row it could reach, while nothing else has changed any
+  // line but its cursor row since (every other change clears it): see `#repeatAgain`.
+  #repDone: RepDone | null = null;
+  // The code points of the last REP's text (a flood repeats the same one).
+  #repText = "";
+  #repCps: number[] = [];
   #glevel = 0;
 
   constructor(cols: number, rows: number, scrollback: number, modes: Readonly<Modes>) {
@@ -50,22 +63,32 @@ export class Screen {
     this.resetBuffers();
   }
 
-  /** Fresh blank normal and alternate buffers, the normal one shown. */
+  /**
+   * Blank normal and alternate buffers, the normal one shown. The buffers and their lines are
+   * reused (RIS in a loop must not allocate a screen of garbage each time).
+   */
   resetBuffers(): void {
-    this.normal = new ScreenBuffer(this.cols, this.rows, this.#scrollbackSize);
-    this.alt = new ScreenBuffer(this.cols, this.rows, null);
+    this.#repDone = null;
+    if (this.normal === undefined) {
+      this.normal = new ScreenBuffer(this.cols, this.rows, this.#scrollbackSize);
+      this.alt = new ScreenBuffer(this.cols, this.rows, null);
+    } else {
+      this.normal.reset(this.cols);
+      this.alt.reset(this.cols);
+    }
     this.buf = this.normal;
   }
 
   /** G0–G3 back to ASCII, G0 in use. */
   resetCharsets(): void {
-    this.#gsets = [null, null, null, null];
+    this.#gsets.fill(null);
     this.#glevel = 0;
     this.charset = null;
   }
 
   /** Resizes both buffers; content is kept (no reflow), the cursor is clamped. */
   resize(cols: number, rows: number): void {
+    this.#repDone = null;
     for (const buf of [this.normal, this.alt]) this.#resizeBuffer(buf, cols, rows);
     this.cols = cols;
     this.rows = rows;
@@ -76,17 +99,27 @@ export class Screen {
     return this.buf.lines.map((l) => l.text());
   }
 
-  /** Visible rows with soft-wrap continuations joined into one line each. */
+  /**
+   * Visible rows with soft-wrap continuations joined into one line each (a line of more than
+   * `#joinedRows` rows keeps its end, after a "…").
+   */
   logicalScreenLines(): string[] {
     const out: string[] = [];
     const lines = this.buf.lines;
+    const most = this.#joinedRows();
     let start = 0;
     for (let y = 1; y <= lines.length; y++) {
       if (y < lines.length && lines[y].wrapped) continue;
-      out.push(_joinRows(lines, start, y));
+      const from = Math.max(start, y - most);
+      out.push((from > start ? "…" : "") + _joinRows(lines, from, y));
       start = y;
     }
     return out;
+  }
+
+  /** How many rows of one logical line are joined at most. */
+  #joinedRows(): number {
+    return Math.max(1, Math.min(_MAX_JOINED_ROWS, Math.floor(_MAX_JOINED_CELLS / this.cols)));
   }
 
   /**
@@ -104,8 +137,8 @@ export class Screen {
       // one logical line: rows start..i, where rows start+1..i are continuations
       let start = i;
       while (start > 0 && at(start).wrapped) start--;
-      // A logical line longer than _MAX_JOINED_ROWS rows (a soft-wrapped flood) keeps its end.
-      const from = Math.max(start, i - _MAX_JOINED_ROWS + 1);
+      // A logical line longer than that (a soft-wrapped flood) keeps its end.
+      const from = Math.max(start, i - this.#joinedRows() + 1);
       const rows: Line[] = [];
       for (let k = from; k <= i; k++) rows.push(at(k));
       const text = (from > start ? "…" : "") + _joinRows(rows, 0, rows.length);
@@ -145,16 +178,23 @@ export class Screen {
     }
     if (!this.inPrintRun) this.#startRun();
     const buf = this.buf;
+    if (this.#repDone !== null && !this.#repDone.lines.includes(buf.lines[buf.y])) {
+      this.#repDone = null;
+    }
     const cols = this.cols;
     const wrap = this.#modes.wraparound;
     let x = buf.x;
-    let cells = buf.lines[buf.y].cells;
+    let line = buf.lines[buf.y];
+    let cells = line.cells;
+    this.#touch(line);
     let i = start;
     while (i < end) {
       if (x >= cols) {
         if (wrap) {
           this.#wrapDown();
-          cells = buf.lines[buf.y].cells;
+          line = buf.lines[buf.y];
+          this.#touch(line);
+          cells = line.cells;
           x = 0;
         } else {
           // no autowrap: everything left overwrites the last column
@@ -178,6 +218,9 @@ export class Screen {
   printCp(cp: number): void {
     if (!this.inPrintRun) this.#startRun();
     const buf = this.buf;
+    if (this.#repDone !== null && !this.#repDone.lines.includes(buf.lines[buf.y])) {
+      this.#repDone = null;
+    }
     const cols = this.cols;
     if (cp < 127 && this.charset !== null) {
       const mapped = this.charset[cp];
@@ -209,7 +252,10 @@ export class Screen {
     const cells = line.cells;
     if (join && buf.x) {
       const offset = (cells[buf.x - 1] & WIDTH_MASK) ? 1 : 2;
-      if (buf.x - offset >= 0) line.addToCell(buf.x - offset, cp, w);
+      if (buf.x - offset >= 0) {
+        this.#touch(line);
+        line.addToCell(buf.x - offset, cp, w);
+      }
       return;
     }
     if (this.#modes.insert) {
@@ -217,6 +263,7 @@ export class Screen {
       if ((cells[cols - 1] >>> WIDTH_SHIFT) === 2) cells[cols - 1] = NULL_CELL;
     }
     if (buf.x >= cols) return; // a zero-width char at a pending wrap: nowhere to put it
+    this.#touch(line);
     cells[buf.x++] = cp | (w << WIDTH_SHIFT);
     while (w-- > 1 && buf.x < cols) cells[buf.x++] = 0;
     this.#endPrint();
@@ -226,7 +273,18 @@ export class Screen {
   #wrapDown(): void {
     const buf = this.buf;
     // on the last row below the margins xterm.js flags the row it stays on
-    if (this.#down(true) || buf.y !== buf.scrollBottom) buf.lines[buf.y].wrapped = true;
+    if (this.#down(true) || buf.y !== buf.scrollBottom) {
+      const line = buf.lines[buf.y];
+      line.wrapped = true;
+      this.#touch(line);
+    }
+  }
+
+  /** `line` (of the buffer shown) may now hold content: RIS must erase it. */
+  #touch(line: Line): void {
+    if (line.dirty) return;
+    line.dirty = true;
+    this.buf.touched(line);
   }
 
   /**
@@ -240,6 +298,7 @@ export class Screen {
       return false;
     }
     if (buf.y >= this.rows - 1) return false;
+    this.#repDone = null;
     buf.y++;
     return true;
   }
@@ -261,35 +320,66 @@ export class Screen {
     const top = buf.scrollTop;
     const bottom = buf.scrollBottom;
     let line: Line;
+    let out: Line; // the row that leaves the region
     if (top === 0 && buf.scrollback !== null) {
-      const old = buf.lines.shift()!;
-      line = this.#blank(buf.scrollback.push(old));
+      out = buf.lines.shift()!;
+      line = this.#blank(buf.scrollback.push(out));
     } else {
-      line = this.#blank(buf.lines.splice(top, 1)[0]);
+      out = buf.lines.splice(top, 1)[0];
+      line = this.#blank(out);
     }
     line.wrapped = wrapped;
+    if (wrapped) this.#touch(line);
     if (bottom === this.rows - 1) buf.lines.push(line);
     else buf.lines.splice(bottom, 0, line);
+    const done = this.#repDone;
+    if (done !== null) {
+      // the rows the last REP left all hold its pattern but these few: follow the scroll
+      if (!done.scrolls || done.buf !== buf || done.top !== top || done.bottom !== bottom) {
+        this.#repDone = null;
+      } else if (done.lines.length >= _REP_OTHER_ROWS) this.#repDone = null;
+      else {
+        const gone = done.lines.indexOf(out);
+        if (gone >= 0) done.lines.splice(gone, 1);
+        done.lines.push(line);
+      }
+    }
   }
 
-  /** Removes `n` lines at row `at` and inserts as many blank lines at row `insertAt`. */
+  /**
+   * Removes `n` lines at row `at` and inserts as many blank lines at row `insertAt`, as if one
+   * line were moved `n` times (`n` at most the rows between them, plus one). Above the insertion
+   * point the removed lines are rows `at`…`at+n-1`, below it `at-n+1`…`at`; they are reused as
+   * the blank ones, all in one splice, so a huge count on a huge region costs O(rows).
+   */
   shiftLines(at: number, insertAt: number, n: number): void {
+    this.#repDone = null;
     const lines = this.buf.lines;
-    for (let k = 0; k < n; k++) {
-      const removed = lines.splice(at, 1)[0];
-      lines.splice(insertAt, 0, this.#blank(removed));
+    if (at === insertAt) {
+      this.#blank(lines[at]);
+      return;
     }
+    const up = at < insertAt;
+    if (n > Math.abs(insertAt - at)) {
+      // every row between them goes: blank them in place
+      for (let y = Math.min(at, insertAt); y <= Math.max(at, insertAt); y++) this.#blank(lines[y]);
+      return;
+    }
+    const removed = lines.splice(up ? at : at - n + 1, n);
+    for (const line of removed) this.#blank(line);
+    lines.splice(up ? insertAt - n + 1 : insertAt, 0, ...removed);
   }
 
   /** ICH on `line`: inserts `n` blank cells at `pos`, shifting the rest right. */
   insertCells(line: Line, pos: number, n: number): void {
+    this.#repDone = null;
     const cells = line.cells;
     const len = cells.length;
     pos %= len;
     if (pos && (cells[pos - 1] >>> WIDTH_SHIFT) === 2) cells[pos - 1] = NULL_CELL;
     if (n < len - pos) {
       cells.copyWithin(pos + n, pos, len - n);
-      this.#moveCombined(line, pos, len - n, n);
+      line.combined?.copyWithin(pos + n, pos, len - n);
       cells.fill(NULL_CELL, pos, pos + n);
     } else {
       cells.fill(NULL_CELL, pos, len);
@@ -299,12 +389,13 @@ export class Screen {
 
   /** DCH on `line`: deletes `n` cells at `pos`, shifting the rest left. */
   deleteCells(line: Line, pos: number, n: number): void {
+    this.#repDone = null;
     const cells = line.cells;
     const len = cells.length;
     pos %= len;
     if (n < len - pos) {
       cells.copyWithin(pos, pos + n, len);
-      this.#moveCombined(line, pos + n, len, -n);
+      line.combined?.copyWithin(pos, pos + n, len);
       cells.fill(NULL_CELL, len - n, len);
     } else {
       cells.fill(NULL_CELL, pos, len);
@@ -313,20 +404,9 @@ export class Screen {
     if (cells[pos] === 0) cells[pos] = NULL_CELL;
   }
 
-  /** Moves combined-cell texts of columns [from, to) by `delta` after a cell shift. */
-  #moveCombined(line: Line, from: number, to: number, delta: number): void {
-    const map = line.combined;
-    if (map === null || map.size === 0) return;
-    const moved = new Map<number, string>();
-    for (const [col, text] of map) {
-      if (col >= from && col < to) moved.set(col + delta, text);
-      else if (!moved.has(col)) moved.set(col, text);
-    }
-    line.combined = moved;
-  }
-
   /** Erases cells [start, end) of row `y`, fixing wide characters cut at either edge. */
   eraseCells(y: number, start: number, end: number, clearWrap: boolean): void {
+    this.#repDone = null;
     const line = this.buf.lines[y];
     const cells = line.cells;
     const len = cells.length;
@@ -337,6 +417,7 @@ export class Screen {
   }
 
   #resetLine(y: number): void {
+    this.#repDone = null;
     this.buf.lines[y].reset(this.cols);
   }
 
@@ -394,6 +475,7 @@ export class Screen {
 
   /** BS, wrapping back over soft-wrapped rows in reverse-wraparound mode. */
   backspace(): void {
+    this.#repDone = null;
     const buf = this.buf;
     if (!this.#modes.reverseWraparound) {
       this.restrictCursor();
@@ -443,6 +525,7 @@ export class Screen {
 
   /** DECALN: fills the screen with `E`. */
   screenAlignment(): void {
+    this.#repDone = null;
     this.setCursor(0, 0);
     const buf = this.buf;
     for (let y = buf.y; y < this.rows; y++) {
@@ -450,6 +533,7 @@ export class Screen {
       line.cells.fill(_E | NULL_CELL);
       line.combined = null;
       line.wrapped = false;
+      this.#touch(line);
     }
     this.setCursor(0, 0);
   }
@@ -494,7 +578,11 @@ export class Screen {
     else if (mode === 2) this.eraseCells(buf.y, 0, this.cols, true);
   }
 
-  /** REP: prints the preceding character `n` more times. */
+  /**
+   * REP: prints the preceding character (with its combining marks) `n` more times. The cost is
+   * bounded by a screenful whatever `n` is: see {@link repeatCount} for why a smaller count ends
+   * in the same screen, and the rest of each row is filled in one go.
+   */
   repeat(n: number): void {
     const w = this.joinWidth;
     if (!w) return;
@@ -503,14 +591,128 @@ export class Screen {
     if (x < 0 || x >= this.cols) return;
     const text = buf.lines[buf.y].cellText(x);
     if (text === "") return;
-    const cps = Array.from(text, (c) => c.codePointAt(0)!);
-    // Bounded so a huge count cannot stall the interpreter.
-    const times = Math.min(n, 1 << 20);
-    for (let k = 0; k < times; k++) for (const cp of cps) this.printCp(cp);
+    if (text !== this.#repText) {
+      this.#repText = text;
+      this.#repCps = Array.from(text, (c) => c.codePointAt(0)!);
+    }
+    const cps = this.#repCps;
+    const cols = this.cols;
+    const wrap = this.#modes.wraparound;
+    let left = repeatCount(n, cols, this.rows, w, wrap);
+    const bulk = wrap && !this.#modes.insert && w <= cols;
+    const per = Math.max(1, Math.floor(cols / w));
+    const saturates = bulk && left >= per * (this.rows + 4);
+    while (left > 0) {
+      // one cluster the ordinary way (it wraps and scrolls as needed)…
+      for (const cp of cps) this.printCp(cp);
+      left--;
+      if (!bulk || left === 0) continue;
+      // …then as many copies of its cell as fit in the rest of the row
+      const line = buf.lines[buf.y];
+      const cells = line.cells;
+      const at = buf.x - w;
+      const cell = cells[at];
+      if (at < 0 || (cell >>> WIDTH_SHIFT) !== w || (w === 2 && cells[at + 1] !== 0)) continue;
+      let m = Math.floor((cols - buf.x) / w);
+      if (m > left) m = left;
+      if (m === 0) continue;
+      const from = buf.x;
+      const to = from + m * w;
+      const slots = cell & COMBINED ? line.combinedSlots() : null;
+      const cluster = slots ? slots[at] : "";
+      if (w === 1) {
+        cells.fill(cell, from, to);
+        slots?.fill(cluster, from, to);
+      } else {
+        for (let p = from; p < to; p += 2) {
+          cells[p] = cell;
+          cells[p + 1] = 0;
+          if (slots) slots[p] = cluster;
+        }
+      }
+      buf.x = to;
+      left -= m;
+      this.#endPrint();
+      if (
+        saturates && left > 0 && this.#repDone && this.#repeatAgain(line, cell, cluster, w, left)
+      ) {
+        left = 0;
+      }
+    }
+    const scrolls = buf.y === buf.scrollBottom;
+    if (saturates && this.#repDone === null && (scrolls || buf.y === this.rows - 1)) {
+      const line = buf.lines[buf.y];
+      const at = buf.x - w;
+      const cell = at >= 0 ? line.cells[at] : 0;
+      const cluster = cell & COMBINED ? line.combined![at] : "";
+      const { scrollTop: top, scrollBottom: bottom } = buf;
+      this.#repDone = { buf, lines: [line], top, bottom, cell, cluster, scrolls };
+    }
+  }
+
+  /**
+   * The rest of a REP whose row is complete and that runs through every row it can reach
+   * (`left` clusters more), when the last REP left every row it could reach holding this same
+   * pattern but a few (`RepDone.lines`, the cursor row among them) and nothing else changed
+   * since: only those rows change. At the bottom margin they scroll out in order (to the
+   * scrollback, where the full repeat would push them among rows of the pattern), pattern rows
+   * take their places and a fresh last row the last clusters; on a last row below the margins
+   * (no scrolling) the row is rewritten. False when the state does not fit.
+   */
+  #repeatAgain(line: Line, cell: number, cluster: string, w: number, left: number): boolean {
+    const buf = this.buf;
+    const done = this.#repDone!;
+    const y = buf.y;
+    if (
+      done.buf !== buf || !done.lines.includes(line) || done.cell !== cell ||
+      done.cluster !== cluster || done.top !== buf.scrollTop || done.bottom !== buf.scrollBottom ||
+      done.scrolls !== (y === buf.scrollBottom) || (!done.scrolls && y !== this.rows - 1)
+    ) return false;
+    const per = Math.max(1, Math.floor(this.cols / w));
+    const last = left % per || per;
+    if (!done.scrolls) {
+      this.#fillPattern(line, cell, cluster, w, per);
+      buf.x = last * w;
+      this.#endPrint();
+      return true;
+    }
+    const rows = done.lines.map((l) => buf.lines.indexOf(l)).sort((a, b) => a - b);
+    if (rows[0] < buf.scrollTop || rows[rows.length - 1] !== y) return false;
+    const sb = buf.scrollTop === 0 ? buf.scrollback : null;
+    for (const r of rows) {
+      const old = buf.lines[r];
+      if (_holdsPattern(old, cell, cluster, w, per)) {
+        // a row of the pattern already: the scrollback may miss it (see repeatCount)
+        if (r === y) old.cells.fill(NULL_CELL, last * w); // the pattern ends between clusters
+        continue;
+      }
+      const row = this.#blank(sb !== null ? sb.push(old) : old);
+      this.#fillPattern(row, cell, cluster, w, r === y ? last : per);
+      buf.lines[r] = row;
+    }
+    buf.x = last * w;
+    this.#endPrint();
+    done.lines = [buf.lines[y]];
+    return true;
+  }
+
+  /** Writes `count` clusters of `cell` (text `cluster`) from column 0; marks the row wrapped. */
+  #fillPattern(row: Line, cell: number, cluster: string, w: number, count: number): void {
+    row.wrapped = true;
+    this.#touch(row);
+    const cells = row.cells;
+    const slots = cell & COMBINED ? row.combinedSlots() : null;
+    const end = count * w;
+    for (let p = 0; p < end; p += w) {
+      cells[p] = cell;
+      if (w === 2) cells[p + 1] = 0;
+      if (slots) slots[p] = cluster;
+    }
   }
 
   /** Shows the alternate buffer, the cursor carried over. */
   activateAlt(): void {
+    this.#repDone = null;
     if (this.buf === this.alt) return;
     const alt = this.alt;
     alt.x = this.normal.x;
@@ -520,16 +722,18 @@ export class Screen {
 
   /** Shows the normal buffer again; the alternate one starts blank next time. */
   activateNormal(): void {
+    this.#repDone = null;
     if (this.buf === this.normal) return;
     const normal = this.normal;
     normal.x = this.alt.x;
     normal.y = this.alt.y;
     // the alternate buffer starts blank the next time; xterm.js keeps its saved cursor
-    const old = this.alt;
-    this.alt = new ScreenBuffer(this.cols, this.rows, null);
-    this.alt.savedX = old.savedX;
-    this.alt.savedY = old.savedY;
-    this.alt.savedCharset = old.savedCharset;
+    const alt = this.alt;
+    const { savedX, savedY, savedCharset } = alt;
+    alt.reset(this.cols);
+    alt.savedX = savedX;
+    alt.savedY = savedY;
+    alt.savedCharset = savedCharset;
     this.buf = normal;
   }
 
@@ -537,15 +741,9 @@ export class Screen {
     const oldRows = this.rows;
     if (cols !== this.cols) {
       const resizeLine = (line: Line) => {
-        const cells = new Uint32Array(cols).fill(NULL_CELL);
-        cells.set(line.cells.subarray(0, Math.min(cols, line.cells.length)));
+        line.setWidth(cols);
+        const cells = line.cells;
         if ((cells[cols - 1] >>> WIDTH_SHIFT) === 2) cells[cols - 1] = NULL_CELL;
-        line.cells = cells;
-        if (line.combined) {
-          for (const col of [...line.combined.keys()]) {
-            if (col >= cols) line.combined.delete(col);
-          }
-        }
       };
       buf.lines.forEach(resizeLine);
       const tabs = new Uint8Array(cols);
@@ -558,11 +756,7 @@ export class Screen {
         // cursor on the last row and scrollback available: pull a line back down
         const pulled = buf.y === buf.lines.length - 1 ? buf.scrollback?.pop() : undefined;
         if (pulled) {
-          if (pulled.cells.length !== cols) {
-            const cells = new Uint32Array(cols).fill(NULL_CELL);
-            cells.set(pulled.cells.subarray(0, Math.min(cols, pulled.cells.length)));
-            pulled.cells = cells;
-          }
+          if (pulled.cells.length !== cols) pulled.setWidth(cols);
           buf.lines.unshift(pulled);
           buf.y++;
           buf.savedY = Math.max(0, buf.savedY);
@@ -586,6 +780,20 @@ export class Screen {
   }
 }
 
+/** Whether `row` is a soft-wrapped row of `per` clusters of `cell` (text `cluster`), as REP fills. */
+function _holdsPattern(row: Line, cell: number, cluster: string, w: number, per: number): boolean {
+  if (!row.wrapped) return false;
+  const cells = row.cells;
+  const slots = cell & COMBINED ? row.combined : null;
+  if (slots === null && cell & COMBINED) return false;
+  const end = per * w;
+  for (let p = 0; p < end; p += w) {
+    if (cells[p] !== cell || (w === 2 && cells[p + 1] !== 0)) return false;
+    if (slots !== null && slots[p] !== cluster) return false;
+  }
+  return end === cells.length || cells[end] === NULL_CELL;
+}
+
 /** Text of rows [start, end) joined: all but the last row untrimmed, trailing spaces stripped. */
 function _joinRows(lines: Line[], start: number, end: number): string {
   let text = "";
@@ -596,4 +804,35 @@ function _joinRows(lines: Line[], start: number, end: number): string {
   let n = text.length;
   while (n > 0 && text.charCodeAt(n - 1) === 0x20) n--;
   return text.slice(0, n);
+}
+
+/**
+ * How many times REP must really print a `w`-wide cluster so the screen ends as after `n`
+ * (xterm prints all `n`). With autowrap, once the repeat has run through `rows + 4` rows from
+ * its start (the first partial row, then at most every row down to the bottom and a full
+ * scroll of the region), every row it can reach holds the same pattern, so any longer repeat
+ * ends in the same screen as one a whole row (`per` clusters) shorter: the count is reduced by
+ * whole rows, which keeps the cursor column. Only the scrollback differs: it receives at most
+ * `rows + 4` rows of the pattern where xterm fills it. Without autowrap every print past the
+ * last column overwrites the same cells, so `cols + 2` prints reach the final state.
+ */
+export function repeatCount(n: number, cols: number, rows: number, w: number, wrap: boolean) {
+  if (!wrap) return Math.min(n, cols + 2);
+  const per = Math.max(1, Math.floor(cols / w));
+  const limit = per * (rows + 4);
+  return n <= limit + per ? n : limit + ((n - limit) % per);
+}
+
+/** What `Screen.#repeatAgain` needs to know of the last REP that reached every row. */
+interface RepDone {
+  buf: ScreenBuffer;
+  /** The rows that may differ from the pattern: the cursor row and rows scrolled in since. */
+  lines: Line[];
+  /** It ended on the bottom margin (true) or on a last row below the margins (false). */
+  scrolls: boolean;
+  top: number;
+  bottom: number;
+  /** The repeated cell and its text (for a combined cell). */
+  cell: number;
+  cluster: string;
 }

@@ -1,20 +1,33 @@
 /**
- * The bounded scrollback: a ring of lines that scrolled off the top of the normal screen.
+ * The bounded scrollback: a ring of lines that scrolled off the top of the normal screen. It is
+ * bounded twice: by a number of lines, and by the memory its combining-mark texts take (a line
+ * of plain text costs its cells, a line of combined cells several times more), so a flood of
+ * combining marks keeps fewer lines instead of more memory.
  *
  * @module
  */
 import type { Line } from "./line.ts";
 
+/** Most bytes (estimated by `Line.combinedBytes`) the combined texts of the scrollback hold. */
+export const COMBINED_BUDGET_BYTES = 8 * 1024 * 1024;
+
 /** A ring buffer of at most `capacity` lines, oldest first. */
 export class Scrollback {
   /** Maximum number of lines kept. */
   readonly capacity: number;
-  #items: Line[] = [];
+  /** Most bytes the kept lines' combined texts may hold; the oldest lines go first. */
+  readonly combinedBudget: number;
+  // Slots of the ring; a slot outside [start, start + length) holds a line that left the ring
+  // (handed back by push for reuse) or nothing.
+  #items: (Line | undefined)[] = [];
+  #bytes: number[] = [];
   #start = 0;
   #length = 0;
+  #combined = 0;
 
-  constructor(capacity: number) {
+  constructor(capacity: number, combinedBudget = COMBINED_BUDGET_BYTES) {
     this.capacity = Math.max(0, Math.floor(capacity));
+    this.combinedBudget = combinedBudget;
   }
 
   /** Number of lines held. */
@@ -22,27 +35,41 @@ export class Scrollback {
     return this.#length;
   }
 
+  /** Bytes the combined texts of the kept lines hold (estimated). */
+  get combinedBytes(): number {
+    return this.#combined;
+  }
+
   /** The `i`-th line, 0 = oldest. */
   get(i: number): Line {
-    return this.#items[(this.#start + i) % this.capacity];
+    return this.#items[(this.#start + i) % this.capacity]!;
   }
 
   /**
-   * Appends `line`. Returns a line object the caller may reuse: the evicted oldest line when
-   * full, `line` itself when the capacity is 0, otherwise null.
+   * Appends `line`. Returns a line object the caller may reuse (one that left the ring: the
+   * evicted oldest, `line` itself when the capacity is 0), or null.
    */
   push(line: Line): Line | null {
     const cap = this.capacity;
     if (cap === 0) return line;
-    if (this.#length < cap) {
-      this.#items.push(line);
+    const bytes = line.combinedBytes();
+    let free: Line | undefined;
+    if (this.#length === cap) {
+      free = this.#items[this.#start];
+      this.#combined -= this.#bytes[this.#start];
+      this.#items[this.#start] = line;
+      this.#bytes[this.#start] = bytes;
+      this.#start = (this.#start + 1) % cap;
+    } else {
+      const idx = (this.#start + this.#length) % cap;
+      free = this.#items[idx];
+      this.#items[idx] = line;
+      this.#bytes[idx] = bytes;
       this.#length++;
-      return null;
     }
-    const evicted = this.#items[this.#start];
-    this.#items[this.#start] = line;
-    this.#start = (this.#start + 1) % cap;
-    return evicted;
+    this.#combined += bytes;
+    while (this.#combined > this.combinedBudget && this.#length > 1) this.#dropOldest();
+    return free ?? null;
   }
 
   /** Removes and returns the newest line (used when the screen grows). */
@@ -50,26 +77,27 @@ export class Scrollback {
     if (this.#length === 0) return undefined;
     const idx = (this.#start + this.#length - 1) % this.capacity;
     const line = this.#items[idx];
+    this.#items[idx] = undefined; // it goes back on screen: never hand it out for reuse
+    this.#combined -= this.#bytes[idx];
     this.#length--;
-    if (this.#start === 0 && idx === this.#items.length - 1) this.#items.pop();
-    else {
-      // Normalise the ring so the newest slot can be refilled by push().
-      this.#items = this.#toArray();
-      this.#start = 0;
-    }
     return line;
   }
 
   /** Drops every line. */
   clear(): void {
+    if (this.#length === 0 && this.#items.length === 0) return;
     this.#items = [];
+    this.#bytes = [];
     this.#start = 0;
     this.#length = 0;
+    this.#combined = 0;
   }
 
-  #toArray(): Line[] {
-    const out: Line[] = [];
-    for (let i = 0; i < this.#length; i++) out.push(this.#items[(this.#start + i) % this.capacity]);
-    return out;
+  #dropOldest(): void {
+    const line = this.#items[this.#start]!;
+    line.dropTexts(); // its slot keeps the line for reuse, not its texts
+    this.#combined -= this.#bytes[this.#start];
+    this.#start = (this.#start + 1) % this.capacity;
+    this.#length--;
   }
 }

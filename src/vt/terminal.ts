@@ -27,14 +27,15 @@ import {
 import { Action, NON_ASCII_PRINTABLE, State, TRANSITIONS } from "./parser_table.ts";
 import type { Query } from "./query.ts";
 import { Screen } from "./screen.ts";
+import { MAX_COLS, MAX_ROWS, MAX_SCROLLBACK } from "./limits.ts";
 
 /** Options of a {@link Terminal}. */
 export interface TerminalOptions {
-  /** Columns (≥ 1). */
+  /** Columns (1 to {@link MAX_COLS}; clamped). */
   cols: number;
-  /** Rows (≥ 1). */
+  /** Rows (1 to {@link MAX_ROWS}; clamped). */
   rows: number;
-  /** Scrollback lines kept (default 10,000). */
+  /** Scrollback lines kept (default 10,000; at most {@link MAX_SCROLLBACK}). */
   scrollback?: number;
   /** Print U+FFFD for malformed UTF-8 instead of dropping it like xterm.js (default false). */
   replaceMalformed?: boolean;
@@ -65,6 +66,8 @@ export interface TerminalSnapshot {
 }
 
 const _MAX_PARAMS = 32;
+const _DEFAULT_MODES = defaultModes() as unknown as Readonly<Record<string, unknown>>;
+const _MODE_NAMES = Object.keys(_DEFAULT_MODES) as ModeName[];
 const _MAX_PARAM_VALUE = 0x7fffffff;
 const _OSC_LIMIT = 8192;
 const _KITTY_STACK_LIMIT = 64;
@@ -106,12 +109,16 @@ export class Terminal {
   #modeListeners: ((c: ModeChange) => void)[] = [];
   #queryListeners: ((q: Query) => void)[] = [];
   #encoder = new TextEncoder();
+  // Nothing changed since the last RIS: another RIS has nothing to do (a flood of them is O(1)).
+  #pristine = false;
+  // A mode may differ from its default (RIS then compares them all, else it has nothing to do).
+  #modesChanged = false;
 
   constructor(opts: TerminalOptions) {
     this.#screen = new Screen(
-      Math.max(1, Math.floor(opts.cols)),
-      Math.max(1, Math.floor(opts.rows)),
-      Math.max(0, Math.floor(opts.scrollback ?? 10_000)),
+      _clamp(opts.cols, 1, MAX_COLS),
+      _clamp(opts.rows, 1, MAX_ROWS),
+      _clamp(opts.scrollback ?? 10_000, 0, MAX_SCROLLBACK),
       this.#modes,
     );
     this.#replaceMalformed = opts.replaceMalformed ?? false;
@@ -183,6 +190,7 @@ export class Terminal {
           // ASCII fast path: print the whole run of printable ASCII.
           let j = i + 1;
           while (j < n && (b = bytes[j]) >= 0x20 && b < 0x7f) j++;
+          this.#pristine = false;
           this.#screen.printAscii(bytes, i, j);
           i = j;
           continue;
@@ -231,11 +239,14 @@ export class Terminal {
     }
   }
 
-  /** Resizes; content is kept (no reflow), the cursor is clamped. */
+  /** Resizes (clamped to the limits); content is kept (no reflow), the cursor is clamped. */
   resize(cols: number, rows: number): void {
-    cols = Math.max(1, Math.floor(cols));
-    rows = Math.max(1, Math.floor(rows));
-    if (cols !== this.#screen.cols || rows !== this.#screen.rows) this.#screen.resize(cols, rows);
+    cols = _clamp(cols, 1, MAX_COLS);
+    rows = _clamp(rows, 1, MAX_ROWS);
+    if (cols !== this.#screen.cols || rows !== this.#screen.rows) {
+      this.#screen.resize(cols, rows);
+      this.#pristine = false;
+    }
   }
 
   /** Visible rows of the active buffer, trailing spaces stripped. */
@@ -243,7 +254,10 @@ export class Terminal {
     return this.#screen.screenLines();
   }
 
-  /** Visible rows with soft-wrap continuations joined into one line each. */
+  /**
+   * Visible rows with soft-wrap continuations joined into one line each. A logical line of more
+   * than 50 rows (or 12,000 cells: 30 rows at 400 columns) keeps only its end, after a "…".
+   */
   logicalScreenLines(): string[] {
     return this.#screen.logicalScreenLines();
   }
@@ -251,7 +265,8 @@ export class Terminal {
   /**
    * The last `n` logical lines that have text (not empty after stripping trailing spaces),
    * oldest first, from the normal scrollback followed by the visible screen. A logical line that
-   * wraps over more than 50 rows keeps only its last 50, after a "…".
+   * wraps over more than 50 rows (or 12,000 cells: 30 rows at 400 columns) keeps only its end,
+   * after a "…".
    */
   lastLines(n: number): string[] {
     return this.#screen.lastLines(n);
@@ -302,13 +317,16 @@ export class Terminal {
     if (action !== Action.print) this.#screen.inPrintRun = false;
     switch (action) {
       case Action.print:
+        this.#pristine = false;
         this.#screen.printCp(cp);
         break;
       case Action.execute:
+        this.#pristine = false;
         this.#execute(cp);
         this.#screen.joinWidth = 0;
         break;
       case Action.csiDispatch:
+        this.#pristine = false;
         this.#csiDispatch(this.#collect << 8 | cp);
         this.#screen.joinWidth = 0;
         break;
@@ -319,6 +337,7 @@ export class Terminal {
         this.#collect = (this.#collect << 8) | cp;
         break;
       case Action.escDispatch:
+        if (cp !== 0x63 || this.#collect !== 0) this.#pristine = false; // ESC c is RIS
         this.#escDispatch(this.#collect << 8 | cp);
         this.#screen.joinWidth = 0;
         break;
@@ -441,10 +460,12 @@ export class Terminal {
   #setMode<K extends ModeName>(mode: K, value: Modes[K]): void {
     if (this.#modes[mode] === value) return;
     this.#modes[mode] = value;
+    this.#modesChanged = true;
     for (const l of this.#modeListeners) l({ mode, value });
   }
 
   #kittyChanged(): void {
+    this.#modesChanged = true;
     const value = [...this.#modes.kittyKeyboardFlags];
     for (const l of this.#modeListeners) l({ mode: "kittyKeyboardFlags", value });
   }
@@ -495,35 +516,35 @@ export class Terminal {
     const final = ident & 0xff;
     const collect = ident >>> 8;
     if (collect === 0) {
-      switch (String.fromCharCode(final)) {
-        case "7":
+      switch (final) {
+        case 0x37: // 7
           return this.#screen.saveCursor();
-        case "8":
+        case 0x38: // 8
           return this.#screen.restoreCursor();
-        case "D":
+        case 0x44: // D
           return this.#screen.index();
-        case "E":
+        case 0x45: // E
           buf.x = 0;
           return this.#screen.index();
-        case "H":
+        case 0x48: // H
           if (buf.x < this.#screen.cols) buf.tabs[buf.x] = 1;
           return;
-        case "M":
+        case 0x4d: // M
           return this.#screen.reverseIndex();
-        case "=":
+        case 0x3d: // =
           return this.#setMode("applicationKeypad", true);
-        case ">":
+        case 0x3e: // >
           return this.#setMode("applicationKeypad", false);
-        case "c":
+        case 0x63: // c
           return this.#fullReset();
-        case "n":
+        case 0x6e: // n
           return this.#screen.setGLevel(2);
-        case "o":
-        case "|":
+        case 0x6f: // o
+        case 0x7c: // |
           return this.#screen.setGLevel(3);
-        case "}":
+        case 0x7d: // }
           return this.#screen.setGLevel(2);
-        case "~":
+        case 0x7e: // ~
           return this.#screen.setGLevel(1);
       }
       return;
@@ -544,19 +565,29 @@ export class Terminal {
   }
 
   #fullReset(): void {
-    const old = copyModes(this.#modes);
+    if (this.#pristine) return;
+    this.#pristine = true;
     this.#screen.resetBuffers();
-    Object.assign(this.#modes, defaultModes());
-    this.#modes.cursorHidden = old.cursorHidden; // xterm.js keeps it across RIS
     this.#screen.convertEol = false;
     this.#screen.resetCharsets();
-    for (const k of Object.keys(old) as ModeName[]) {
-      const v = this.#modes[k];
+    if (!this.#modesChanged) return;
+    this.#modesChanged = false;
+    // modes back to their defaults in place, listeners told of each change afterwards
+    const modes = this.#modes as unknown as Record<string, unknown>;
+    let changed: ModeName[] | null = null;
+    for (const k of _MODE_NAMES) {
+      // xterm.js keeps cursorHidden across RIS; the kitty stack is compared by length
+      if (k === "cursorHidden") continue;
       if (k === "kittyKeyboardFlags") {
-        if (old.kittyKeyboardFlags.length) this.#kittyChanged();
-      } else if (old[k] !== v) {
-        for (const l of this.#modeListeners) l({ mode: k, value: v });
-      }
+        if (this.#modes.kittyKeyboardFlags.length === 0) continue;
+        this.#modes.kittyKeyboardFlags = [];
+      } else if (modes[k] !== _DEFAULT_MODES[k]) modes[k] = _DEFAULT_MODES[k];
+      else continue;
+      (changed ??= []).push(k);
+    }
+    for (const k of changed ?? []) {
+      if (k === "kittyKeyboardFlags") this.#kittyChanged();
+      else for (const l of this.#modeListeners) l({ mode: k, value: this.#modes[k] });
     }
   }
 
@@ -836,4 +867,10 @@ export class Terminal {
     buf.savedY = buf.base;
     buf.savedCharset = null;
   }
+}
+
+/** `n` rounded down into [min, max] (NaN becomes min). */
+function _clamp(n: number, min: number, max: number): number {
+  const v = Math.floor(n);
+  return v >= max ? max : v >= min ? v : min;
 }
