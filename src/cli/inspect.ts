@@ -10,6 +10,7 @@ import type { Journal, RunRow } from "../journal/journal.ts";
 import { openContext } from "../context.ts";
 // Recorded text is shown, never interpreted: no escape sequence from it reaches the terminal.
 import { sanitize } from "../handoff/sanitize.ts";
+import { runConversation } from "../handoff/prepare.ts";
 import { bold, dim } from "./style.ts";
 import { exportAsciicast } from "../session/asciicast.ts";
 
@@ -107,8 +108,10 @@ export function showCommand() {
         const entries = journal.entries(run.id);
         const screen = journal.screen(run.id) ?? [];
         const handoffs = journal.handoffsFrom(run.id);
+        // What a handoff from this run carries, in time order, each user turn with its certainty.
+        const transcript = runConversation(journal, run.id);
         if (opts.json) {
-          console.log(JSON.stringify({ run, entries, screen, handoffs }, null, 2));
+          console.log(JSON.stringify({ run, entries, transcript, screen, handoffs }, null, 2));
           return;
         }
         if (opts.screen) {
@@ -139,10 +142,15 @@ export function showCommand() {
             `  limit      ${run.limitMessage}${run.resetsAt ? ` (resets ${run.resetsAt})` : ""}`,
           );
         }
-        console.log(bold(`\ntranscript (${entries.length})`));
-        for (const e of entries) {
+        const turns = transcript.filter((e) => e.role === "user");
+        const sure = turns.filter((e) => e.certainty === "exact").length;
+        console.log(
+          bold(`\ntranscript, oldest first (${turns.length} user turns, ${sure} exact)`),
+        );
+        for (const e of transcript) {
+          const how = e.role === "user" ? (e.certainty ?? e.fidelity) : e.fidelity;
           console.log(
-            `  ${e.role === "user" ? "User" : "Agent"} ${dim(`[${e.fidelity}]`)}: ${
+            `  ${e.role === "user" ? "User" : "Agent"} ${dim(`[${how}]`)}: ${
               sanitize(e.text).split("\n").join("\n    ")
             }`,
           );

@@ -104,7 +104,11 @@ export const MIGRATIONS: readonly string[] = [
    DROP TABLE handoffs;
    ALTER TABLE handoffs_v4 RENAME TO handoffs;
    CREATE INDEX handoffs_from ON handoffs(from_run);`,
-  // 5: the limit ledger every run and exec on the machine shares (src/chain/limits.ts decides with
+  // 5: how sure uuldana is of each user turn (see src/capture/reconcile.ts); null for agent
+  // entries and for turns recorded before this version.
+  `ALTER TABLE entries ADD COLUMN certainty TEXT
+     CHECK (certainty IS NULL OR certainty IN ('exact', 'reconstructed', 'best-effort'));`,
+  // 6: the limit ledger every run and exec on the machine shares (src/chain/limits.ts decides with
   // it): one row per limit seen; an agent's latest row that is not cleared is its state.
   `CREATE TABLE limits (
      id          INTEGER PRIMARY KEY,

@@ -249,7 +249,9 @@ async function _runChain(chain: _Chain): Promise<number> {
     const outcome = await run.outcome;
     stopWatching();
     opts.onRun?.(null);
-    conversation = [...conversation, ...runConversation(ctx.journal, run.runId)];
+    // The journal has the limit only once the run has ended; the screen is cut at it now.
+    const limitMessage = outcome.reason === "limit" ? outcome.limit.message : undefined;
+    conversation = [...conversation, ...runConversation(ctx.journal, run.runId, limitMessage)];
 
     const next = await _afterRun(chain, member, run.runId, outcome, conversation);
     if (typeof next === "number") return next;

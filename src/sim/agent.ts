@@ -29,6 +29,8 @@ import {
   sessionStartHooks,
 } from "./claude_hook.ts";
 import { KeyDecoder, type KeyEvent } from "./keys.ts";
+import { LineEditor } from "./editor.ts";
+import { completePath } from "./complete.ts";
 import { parseLaunch, type SimLaunch } from "./launch.ts";
 import {
   CLAUDE_LIMIT_OPTIONS,
@@ -45,7 +47,7 @@ import { ImportError, loadSession, simStateDir, storeSession } from "./opencode_
 import { findPersona, helpText, type Persona, PERSONA_NAMES } from "./persona.ts";
 import { replyLines } from "./reply.ts";
 import { altFrame, InlineScreen } from "./screen.ts";
-import type { ViewState } from "./view.ts";
+import { CLAUDE_HELP_PANEL, type ViewState } from "./view.ts";
 
 const _enc = new TextEncoder();
 
@@ -226,6 +228,11 @@ class _Session {
   readonly #view: ViewState;
   readonly #inline = new InlineScreen();
   readonly #decoder = new KeyDecoder();
+  readonly #editor: LineEditor;
+  /** Claude: Esc pressed once on a non-empty box (a second one clears it). */
+  #escArmed = false;
+  /** Turns whose answer an Esc interrupted. */
+  readonly #interrupted = new Set<number>();
   readonly #replyMs = _envInt("SIM_REPLY_MS", 150);
   readonly #resetAt = _env("SIM_RESET_AT");
   readonly #limitText = _env("SIM_LIMIT_TEXT");
@@ -251,6 +258,8 @@ class _Session {
     this.#p = p;
     this.#launch = launch;
     this.#log = log;
+    const claude = p.name === "claude";
+    this.#editor = new LineEditor({ backslashEnter: claude, collapsePastes: claude, trim: claude });
     const { cols, rows } = _size();
     this.#view = {
       persona: p.name,
@@ -264,6 +273,7 @@ class _Session {
       menu: null,
       retry: null,
       hint: null,
+      panel: null,
       resetAt: this.#resetAt,
       limitText: this.#limitText,
     };
@@ -397,34 +407,48 @@ class _Session {
       this.#armed = false;
       v.hint = null;
     }
+    if (ev.type !== "escape") this.#escArmed = false;
+    if (v.panel) {
+      // A dialog (Claude's /help) takes only Esc, which closes it.
+      if (ev.type === "escape" || ev.type === "ctrl-c") v.panel = null;
+      else return;
+      this.#render();
+      return;
+    }
+    const ed = this.#editor;
     switch (ev.type) {
       case "text":
         if (v.menu) {
           const n = Number(ev.text[0]);
           if (n >= 1 && n <= v.menu.options.length) this.#choose(n - 1);
-        } else v.input += ev.text;
+        } else ed.insert(ev.text);
         break;
       case "paste": {
         const text = ev.text.replace(/\r\n?/g, "\n");
         this.#log.write({ event: "paste", text });
-        if (!v.menu) v.input += text;
+        if (!v.menu) ed.paste(text, v.rows);
         break;
       }
       case "enter":
         if (v.menu) this.#choose(v.menu.selected);
-        else if (v.input.trim()) {
-          const text = v.input;
-          v.input = "";
-          if (v.busy) this.#queue.push(text);
-          else this.#submit(text);
-          return;
+        else {
+          const text = ed.enter();
+          if (text !== null) {
+            v.input = ed.text;
+            if (v.busy) this.#queue.push(text);
+            else this.#submit(text);
+            return;
+          }
         }
         break;
       case "newline":
-        if (!v.menu) v.input += "\n";
+        if (!v.menu) ed.insert("\n");
         break;
       case "backspace":
-        v.input = [...v.input].slice(0, -1).join("");
+        ed.backspace();
+        break;
+      case "tab":
+        ed.tab((prefix) => completePath(Deno.cwd(), prefix));
         break;
       case "ctrl-c":
         if (this.#armed) {
@@ -432,24 +456,89 @@ class _Session {
           return;
         }
         this.#armed = true;
-        v.input = "";
+        ed.clear();
         v.hint = "Press Ctrl-C again to exit";
         this.#interrupt();
         break;
       case "escape":
         if (v.menu) this.#choose(v.menu.purpose === "gemini-limit" ? 1 : -1);
-        else this.#interrupt();
+        else if (v.busy && this.#p.name === "claude") this.#interruptTurn();
+        else if (this.#p.name === "claude" && ed.text !== "") {
+          // Claude: Esc once shows a hint, Esc again clears the box.
+          if (this.#escArmed) ed.clear();
+          else v.hint = "Esc again to clear";
+          this.#escArmed = !this.#escArmed;
+        } else this.#interrupt();
         break;
       case "arrow":
         if (v.menu && (ev.direction === "up" || ev.direction === "down")) {
           const n = v.menu.options.length;
           v.menu.selected = (v.menu.selected + (ev.direction === "up" ? n - 1 : 1)) % n;
+        } else if (!v.menu) {
+          if (ev.direction === "left") ed.move(-1);
+          else if (ev.direction === "right") ed.move(1);
+          else if (ev.direction === "up") ed.up();
+          else ed.down();
         }
         break;
+      case "other":
+        if (v.menu || !this.#editKey(ev.sequence)) return;
+        break;
       default:
-        return; // focus reports, unknown sequences: nothing to redraw
+        return; // focus reports: nothing to redraw
     }
+    v.input = ed.text;
+    const recalled = ed.recalled;
+    v.boxTitle = recalled ? `History ${recalled.at}/${recalled.of}` : null;
     this.#render();
+  }
+
+  /** The editing keys the decoder leaves as raw sequences; false when `seq` is none of them. */
+  #editKey(seq: string): boolean {
+    const ed = this.#editor;
+    switch (seq) {
+      case "\x1b[H":
+      case "\x1bOH":
+      case "\x1b[1~":
+      case "\x01":
+        ed.home();
+        return true;
+      case "\x1b[F":
+      case "\x1bOF":
+      case "\x1b[4~":
+      case "\x05":
+        ed.end();
+        return true;
+      case "\x1b[3~":
+        ed.deleteForward();
+        return true;
+      case "\x15":
+        ed.killToStart();
+        return true;
+      case "\x0b":
+        ed.killToEnd();
+        return true;
+      case "\x17":
+      case "\x1b\x7f":
+        ed.killWord();
+        return true;
+      case "\x1b\r": // Alt+Enter, Shift+Enter (xterm modifyOtherKeys, kitty): a newline
+      case "\x1b[27;2;13~":
+      case "\x1b[13;2u":
+        ed.insert("\n");
+        return true;
+    }
+    return false;
+  }
+
+  /** Claude: Esc while it answers stops the turn; the answer never comes. */
+  #interruptTurn(): void {
+    const v = this.#view;
+    this.#interrupted.add(this.#turn);
+    this.#queue = [];
+    v.busy = false;
+    v.items.push({ kind: "note", text: "Interrupted · What should Claude do instead?" });
+    this.#log.write({ event: "interrupt", turn: this.#turn });
   }
 
   #interrupt(): void {
@@ -484,6 +573,7 @@ class _Session {
       this.#finish(0);
       return;
     }
+    if (this.#p.name === "claude" && this.#local(text.trim())) return;
     const turn = ++this.#turn;
     this.#log.write({ event: "submit", text, turn });
     v.items.push({ kind: "user", text });
@@ -492,8 +582,26 @@ class _Session {
     setTimeout(() => this.#answer(text, turn), this.#replyMs);
   }
 
+  /** Claude's own commands: run here, never sent to the model (logged as `local`). */
+  #local(command: string): boolean {
+    const v = this.#view;
+    if (command === "/help") {
+      this.#log.write({ event: "local", text: command });
+      v.panel = CLAUDE_HELP_PANEL;
+      this.#render();
+      return true;
+    }
+    if (command === "/clear") {
+      this.#log.write({ event: "local", text: command });
+      v.items.push({ kind: "note", text: "(no content)" });
+      this.#render();
+      return true;
+    }
+    return false;
+  }
+
   #answer(text: string, turn: number): void {
-    if (this.#finished) return;
+    if (this.#finished || this.#interrupted.has(turn)) return;
     const v = this.#view;
     const limitAfter = _limitAfter();
     if (limitAfter > 0 && turn >= limitAfter) {
