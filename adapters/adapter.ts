@@ -27,6 +27,13 @@ export interface Proof {
   reason?: string;
   /** True when the result came from the journal's cache (same binary path and version). */
   cached?: boolean;
+  /**
+   * The probe proved nothing either way (it timed out twice, or could not run): not a refusal,
+   * never cached, probed again next time.
+   */
+  inconclusive?: boolean;
+  /** What happened on the way to the result, when worth saying (a first probe that timed out). */
+  note?: string;
 }
 
 /** A limit the agent showed. */
@@ -170,6 +177,11 @@ export interface Adapter {
   readonly defaultRoad: Road;
   /** Largest composed handoff (code points) the road can carry, when smaller than the global cap. */
   roadCap(road: Road): number | null;
+  /**
+   * Environment for the `--version`/`--help` probes only, to make them cheap where the agent
+   * allows it (Gemini CLI: no self-relaunch). Absent when none is needed.
+   */
+  readonly probeEnv?: Readonly<Record<string, string>>;
   /** Checks a `--help` text for the documented initial-prompt line. */
   proveInitialPrompt(helpText: string): Proof;
   /**

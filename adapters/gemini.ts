@@ -205,6 +205,8 @@ export const gemini: Adapter = {
   roads: _ROADS,
   defaultRoad: "prompt",
   roadCap: () => null,
+  // Its launcher starts itself a second time (seconds); the probes do not need that.
+  probeEnv: { GEMINI_CLI_NO_RELAUNCH: "true" },
   proveInitialPrompt: (help) =>
     proveByHelpLine(help, [/^\s+-i, --prompt-interactive\b/], "'-i, --prompt-interactive'"),
   launch: _launch,

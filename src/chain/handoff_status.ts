@@ -21,6 +21,8 @@ export type HandoffEvent =
   | { kind: "awaiting-paste"; toRun: number }
   /** The paste shows in the input box. */
   | { kind: "pasted"; receipt: string }
+  /** Pasted but never seen in the input box: saved, with what was seen as its receipt. */
+  | { kind: "not-seen"; receipt: string; reason: string }
   /** Nothing could be pasted (no pasteable prompt, the agent left…). */
   | { kind: "not-pasted"; reason: string }
   /** The road cannot carry this handoff (too long for argv, a failed import…). */
@@ -57,6 +59,8 @@ export function settleHandoff(current: HandoffStatus, event: HandoffEvent): Hand
       return { status: "pending", toRun: event.toRun };
     case "pasted":
       return { status: "pasted", receipt: event.receipt };
+    case "not-seen":
+      return { status: "saved", receipt: event.receipt, error: event.reason };
     case "not-pasted":
       return { status: "saved", error: event.reason };
     case "road-refused":

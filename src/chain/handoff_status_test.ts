@@ -7,6 +7,11 @@ Deno.test("settleHandoff: every event from pending", () => {
     [{ kind: "awaiting-paste", toRun: 7 }, { status: "pending", toRun: 7 }],
     [{ kind: "pasted", receipt: "visible" }, { status: "pasted", receipt: "visible" }],
     [{ kind: "not-pasted", reason: "no prompt" }, { status: "saved", error: "no prompt" }],
+    [{ kind: "not-seen", receipt: "r", reason: "never showed" }, {
+      status: "saved",
+      receipt: "r",
+      error: "never showed",
+    }],
     [{ kind: "road-refused", reason: "too long" }, { status: "refused", error: "too long" }],
     [
       { kind: "start-failed", agent: "codex", reason: "ENOENT" },

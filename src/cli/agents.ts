@@ -52,7 +52,10 @@ export function renderAgents(statuses: readonly AgentReport[]): string {
     }
     out.push(`${green("✓")} ${head}  ${s.version ?? "version unknown"}  ${s.path}${off}`);
     if (s.proof?.accepted) out.push(`    initial prompt: yes  ${dim(`"${s.proof.line}"`)}`);
-    else out.push(`    initial prompt: ${yellow("no")}  ${dim(s.proof?.reason ?? "")}`);
+    else if (s.proof?.inconclusive) {
+      out.push(`    initial prompt: ${yellow("unknown")}  ${dim(s.proof.reason ?? "")}`);
+    } else out.push(`    initial prompt: ${yellow("no")}  ${dim(s.proof?.reason ?? "")}`);
+    if (s.proof?.note) out.push(`    ${dim(s.proof.note)}`);
     const roads = s.roads.map((r) => (r === s.defaultRoad ? `${r} (default)` : r)).join(", ");
     out.push(`    roads: ${roads}`);
     if (s.limit) out.push(`    ${s.limit.limited ? yellow(s.limit.line) : dim(s.limit.line)}`);

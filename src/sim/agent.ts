@@ -12,6 +12,11 @@
  * `SIM_LOADING_MS` (after the first frame, with bracketed paste already on, input is dropped this
  * long while a session "loads", as real OpenCode does when it opens an imported session),
  * `SIM_LIMIT_SESSIONS=N` (only the first N sessions, counted in `SIM_STATE_DIR`, hit it),
+ * `SIM_RELAUNCH_MS` (Gemini and Qwen: every start, `--help` included, first costs this long, as
+ * their launcher relaunching itself does, unless `GEMINI_CLI_NO_RELAUNCH`/`QWEN_CODE_NO_RELAUNCH`
+ * is set), `SIM_HELP_MS` (`--help` takes this long whatever the environment),
+ * `SIM_DEFAULT_MODEL` (OpenCode: the model the user's own configuration picks, `provider/model`;
+ * default `opencode/big-pickle`),
  * `SIM_LIMIT_TEXT` (the provider's limit text OpenCode's footer and Copilot's `✗` line show),
  * `SIM_RETRY_GIVEUP=N` (OpenCode stops retrying after attempt N and ends the turn with its `┃`
  * error block), `SIM_SPLIT_MS` (the frame showing the limit is written in two parts this many ms
@@ -43,7 +48,17 @@ import {
   resetClauseCut,
 } from "./limit.ts";
 import { SimLog } from "./log.ts";
-import { ImportError, loadSession, simStateDir, storeSession } from "./opencode_store.ts";
+import {
+  ImportError,
+  loadSession,
+  requestHistory,
+  sessionModel,
+  simStateDir,
+  type StoredSession,
+  storeSession,
+  turnMessageId,
+} from "./opencode_store.ts";
+import { stringOption } from "./options.ts";
 import { findPersona, helpText, type Persona, PERSONA_NAMES } from "./persona.ts";
 import { replyLines } from "./reply.ts";
 import { altFrame, InlineScreen } from "./screen.ts";
@@ -72,6 +87,16 @@ function _size(): { cols: number; rows: number } {
     if (columns > 0 && rows > 0) return { cols: columns, rows };
   } catch { /* not a terminal */ }
   return { cols: 80, rows: 24 };
+}
+
+// The variable that stops a persona's launcher from starting itself a second time.
+const _RELAUNCH_VARS: Partial<Record<string, string>> = {
+  gemini: "GEMINI_CLI_NO_RELAUNCH",
+  qwen: "QWEN_CODE_NO_RELAUNCH",
+};
+
+function _sleep(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
 }
 
 // The first lines of a file a simulated tool call shows (at most 4, as Claude truncates).
@@ -136,9 +161,12 @@ export async function runSimAgent(persona: string, args: string[]): Promise<numb
     flags: launch.flags,
     ...(launch.droppedPrompt !== null ? { droppedPrompt: launch.droppedPrompt } : {}),
   });
+  const relaunchVar = _RELAUNCH_VARS[p.name];
+  if (relaunchVar && !_env(relaunchVar)) await _sleep(_envInt("SIM_RELAUNCH_MS", 0));
   let code: number;
   switch (launch.mode) {
     case "help":
+      await _sleep(_envInt("SIM_HELP_MS", 0));
       _write(Deno.stdout, helpText(p, _env("SIM_HELP_WITHOUT_PROMPT") === "1"));
       code = 0;
       break;
@@ -252,6 +280,9 @@ class _Session {
   #done: (code: number) => void = () => {};
   #finished = false;
   #loadingUntil = 0;
+  /** OpenCode: the session opened with `-s`, and the model its turns run on. */
+  #session: StoredSession | null = null;
+  #model: string | null = null;
   #signals: [Deno.Signal, () => void][] = [];
 
   constructor(p: Persona, launch: SimLaunch, log: SimLog) {
@@ -259,7 +290,13 @@ class _Session {
     this.#launch = launch;
     this.#log = log;
     const claude = p.name === "claude";
-    this.#editor = new LineEditor({ backslashEnter: claude, collapsePastes: claude, trim: claude });
+    this.#editor = new LineEditor({
+      backslashEnter: claude,
+      collapsePastes: claude || p.name === "gemini",
+      trim: claude,
+      // Gemini CLI shows a long paste as `[Pasted Text: 43 lines]` until it is sent.
+      label: p.name === "gemini" ? "gemini" : "claude",
+    });
     const { cols, rows } = _size();
     this.#view = {
       persona: p.name,
@@ -293,7 +330,15 @@ class _Session {
       }
       this.#log.write({ event: "session", id: s.id, firstMessage: s.firstMessage });
       this.#view.items = s.firstMessage ? [{ kind: "user", text: s.firstMessage }] : [];
-      this.#context = s.firstMessage;
+      this.#session = s;
+    }
+    if (this.#p.name === "opencode") {
+      const cli = stringOption(this.#launch.parsed, "model") ?? null;
+      this.#model = sessionModel(
+        this.#session,
+        cli,
+        _env("SIM_DEFAULT_MODEL") ?? "opencode/big-pickle",
+      );
     }
     const finished = new Promise<number>((resolve) => this.#done = resolve);
     Deno.stdin.setRaw(true);
@@ -576,10 +621,27 @@ class _Session {
     if (this.#p.name === "claude" && this.#local(text.trim())) return;
     const turn = ++this.#turn;
     this.#log.write({ event: "submit", text, turn });
+    if (this.#model !== null) this.#request(text, turn);
     v.items.push({ kind: "user", text });
     v.busy = true;
     this.#render();
     setTimeout(() => this.#answer(text, turn), this.#replyMs);
+  }
+
+  // OpenCode: what the turn's model request carries (the log's proof of what the model received).
+  #request(text: string, turn: number): void {
+    const id = turnMessageId();
+    const history = this.#session ? requestHistory(this.#session, id) : [];
+    this.#context = history.map((m) => m.text).join("\n");
+    this.#log.write({
+      event: "request",
+      turn,
+      model: this.#model,
+      messageId: id,
+      history: history.map((m) => m.id),
+      context: this.#context,
+    });
+    this.#session?.list.push({ id, role: "user", agent: "build", model: this.#model!, text });
   }
 
   /** Claude's own commands: run here, never sent to the model (logged as `local`). */

@@ -15,12 +15,18 @@ export interface EditorRules {
   collapsePastes: boolean;
   /** The message is sent with leading and trailing blanks removed (Claude Code). */
   trim: boolean;
+  /**
+   * How a collapsed paste is labelled: Claude Code's `[Pasted text #N +M lines]` (the default) or
+   * Gemini CLI's `[Pasted Text: L lines]`.
+   */
+  label?: "claude" | "gemini";
 }
 
 // Claude Code 2.1.197 collapses a paste longer than 800 characters or with more newlines than
 // min(rows - 10, 2), and turns its tabs into four spaces (read from its bundled source).
 const _COLLAPSE_CHARS = 800;
 const _LABEL = /\[Pasted text #(\d+)(?: \+\d+ lines)?\]/g;
+const _GEMINI_LABEL = /\[Pasted Text: \d+ lines\]/g;
 
 /** The input box's text, cursor, history and pastes. */
 export class LineEditor {
@@ -75,6 +81,7 @@ export class LineEditor {
     if (!collapse) return this.insert(text);
     const id = this.#nextPaste++;
     this.#pastes.set(id, text);
+    if (this.#rules.label === "gemini") return this.insert(`[Pasted Text: ${newlines + 1} lines]`);
     this.insert(
       newlines === 0 ? `[Pasted text #${id}]` : `[Pasted text #${id} +${newlines} lines]`,
     );
@@ -174,8 +181,11 @@ export class LineEditor {
     const shown = this.text;
     if (!shown.trim()) return null;
     // Claude trims what the box shows, then puts the collapsed pastes back in.
+    // Gemini's labels carry no number: they stand for the pastes in order.
+    const inOrder = [...this.#pastes.values()];
     const sent = (this.#rules.trim ? shown.trim() : shown)
-      .replace(_LABEL, (label, id) => this.#pastes.get(Number(id)) ?? label);
+      .replace(_LABEL, (label, id) => this.#pastes.get(Number(id)) ?? label)
+      .replace(_GEMINI_LABEL, (label) => inOrder.shift() ?? label);
     this.#history.push(sent);
     this.#pastes.clear();
     this.clear();
