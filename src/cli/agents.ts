@@ -82,6 +82,13 @@ export function agentsCommand() {
       "--json",
       "print a JSON array of {name, found, path, version, acceptsInitialPrompt, proof, roads, defaultRoad, handoffInArgv, limit, …}",
     )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana agents                  installed?, version, opening-prompt proof, roads
+  uuldana agents --json | jq -r '.[] | select(.found) | .name'`,
+    )
     .action(async (opts) => {
       const statuses = await agentStatuses();
       console.log(opts.json ? JSON.stringify(statuses, null, 2) : renderAgents(statuses));
