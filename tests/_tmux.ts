@@ -46,6 +46,14 @@ export class TmuxTerminal {
     await this.#tmux("set-option", "-g", "status", "off").catch(() => {});
   }
 
+  /**
+   * Appends every byte the window's program writes (before tmux interprets it) to `file`: what
+   * reached the outer terminal, control sequences included.
+   */
+  async recordOutput(file: string): Promise<void> {
+    await this.#tmux("pipe-pane", "-O", `cat >> ${_quote(file)}`);
+  }
+
   /** Types keys (tmux key names or literal text with `literal`). */
   async send(keys: string, literal = false): Promise<void> {
     await this.#tmux("send-keys", ...(literal ? ["-l"] : []), keys);

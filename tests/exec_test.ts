@@ -35,12 +35,14 @@ async function exec(
     bins?: string[];
     stdin?: string;
     config?: Record<string, unknown>;
+    /** Run in this earlier result's home (its journal and ledger). */
+    home?: string;
   } = {},
 ): Promise<ExecResult> {
-  const home = Deno.makeTempDirSync({ prefix: "uuldana-exec-" });
+  const home = opts.home ?? Deno.makeTempDirSync({ prefix: "uuldana-exec-" });
   if (opts.config) Deno.writeTextFileSync(join(home, "config.json"), JSON.stringify(opts.config));
   const log = join(home, "log");
-  Deno.mkdirSync(log);
+  Deno.mkdirSync(log, { recursive: true });
   const env: Record<string, string> = {
     PATH: "/usr/bin:/bin",
     HOME: Deno.env.get("HOME") ?? home,
@@ -142,6 +144,49 @@ Deno.test("exec: a usage limit on claude hands the conversation to codex, whose 
       const file = readFileSync(h.filePath!, "utf8");
       assert(file.includes("the fixture path in the failing test is wrong"));
     });
+  } finally {
+    cleanup(r);
+  }
+});
+
+Deno.test("exec: the limit ledger: a second exec skips the agent a first one saw limited", async () => {
+  const first = await exec([TASK, "--agents", "claude,codex"], { modes: { claude: "limit" } });
+  try {
+    assertEquals(first.code, 0, first.stderr);
+    const second = await exec([TASK, "--agents", "claude,codex", "--json"], { home: first.home });
+    assertEquals(second.code, 0, second.stderr);
+    assert(
+      /skipping claude: limited until .* \(seen \d\d:\d\d in run 1\)/.test(second.stderr),
+      second.stderr,
+    );
+    const summary = JSON.parse(second.stdout);
+    assertEquals(summary.runs.map((r: { agent: string }) => r.agent), ["codex"]);
+    assertEquals(summary.skipped[0].agent, "claude");
+    // Only limited agents left: exit 3 (all limited), not "install one".
+    const only = await exec([TASK, "--agents", "claude"], { home: first.home });
+    assertEquals(only.code, 3, only.stderr);
+    assert(/every agent that could run is limited/.test(only.stderr), only.stderr);
+    withJournal(first, (j) => {
+      assertEquals([...j.latestLimits().keys()], ["claude"]);
+      assertEquals(j.latestLimits().get("claude")!.runId, 1);
+    });
+  } finally {
+    cleanup(first);
+  }
+});
+
+Deno.test("exec: the notify command hears of each handoff, as JSON on its stdin", async () => {
+  const events = join(Deno.makeTempDirSync(), "events.jsonl");
+  const r = await exec([TASK, "--agents", "claude,codex"], {
+    modes: { claude: "limit" },
+    config: { notify: { command: ["/bin/sh", "-c", `cat >> ${events}`] } },
+  });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stdout, "FAKE CODEX ANSWER\n", "nothing but the answer on stdout");
+    const [event] = readFileSync(events, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    assertEquals([event.kind, event.from, event.to], ["switch", "claude", "codex"]);
+    assert(event.why.startsWith("You've hit your session limit"), event.why);
   } finally {
     cleanup(r);
   }
@@ -366,7 +411,7 @@ Deno.test("exec: an agent whose `--prompt=TASK` would pass MAX_ARG_STRLEN is ski
 Deno.test("exec: SIGINT stops the running agent's process group and exits 130", async () => {
   const home = Deno.makeTempDirSync({ prefix: "uuldana-exec-int-" });
   const log = join(home, "log");
-  Deno.mkdirSync(log);
+  Deno.mkdirSync(log, { recursive: true });
   const child = new Deno.Command(UULDANA[0], {
     args: [...UULDANA.slice(1), "exec", TASK, "--agents", "claude,codex"],
     cwd: home,

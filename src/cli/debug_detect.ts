@@ -6,6 +6,7 @@
  */
 import { Command } from "@commander-js/extra-typings";
 import { UsageError, UuldanaError } from "../errors.ts";
+import { unknownAgentError } from "../chain/member.ts";
 import { Terminal } from "../vt/mod.ts";
 import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
 import { adapterByName, adapterNames } from "../../adapters/registry.ts";
@@ -171,10 +172,7 @@ export function debugDetectCommand() {
     .action(async (files, opts) => {
       const adapter = adapterByName(opts.agent);
       if (!adapter) {
-        throw new UsageError(
-          `unknown agent '${opts.agent}'`,
-          `known agents: ${adapterNames().join(", ")}`,
-        );
+        throw unknownAgentError(opts.agent, `known agents: ${adapterNames().join(", ")}`);
       }
       const cols = _positiveInt(opts.cols, "--cols");
       const rows = _positiveInt(opts.rows, "--rows");

@@ -104,13 +104,14 @@ Examples:
           extraArgs: [],
           noWait: true,
           workspace,
-          ...term.chainIO(),
+          ...term.chainIO(config.notify),
           keyboard,
           onRun: (run) => {
             term.setRun(run);
             if (run) drive(run);
           },
         });
+        await term.notificationsSent();
       } finally {
         term.close();
         const handoff = journal.handoffs(1)[0];

@@ -7,7 +7,7 @@ import { Command } from "@commander-js/extra-typings";
 import { readFileSync } from "node:fs";
 import { UsageError, UuldanaError } from "../errors.ts";
 import type { Journal, RunRow } from "../journal/journal.ts";
-import { openContext } from "./context.ts";
+import { openContext } from "../context.ts";
 // Recorded text is shown, never interpreted: no escape sequence from it reaches the terminal.
 import { sanitize } from "../handoff/sanitize.ts";
 import { runConversation } from "../handoff/prepare.ts";

@@ -48,6 +48,23 @@ export interface Config {
   quietSeconds: number;
   /** Seconds a manual switch waits for a pasteable prompt before saving handoff.md instead. */
   pasteTimeoutSeconds: number;
+  /**
+   * Hand the work back to the chain's first agent by itself once that agent is available again and
+   * the working one is quiet with an empty input box (off: uuldana only says so).
+   */
+  returnToFirst: boolean;
+  /** How uuldana tells the user about a switch, a wait for a reset and a return. */
+  notify: NotifyConfig;
+}
+
+/** The notification settings (`notify` in the config). */
+export interface NotifyConfig {
+  /** The terminal bell. */
+  bell: boolean;
+  /** A desktop notification through the terminal (OSC 9, or OSC 777 where known). */
+  desktop: boolean;
+  /** A command run with the event as JSON on stdin (argv, no shell), or null. */
+  command: string[] | null;
 }
 
 /** The chain used when the config does not name one. */
@@ -139,6 +156,31 @@ export const CONFIG_SPEC: Spec = {
       unit: "seconds",
       default: 40,
     },
+    returnToFirst: {
+      type: "boolean",
+      description: "Hand the work back to the chain's first agent once it is available again, " +
+        "when the working agent is quiet and its input box empty (off: only say so).",
+      default: false,
+    },
+    notify: {
+      type: "object",
+      description: "How uuldana tells you about an automatic switch, a wait for a reset, a return.",
+      properties: {
+        bell: { type: "boolean", description: "Ring the terminal bell.", default: true },
+        desktop: {
+          type: "boolean",
+          description: "A desktop notification through the terminal (OSC 9; OSC 777 where known).",
+          default: true,
+        },
+        command: {
+          type: "strings",
+          description: "A command (program, then arguments; no shell) run with the event as JSON " +
+            "on stdin, stopped after 5 s.",
+          nonEmptyItems: true,
+          expected: "a non-empty array of strings (program, then arguments)",
+        },
+      },
+    },
   },
 };
 
@@ -168,7 +210,25 @@ export function parseConfig(raw: unknown, file: string, env: Env = processEnv): 
       agents[name] = { ...(agents[name] ?? { args: [], env: {}, disabled: false }), bin: fromEnv };
     }
   }
-  return { ...checked, path: file, exists: true, agents };
+  const notify = checked.notify as Partial<NotifyConfig> | undefined;
+  if (notify?.command && notify.command.length === 0) {
+    throw new UsageError(
+      `invalid config ${file}: "notify.command" must be a non-empty array of strings (program, ` +
+        "then arguments), got an empty array",
+      "fix or remove that key; `uuldana doctor` shows the config path and its state",
+    );
+  }
+  return {
+    ...checked,
+    path: file,
+    exists: true,
+    agents,
+    notify: {
+      bell: notify?.bell ?? true,
+      desktop: notify?.desktop ?? true,
+      command: notify?.command ?? null,
+    },
+  };
 }
 
 /** Loads the configuration from `configPath()`; a missing file gives defaults. */
