@@ -54,6 +54,10 @@ Examples:
     new Command("clear")
       .description("forget an agent's limit in the ledger (it is chosen again at once)")
       .argument("<agent>", "the agent's name, e.g. claude")
+      .addHelpText(
+        "after",
+        "\nExamples:\n  uuldana limits clear claude    claude is chosen again at once",
+      )
       .action((agent) => {
         const [adapter] = chainAdapters([agent], adapterByName);
         const { journal } = openContext();

@@ -18,7 +18,8 @@ export function starterConfig(found: readonly string[]): string {
       ...defaults,
       chain: found.length ? [...found] : [...DEFAULT_CHAIN],
     },
-    null,
+    // A key with no default (notify.command) is left out: the file must validate as written.
+    (_key, value) => value === null ? undefined : value,
     2,
   ) + "\n";
 }
