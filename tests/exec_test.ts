@@ -99,10 +99,14 @@ Deno.test("exec: a usage limit on claude hands the conversation to codex, whose 
 
     // The first agent got the task as its prompt argument.
     assertEquals(argvOf(r, "claude")!.at(-1), TASK);
-    // The second agent's prompt argument is the framed handoff: the task and claude's words.
+    // The second agent reads the framed handoff (the task and claude's words) on its stdin: never
+    // in its arguments, which any local user can read in /proc.
     const codexArgv = argvOf(r, "codex")!;
     assertEquals(codexArgv.slice(0, 2), ["exec", "--json"]);
-    const handoff = codexArgv.at(-1)!;
+    assertEquals(codexArgv.at(-1), "-");
+    assert(!codexArgv.some((a) => a.includes("BEGIN UULDANA HANDOFF")), codexArgv.join(" "));
+    const handoff = readFileSync(join(r.log, "codex.stdin"), "utf8");
+    assert(handoff.includes("BEGIN UULDANA HANDOFF"), handoff);
     assert(handoff.includes(TASK), handoff);
     assert(handoff.includes("the fixture path in the failing test is wrong"), handoff);
     assert(handoff.includes("You've hit your session limit"), "the limit message is named");
@@ -264,8 +268,9 @@ Deno.test("exec: a stalled agent is stopped (its process group too) and handed o
     assertEquals(r.stdout, "FAKE GEMINI ANSWER\n");
     const pgid = Number(readFileSync(join(r.log, "claude.pid"), "utf8"));
     assert(!_groupAlive(pgid), "the stalled agent's `sleep` child was reaped with its group");
-    const prompt = argvOf(r, "gemini")!.find((a) => a.startsWith("--prompt="))!;
-    assert(prompt.includes(TASK));
+    // The handoff reaches gemini on stdin, after a short --prompt (not in its arguments).
+    assert(!argvOf(r, "gemini")!.some((a) => a.includes(TASK)));
+    assert(readFileSync(join(r.log, "gemini.stdin"), "utf8").includes(TASK));
     withJournal(r, (j) => {
       assertEquals(j.runs().reverse().map((x) => [x.agent, x.endReason]), [["claude", "stall"], [
         "gemini",
@@ -338,7 +343,7 @@ Deno.test("exec: a handoff never goes to an agent whose configured args would re
     assertEquals(r.code, 0, r.stderr);
     assert(/skipping gemini: its configured arguments hold -r/.test(r.stderr), r.stderr);
     assertEquals(argvOf(r, "gemini"), null);
-    assert(argvOf(r, "codex")!.some((a) => a.includes("BEGIN UULDANA HANDOFF")));
+    assert(readFileSync(join(r.log, "codex.stdin"), "utf8").includes("BEGIN UULDANA HANDOFF"));
   } finally {
     cleanup(r);
   }

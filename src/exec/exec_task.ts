@@ -209,7 +209,7 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
         })`,
     );
     const args = agentConfig(ctx.config, member.name).args;
-    if (!launchFits(member.headless.launch(member.found.path, prompt, args))) {
+    if (!launchFits(member.headless.launch(member.found.path, prompt, args, true))) {
       // Cannot happen with the composer's 20,000-code-point cap; kept as a guard.
       throw new UsageError(`the handoff for ${member.name} exceeds ${MAX_ARG_BYTES} bytes`);
     }
@@ -316,7 +316,8 @@ async function _runOne(
 ): Promise<_RunResult> {
   const { journal } = opts.ctx;
   const cfg = agentConfig(opts.ctx.config, member.name);
-  const launch = member.headless.launch(member.found.path, prompt, cfg.args);
+  // A handoff carries the conversation: kept out of argv where the CLI reads stdin.
+  const launch = member.headless.launch(member.found.path, prompt, cfg.args, handoffId !== null);
   const started = Date.now();
   const runId = journal.startRun({
     agent: member.name,
