@@ -25,7 +25,7 @@ export class ClusterRun {
     const end = from + count * w;
     if (w === 1) cells.fill(cell, from, end);
     else cells.set(this.#template(cell, w, cells.length).subarray(0, end - from), from);
-    if (cell & COMBINED) line.combinedSlots().fill(cluster, from, end);
+    if (cell & COMBINED) line.fillText(from, end, cluster);
   }
 
   #template(cell: number, w: number, cols: number): Uint32Array {

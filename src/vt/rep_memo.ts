@@ -56,8 +56,21 @@ export class RepMemo {
 
   /** The listed row of `line`, or undefined. */
   row(line: Line): RepRow | undefined {
-    for (const r of this.rows) if (r.line === line) return r;
+    const rows = this.rows;
+    for (let i = rows.length - 1; i >= 0; i--) if (rows[i].line === line) return rows[i];
     return undefined;
+  }
+
+  /**
+   * The number of combined cells of `line` when it is a row of the pattern that is not listed
+   * (so it holds the whole pattern), in `buf` with these margins; else undefined.
+   */
+  patternCells(line: Line, buf: ScreenBuffer, top: number, bottom: number): number | undefined {
+    if (buf !== this.buf || !this.scrolls || top !== this.top || bottom !== this.bottom) {
+      return undefined;
+    }
+    if (this.row(line) !== undefined) return undefined;
+    return this.cell & COMBINED ? Math.max(1, Math.floor(line.cells.length / this.w)) : 0;
   }
 
   /** Notes writes to columns [from, to) of `line`; false when `line` is not listed. */

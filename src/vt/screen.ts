@@ -336,7 +336,11 @@ export class Screen {
     let out: Line; // the row that leaves the region
     if (top === 0 && buf.scrollback !== null) {
       out = buf.lines.shift()!;
-      line = this.#blank(buf.scrollback.push(out));
+      const done = this.#repDone;
+      const known = done?.patternCells(out, buf, top, bottom);
+      line = this.#blank(
+        buf.scrollback.push(out, known === undefined ? known : out.combinedBytes(known)),
+      );
     } else {
       out = buf.lines.splice(top, 1)[0];
       line = this.#blank(out);
