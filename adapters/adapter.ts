@@ -27,6 +27,13 @@ export interface Proof {
   reason?: string;
   /** True when the result came from the journal's cache (same binary path and version). */
   cached?: boolean;
+  /**
+   * The probe proved nothing either way (it timed out twice, or could not run): not a refusal,
+   * never cached, probed again next time.
+   */
+  inconclusive?: boolean;
+  /** What happened on the way to the result, when worth saying (a first probe that timed out). */
+  note?: string;
 }
 
 /** A limit the agent showed. */
@@ -109,6 +116,46 @@ export interface DetectOptions {
   timeZone?: string;
 }
 
+/**
+ * How an agent's input box looks on our screen model and which keys edit it, so uuldana can read
+ * what was really submitted (history recall, completion and cursor edits show only there).
+ */
+export interface InputBox {
+  /** The glyph and space before the first row of text, e.g. Claude's `"❯ "`. */
+  prompt: string;
+  /** What starts each further row of the box's text (a newline or a wrap), e.g. `"  "`. */
+  continuation: string;
+  /** Matches the row right above the box (a rule `────`, a box top `╭──`); null: none. */
+  above: RegExp | null;
+  /** Matches the row that ends the box (a rule, a box bottom, a blank row). */
+  below: RegExp;
+  /** Strips a side border from each row (`│ … │`) before the prompt is looked for. */
+  sideBorders: boolean;
+  /**
+   * The live box has at most this many rows with text below it (footer, suggestions): a box-like
+   * echo of an earlier turn above a dialog is not the box.
+   */
+  maxRowsBelow: number;
+  /** Text the empty box shows (dim), never read as input. */
+  placeholders: readonly RegExp[];
+  /**
+   * The label the box shows instead of a long paste (Claude: `[Pasted text #1 +40 lines]`); the
+   * key tracker knows the pasted text behind it.
+   */
+  collapsedPaste: RegExp | null;
+  /** A paste is collapsed when longer than `chars` or with more than `newlines` newlines. */
+  collapseAbove: { chars: number; newlines: number } | null;
+  /** Newline keys besides Alt+Enter, Shift+Enter (kitty/modifyOtherKeys) and Ctrl-J. */
+  backslashEnter: boolean;
+  /** Commands the agent handles itself (never sent to the model), e.g. `/help`, `/clear`. */
+  localCommands: readonly string[];
+  /**
+   * The agent sends the box's text with leading and trailing blanks removed (before a collapsed
+   * paste is put back in, so a collapsed paste keeps its own).
+   */
+  trimsSubmission: boolean;
+}
+
 /** One agent. */
 export interface Adapter {
   /** Short name used in config and on the command line, e.g. "claude". */
@@ -130,6 +177,11 @@ export interface Adapter {
   readonly defaultRoad: Road;
   /** Largest composed handoff (code points) the road can carry, when smaller than the global cap. */
   roadCap(road: Road): number | null;
+  /**
+   * Environment for the `--version`/`--help` probes only, to make them cheap where the agent
+   * allows it (Gemini CLI: no self-relaunch). Absent when none is needed.
+   */
+  readonly probeEnv?: Readonly<Record<string, string>>;
   /** Checks a `--help` text for the documented initial-prompt line. */
   proveInitialPrompt(helpText: string): Proof;
   /**
@@ -143,6 +195,8 @@ export interface Adapter {
   readonly quitKeys: readonly string[];
   /** The key that submits the input box (after typing or a bracketed paste). */
   readonly submitKey: string;
+  /** The agent's input box as it shows on screen; absent: only the key tracker is used. */
+  readonly inputBox?: InputBox;
   /**
    * For agents that retry silently (stall rule, off unless configured): matches the busy/spinner
    * line; capture group 1, when present, is the elapsed time the agent shows ("26s", "1m 5s"; see

@@ -6,7 +6,15 @@
  * @module
  */
 import { join } from "node:path";
-import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
+import type {
+  Adapter,
+  DetectOptions,
+  InputBox,
+  Launch,
+  LaunchRequest,
+  LimitHit,
+  Road,
+} from "./adapter.ts";
 import { refuseResume, requireArgFits, requireRoad, RoadError } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { CLAUDE_LIMITS, CLAUDE_NOT_LIMITS } from "./limit_messages.ts";
@@ -157,6 +165,60 @@ function _answersTurn(rows: readonly string[], echo: number, at: number): boolea
   return false;
 }
 
+/**
+ * Claude Code 2.x's input box: between two full-width rules, `❯` and a no-break space before the
+ * first row and two
+ * spaces before the others; `Try "…"` while empty; a long paste collapsed to
+ * `[Pasted text #1 +40 lines]`. `\` then Enter is its newline where Shift+Enter cannot be told
+ * apart (tmux). Its built-in slash commands run locally and never reach the model.
+ */
+export const CLAUDE_INPUT_BOX: InputBox = {
+  prompt: "❯ ",
+  continuation: "  ",
+  // While Up recalls history the rule above is titled: `─── History 18/18 ───…`.
+  above: /^─{3,}(?: [^─]+ ─+)?\s*$/,
+  below: /^─{8,}\s*$/,
+  sideBorders: false,
+  // The footer, a notice, and the @-path or slash-command suggestions under the box.
+  maxRowsBelow: 12,
+  placeholders: [/^Try "[^"]*"\s*$/],
+  collapsedPaste: /\[Pasted text #\d+(?: \+\d+ lines)?\]/g,
+  // From its bundled source: over 800 characters or more than min(rows - 10, 2) newlines.
+  collapseAbove: { chars: 800, newlines: 2 },
+  backslashEnter: true,
+  trimsSubmission: true,
+  localCommands: [
+    "/help",
+    "/clear",
+    "/config",
+    "/cost",
+    "/usage",
+    "/status",
+    "/context",
+    "/doctor",
+    "/model",
+    "/permissions",
+    "/memory",
+    "/agents",
+    "/mcp",
+    "/hooks",
+    "/ide",
+    "/theme",
+    "/vim",
+    "/terminal-setup",
+    "/release-notes",
+    "/resume",
+    "/rewind",
+    "/export",
+    "/add-dir",
+    "/login",
+    "/logout",
+    "/rate-limit-options",
+    "/exit",
+    "/quit",
+  ],
+};
+
 /** The Claude Code adapter. */
 export const claude: Adapter = {
   name: "claude",
@@ -177,4 +239,5 @@ export const claude: Adapter = {
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
+  inputBox: CLAUDE_INPUT_BOX,
 };

@@ -10,8 +10,17 @@ import type { Journal } from "../src/journal/journal.ts";
 import type { Adapter, Found, Proof, Road } from "./adapter.ts";
 import { handoffInArgv } from "./argv_exposure.ts";
 
-/** How long `--version` and `--help` may take. */
+/** How long `--version` and `--help` may take at first. */
 export const PROBE_TIMEOUT_MS = 3000;
+
+/**
+ * How long the second `--help` may take after the first timed out: a slow start (Gemini CLI
+ * relaunching itself, a first run unpacking) is not a refusal.
+ */
+export const PROBE_RETRY_TIMEOUT_MS = 15_000;
+
+/** The most a probe reads from each of stdout and stderr; past it the program is killed. */
+export const PROBE_OUTPUT_CAP = 1024 * 1024;
 
 /** What `uuldana agents --json` prints for one agent. */
 export interface AgentStatus {
@@ -55,17 +64,27 @@ export interface ProbeOutput {
   stderr: string;
   /** It did not finish in time and was killed. */
   timedOut: boolean;
+  /** It printed more than the cap: the output is cut there and the program was killed. */
+  truncated: boolean;
+  /** How long it ran, in milliseconds. */
+  ms: number;
 }
 
 /**
- * Runs `path args` without a terminal (stdin null), collecting output, killed after `timeoutMs`.
+ * Runs `path args` without a terminal (stdin null), collecting output, killed after `timeoutMs`
+ * or once it printed more than `maxBytes` on one stream (memory stays bounded whatever it prints).
  * Grandchildren that keep the pipes open do not make it hang.
  */
 export async function runProbe(
   path: string,
   args: string[],
-  opts: { timeoutMs?: number; cwd?: string; env?: Record<string, string> } = {},
+  opts: { timeoutMs?: number; cwd?: string; env?: Record<string, string>; maxBytes?: number } = {},
 ): Promise<ProbeOutput> {
+  const started = performance.now();
+  const cap = opts.maxBytes ?? PROBE_OUTPUT_CAP;
+  let truncated = false;
+  let overflow: () => void = () => {};
+  const overflowed = new Promise<"overflow">((r) => overflow = () => r("overflow"));
   const child = new Deno.Command(path, {
     args,
     cwd: opts.cwd,
@@ -80,11 +99,19 @@ export async function runProbe(
     child.stderr.getReader(),
   ] as const;
   const drain = async (r: ReadableStreamDefaultReader<Uint8Array>, into: Uint8Array[]) => {
+    let kept = 0;
     try {
       for (;;) {
         const { done, value } = await r.read();
         if (done) return;
+        if (kept + value.length > cap) {
+          into.push(value.subarray(0, cap - kept));
+          truncated = true;
+          overflow();
+          return;
+        }
         into.push(value);
+        kept += value.length;
       }
     } catch {
       // cancelled on timeout
@@ -98,11 +125,11 @@ export async function runProbe(
   const timeout = new Promise<"timeout">((r) => {
     timer = setTimeout(() => r("timeout"), opts.timeoutMs ?? PROBE_TIMEOUT_MS);
   });
-  const outcome = await Promise.race([child.status.then((s) => s), timeout]);
+  const outcome = await Promise.race([child.status.then((s) => s), timeout, overflowed]);
   let code: number | null = null;
   let timedOut = false;
-  if (outcome === "timeout") {
-    timedOut = true;
+  if (outcome === "timeout" || outcome === "overflow") {
+    timedOut = outcome === "timeout";
     try {
       child.kill("SIGKILL");
     } catch { /* already gone */ }
@@ -111,13 +138,20 @@ export async function runProbe(
     code = outcome.code;
   }
   // Output still held open by a grandchild gets a short grace period, then is cut.
-  const grace = new Promise<void>((r) => setTimeout(r, timedOut ? 0 : 200));
+  const grace = new Promise<void>((r) => setTimeout(r, timedOut || truncated ? 0 : 200));
   await Promise.race([drained, grace]);
   clearTimeout(timer);
   for (const r of readers) r.cancel().catch(() => {});
   await drained;
   const dec = (parts: Uint8Array[]) => new TextDecoder().decode(_concat(parts));
-  return { code, stdout: dec(chunks.stdout), stderr: dec(chunks.stderr), timedOut };
+  return {
+    code,
+    stdout: dec(chunks.stdout),
+    stderr: dec(chunks.stderr),
+    timedOut,
+    truncated,
+    ms: Math.round(performance.now() - started),
+  };
 }
 
 function _concat(parts: Uint8Array[]): Uint8Array {
@@ -177,7 +211,7 @@ export async function findAgent(adapter: Adapter, config: Config): Promise<Found
   if (!path) return null;
   let version: string | null = null;
   try {
-    const out = await runProbe(path, ["--version"], { env });
+    const out = await runProbe(path, ["--version"], { env: { ...adapter.probeEnv, ...env } });
     if (!out.timedOut) version = parseVersion(out.stdout) ?? parseVersion(out.stderr);
   } catch {
     version = null;
@@ -185,18 +219,27 @@ export async function findAgent(adapter: Adapter, config: Config): Promise<Found
   return { path, version, env };
 }
 
+/** The environment a probe of `adapter` runs with: its probe settings, then the configured env. */
+function _probeEnv(adapter: Adapter, found: Found): Record<string, string> {
+  return { ...adapter.probeEnv, ...found.env };
+}
+
 /**
- * Proves from `BIN --help` (no terminal, stdin null, ~3 s) that the agent accepts an initial
- * prompt, run with the agent's configured environment (it can change what the agent does). With a
- * journal, a result for the same binary path and version is reused and a new one stored; a binary
- * without a version, or with a configured environment, is probed every time, and a probe that
- * timed out or could not run is never stored (a slow first start must not refuse it for good).
+ * Proves from `BIN --help` (no terminal, stdin null) that the agent accepts an initial prompt, run
+ * with the adapter's probe environment (e.g. Gemini CLI's `GEMINI_CLI_NO_RELAUNCH`, so it does not
+ * start itself twice) and the agent's configured environment (it can change what the agent does).
+ * A first probe that times out (3 s) is tried again with a longer limit (15 s): a slow start is not
+ * a refusal, and `note` says what happened. One that timed out twice is `inconclusive`.
+ *
+ * With a journal, a result for the same binary path and version is reused and a new one stored; a
+ * binary without a version, or with a configured environment, is probed every time, and a probe
+ * that timed out or could not run is never stored (a slow first start must not refuse it for good).
  */
 export async function proveAgent(
   adapter: Adapter,
   found: Found,
   journal?: Journal,
-  opts: { timeoutMs?: number } = {},
+  opts: { timeoutMs?: number; retryTimeoutMs?: number } = {},
 ): Promise<Proof> {
   const cacheable = journal !== undefined && found.version !== null &&
     Object.keys(found.env ?? {}).length === 0;
@@ -208,29 +251,54 @@ export async function proveAgent(
       return { ...adapter.proveInitialPrompt(""), accepted: false, line: null, cached: true };
     }
   }
+  const limits = [
+    opts.timeoutMs ?? PROBE_TIMEOUT_MS,
+    opts.retryTimeoutMs ?? PROBE_RETRY_TIMEOUT_MS,
+  ];
+  const env = _probeEnv(adapter, found);
   let proof: Proof;
-  let conclusive = false;
   try {
-    const out = await runProbe(found.path, ["--help"], {
-      env: found.env,
-      timeoutMs: opts.timeoutMs,
-    });
+    let out = await runProbe(found.path, ["--help"], { env, timeoutMs: limits[0] });
+    let retried = false;
+    if (out.timedOut && !adapter.proveInitialPrompt(`${out.stdout}\n${out.stderr}`).accepted) {
+      retried = true;
+      out = await runProbe(found.path, ["--help"], { env, timeoutMs: limits[1] });
+    }
     proof = adapter.proveInitialPrompt(`${out.stdout}\n${out.stderr}`);
-    conclusive = proof.accepted || !out.timedOut;
-    if (!conclusive) {
-      proof = { ...proof, reason: `'${found.path} --help' did not finish in time` };
+    const first = `'${found.path} --help' did not finish in ${_seconds(limits[0])}`;
+    if (out.timedOut && !proof.accepted) {
+      proof = {
+        ...proof,
+        inconclusive: true,
+        reason: `${first}, nor in ${_seconds(limits[1])} on a second try; not a refusal, ` +
+          "it is probed again at the next handoff",
+      };
+    } else if (retried) {
+      proof = { ...proof, note: `${first}; the second try took ${_seconds(out.ms)}` };
+    }
+    if (out.truncated && !proof.accepted) {
+      proof = {
+        ...proof,
+        reason:
+          `${proof.reason}; its --help printed more than ${PROBE_OUTPUT_CAP} bytes, cut there`,
+      };
     }
   } catch (e) {
     proof = {
       accepted: false,
       line: null,
+      inconclusive: true,
       reason: `cannot run '${found.path} --help': ${(e as Error).message}`,
     };
   }
-  if (cacheable && conclusive) {
+  if (cacheable && !proof.inconclusive) {
     journal!.saveProof(found.path, found.version!, { accepted: proof.accepted, line: proof.line });
   }
   return proof;
+}
+
+function _seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0).replace(/\.0$/, "")} s`;
 }
 
 /** Everything `uuldana agents` shows about one agent (finds and proves it). */

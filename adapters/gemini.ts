@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Adapter, DetectOptions, LimitHit, Road } from "./adapter.ts";
+import type { Adapter, DetectOptions, InputBox, LimitHit, Road } from "./adapter.ts";
 import { optionPromptLaunch } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { GEMINI_DIALOG_LIMITS, GEMINI_ERROR_LIMITS, GEMINI_NOT_LIMITS } from "./limit_messages.ts";
@@ -154,6 +154,47 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
     detectApiErrorLine(rows, GEMINI_ERROR_LIMITS, opts, isGeminiPrompt, GEMINI_NOT_LIMITS);
 }
 
+/**
+ * Gemini CLI 0.61's input box, as its recordings show it: ` > ` between a row of `▄` and a row of
+ * `▀`, `Type your message or @path/to/file` while empty. Its echoes of earlier turns look the
+ * same, so only a box near the bottom of the screen counts. Its other conventions (newline keys,
+ * collapsed pastes, trimming) are not verified against the real CLI and are left out.
+ */
+export const GEMINI_INPUT_BOX: InputBox = {
+  prompt: " > ",
+  continuation: "   ",
+  above: /^▄{8,}\s*$/,
+  below: /^▀{8,}\s*$/,
+  sideBorders: false,
+  maxRowsBelow: 6,
+  placeholders: [/^\s*Type your message or @path\/to\/file\s*$/],
+  collapsedPaste: null,
+  collapseAbove: null,
+  backslashEnter: false,
+  trimsSubmission: false,
+  localCommands: [
+    "/help",
+    "/clear",
+    "/stats",
+    "/model",
+    "/auth",
+    "/about",
+    "/theme",
+    "/settings",
+    "/tools",
+    "/mcp",
+    "/memory",
+    "/chat",
+    "/privacy",
+    "/docs",
+    "/editor",
+    "/extensions",
+    "/vim",
+    "/quit",
+    "/exit",
+  ],
+};
+
 /** The Gemini CLI adapter. */
 export const gemini: Adapter = {
   name: "gemini",
@@ -164,11 +205,14 @@ export const gemini: Adapter = {
   roads: _ROADS,
   defaultRoad: "prompt",
   roadCap: () => null,
+  // Its launcher starts itself a second time (seconds); the probes do not need that.
+  probeEnv: { GEMINI_CLI_NO_RELAUNCH: "true" },
   proveInitialPrompt: (help) =>
     proveByHelpLine(help, [/^\s+-i, --prompt-interactive\b/], "'-i, --prompt-interactive'"),
   launch: _launch,
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
+  inputBox: GEMINI_INPUT_BOX,
   busyPattern: ESC_TO_CANCEL_SPINNER,
 };

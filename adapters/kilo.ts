@@ -12,9 +12,6 @@ export const kilo: Adapter = openCodeAdapter({
   name: "kilo",
   displayName: "Kilo Code CLI",
   installHint: "npm install -g @kilocode/cli",
-  // The home screen shows "Code · Auto Free Kilo Gateway" [unverified ids; `-m` overrides].
-  agent: "code",
-  model: { providerID: "kilo", modelID: "auto" },
   fallbackVersion: "7.7.7",
   extraRules: KILO_EXTRA_LIMITS,
 });

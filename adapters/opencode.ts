@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import type { Adapter, Launch, LaunchRequest, Road } from "./adapter.ts";
 import { optionWithValue, refuseResume, requireRoad, RoadError } from "./launch_rules.ts";
+import { openCodeId } from "./opencode_id.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { openCodeDetector } from "./opencode_limit.ts";
 import { type LimitRule, normalizeSpace } from "./screen_text.ts";
@@ -22,10 +23,6 @@ export interface OpenCodeFlavor {
   displayName: string;
   /** Install command. */
   installHint: string;
-  /** Agent recorded on the imported message (OpenCode "build"). */
-  agent: string;
-  /** Model recorded on the imported message unless extra args name one with `-m provider/model`. */
-  model: { providerID: string; modelID: string };
   /** Version recorded in the import when the binary's is unknown. */
   fallbackVersion: string;
   /** Extra fixed limit strings this flavor shows. */
@@ -41,30 +38,35 @@ export const STORE_KICKOFF = "Continue the work described in the handoff message
 const _ROADS: readonly Road[] = ["prompt", "store", "paste"];
 const _RESUME = ["-s", "--session", "-c", "--continue", "--fork"];
 
-/** A random OpenCode-style id: prefix + 26 base-62 characters. */
-export function openCodeId(prefix: "ses" | "msg" | "prt"): string {
-  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  const bytes = crypto.getRandomValues(new Uint8Array(26));
-  return `${prefix}_${Array.from(bytes, (b) => alphabet[b % 62]).join("")}`;
-}
+/**
+ * The agent recorded on the imported message. It is none of the agent's own primary agents on
+ * purpose: OpenCode's TUI, opening a session, adopts the agent and model of its last user message
+ * only when that agent is a primary one; otherwise it keeps the user's own (the configured default
+ * model, or the last one used, or `-m`). So the handoff never picks a model: the session runs on
+ * the model the user's OpenCode would use anyway.
+ */
+export const HANDOFF_MESSAGE_AGENT = "uuldana-handoff";
+
+/** The model recorded on the imported message when `-m` names none (never adopted; see above). */
+export const HANDOFF_MESSAGE_MODEL = { providerID: "uuldana", modelID: "handoff" } as const;
 
 /**
  * The document `opencode import FILE` accepts (the `opencode export` format, minimal fields):
- * one session whose only message is a user message holding `text`.
+ * one session whose only message is a user message holding `text`. The ids are made the way the
+ * agent makes them, at `now`, so the message sorts before every turn the agent adds later.
  */
 export function openCodeImportDocument(
   text: string,
   opts: {
     directory: string;
     version: string;
-    agent: string;
     model: { providerID: string; modelID: string };
     now?: number;
   },
 ): { sessionId: string; json: string } {
   const now = opts.now ?? Date.now();
-  const sessionId = openCodeId("ses");
-  const messageId = openCodeId("msg");
+  const sessionId = openCodeId("ses", { descending: true, now });
+  const messageId = openCodeId("msg", { now });
   const doc = {
     info: {
       id: sessionId,
@@ -80,11 +82,11 @@ export function openCodeImportDocument(
         sessionID: sessionId,
         role: "user",
         time: { created: now },
-        agent: opts.agent,
+        agent: HANDOFF_MESSAGE_AGENT,
         model: opts.model,
       },
       parts: [{
-        id: openCodeId("prt"),
+        id: openCodeId("prt", { now }),
         sessionID: sessionId,
         messageID: messageId,
         type: "text",
@@ -134,8 +136,7 @@ export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
     const { json } = openCodeImportDocument(req.handoff, {
       directory: req.workspace,
       version: req.version ?? flavor.fallbackVersion,
-      agent: flavor.agent,
-      model: _modelFrom(req.extraArgs) ?? flavor.model,
+      model: _modelFrom(req.extraArgs) ?? HANDOFF_MESSAGE_MODEL,
     });
     return {
       argv: [req.bin, ...req.extraArgs],
@@ -182,7 +183,5 @@ export const opencode: Adapter = openCodeAdapter({
   name: "opencode",
   displayName: "OpenCode",
   installHint: "npm install -g opencode-ai",
-  agent: "build",
-  model: { providerID: "opencode", modelID: "big-pickle" },
   fallbackVersion: "1.18.33",
 });

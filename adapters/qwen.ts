@@ -63,6 +63,8 @@ export const qwen: Adapter = {
   roads: _ROADS,
   defaultRoad: "prompt",
   roadCap: () => null,
+  // Its launcher starts itself a second time (seconds); the probes do not need that.
+  probeEnv: { QWEN_CODE_NO_RELAUNCH: "true" },
   proveInitialPrompt: (help) =>
     proveByHelpLine(help, [/^\s+-i, --prompt-interactive\b/], "'-i, --prompt-interactive'"),
   launch: _launch,

@@ -51,6 +51,12 @@ export class TmuxTerminal {
     await this.#tmux("send-keys", ...(literal ? ["-l"] : []), keys);
   }
 
+  /** Pastes `text` as the terminal would (bracketed when the program asked for it). */
+  async paste(text: string): Promise<void> {
+    await this.#tmux("set-buffer", "-b", "uuldana-test", "--", text);
+    await this.#tmux("paste-buffer", "-p", "-d", "-b", "uuldana-test");
+  }
+
   /** The visible screen as text. */
   capture(): Promise<string> {
     return this.#tmux("capture-pane", "-p");

@@ -106,6 +106,9 @@ Deno.test("opencode and kilo store road: import carries the handoff, the TUI ope
     assertEquals(doc.messages[0].parts[0].text, FRAMED);
     assertEquals(doc.messages[0].info.role, "user");
     assertEquals(doc.messages[0].info.model, { providerID: "p", modelID: "m" });
+    // Not a primary agent of OpenCode's: its TUI keeps the user's own agent and model.
+    assertEquals(doc.messages[0].info.agent, "uuldana-handoff");
+    assert(/^msg_[0-9a-f]{12}/.test(doc.messages[0].info.id), "a time-ordered id, like OpenCode's");
     assertEquals(doc.info.directory, workspace);
     assertEquals(doc.info.version, "9.9.9");
     assertEquals(rec.session, doc.info.id);

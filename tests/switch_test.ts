@@ -14,7 +14,8 @@ import { gunzipSync } from "node:zlib";
 import { framedBody, SwitchWorld, TypedKeyboard } from "./_switch_env.ts";
 import { CONTINUE_REQUEST } from "../src/handoff/frame.ts";
 import type { AgentRun } from "../src/session/agent_run.ts";
-import { REPO_DIR } from "./_paths.ts";
+import { REPO_DIR, UULDANA } from "./_paths.ts";
+import { installSimAgents } from "../src/sim/install.ts";
 
 const REQUEST = "Add a --dry-run flag to deploy.sh and a test for it";
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -180,6 +181,96 @@ Deno.test(
 );
 
 Deno.test(
+  "manual: /agent opencode while it loads: the dropped paste is pasted again until it shows",
+  opts,
+  async () => {
+    // Like real OpenCode, the simulated one drops input for a while after its first frame.
+    const w = new SwitchWorld(["claude", "opencode"], { opencode: { SIM_LOADING_MS: "4000" } });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", "refactor the parser");
+      await w.waitForEvent("claude", "reply");
+      await w.type("/agent opencode");
+      const [paste] = await w.waitForEvent("opencode", "paste", 1, 40_000);
+      assert(framedBody(String(paste.text))?.body.includes("refactor the parser"));
+      const dropped = w.events("opencode", "dropped").map((e) => String(e.bytes)).join("");
+      assert(dropped.includes("BEGIN UULDANA HANDOFF"), "the first paste was lost while it loaded");
+      await new Promise((r) => setTimeout(r, 1000));
+      assertEquals(w.events("opencode", "paste").length, 1, "it arrived once");
+      assertEquals(w.events("opencode", "submit").length, 0, "and was not sent");
+      await w.term.send("C-c");
+      await w.term.send("C-c");
+      await w.exitCode();
+      w.withJournal((j) => {
+        const [h] = j.handoffs(1);
+        assertEquals([h.toAgent, h.status], ["opencode", "pasted"]);
+        assertMatch(h.receipt ?? "", /^visible on screen: "----- END UULDANA HANDOFF/);
+      });
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "manual: /agent gemini shows the paste as [Pasted Text: N lines]: pasted once, then sent whole",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "gemini"]);
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", "refactor the parser");
+      await w.waitForEvent("claude", "reply");
+      await w.type("/agent gemini");
+      await w.term.waitFor(/\[Pasted Text: \d+ lines\]/, 30_000);
+      await new Promise((r) => setTimeout(r, 8000)); // longer than one receipt wait
+      assertEquals(
+        w.events("gemini", "paste").length,
+        1,
+        "a paste that showed is not pasted again",
+      );
+      w.withJournal((j) => {
+        const [h] = j.handoffs(1);
+        assertEquals(h.status, "pasted");
+        assertMatch(h.receipt ?? "", /visible on screen: "\[Pasted Text: \d+ lines\]"/);
+      });
+      await w.term.send("Enter");
+      const [submit] = await w.waitForEvent("gemini", "submit");
+      assert(framedBody(String(submit.text))?.body.includes("refactor the parser"));
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "manual: a paste that never shows is not journaled as pasted; handoff.md is saved, the user told",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "opencode"], { opencode: { SIM_LOADING_MS: "600000" } });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", "write the changelog");
+      await w.waitForEvent("claude", "reply");
+      await w.type("/agent opencode");
+      await w.term.waitFor("never showed in opencode's input box", 60_000);
+      const dropped = w.events("opencode", "dropped").map((e) => String(e.bytes)).join("");
+      assertEquals(dropped.split("BEGIN UULDANA HANDOFF").length - 1, 3, "written three times");
+      const saved = join(w.home, "handoff.md");
+      assert(framedBody(readFileSync(saved, "utf8"))!.body.includes("write the changelog"));
+      w.withJournal((j) => {
+        const [h] = j.handoffs(1);
+        assertEquals([h.toAgent, h.status], ["opencode", "saved"]);
+        assertMatch(h.receipt ?? "", /written 3 times, never visible/);
+        assertMatch(h.error ?? "", /never showed in opencode's input box/);
+      });
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
   "manual: an agent that never enables bracketed paste gets nothing; handoff.md is saved",
   opts,
   async () => {
@@ -258,6 +349,31 @@ Deno.test(
         assertEquals(refused.status, "refused");
         assert(existsSync(refused.filePath!));
         assertEquals(hs.find((h) => h.toAgent === "gemini")!.status, "delivered");
+      });
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "a receiver whose --help is slow because it relaunches itself (Gemini CLI) is proven, not refused",
+  opts,
+  async () => {
+    // Every start of the simulated Gemini costs 4 s unless GEMINI_CLI_NO_RELAUNCH is set, as the
+    // real one's self-relaunch does (2.3–5.8 s seen): longer than the first probe waits.
+    const w = new SwitchWorld(["claude", "gemini"], {
+      claude: { SIM_LIMIT_AFTER: "1" },
+      gemini: { SIM_RELAUNCH_MS: "4000" },
+    });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", REQUEST);
+      const [start] = await w.waitForEvent("gemini", "start", 1, 40_000);
+      assert(framedBody(String(start.prompt))?.body.includes(REQUEST), "gemini got the handoff");
+      w.withJournal((j) => {
+        const [h] = j.handoffs(1);
+        assertEquals([h.toAgent, h.status], ["gemini", "delivered"]);
       });
     } finally {
       await w.close();
@@ -515,13 +631,44 @@ Deno.test(
 );
 
 Deno.test(
+  "store road: Kilo's request carries the imported handoff (its id sorts before the turn's)",
+  opts,
+  async () => {
+    // Kilo is OpenCode's fork: the simulated OpenCode stands in for it under the kilo adapter.
+    const sims = Deno.makeTempDirSync({ prefix: "uuldana-kilo-" });
+    const { opencode: kiloBin } = installSimAgents(sims, ["opencode"], UULDANA);
+    const w = new SwitchWorld(["claude", "kilo"], {
+      claude: { SIM_LIMIT_AFTER: "1" },
+      kilo: { SIM_DEFAULT_MODEL: "kilo/user-choice" },
+    }, { bins: { kilo: kiloBin }, agents: { kilo: { road: "store" } } });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", REQUEST);
+      await w.waitForEvent("kilo", "session");
+      const [request] = await w.waitForEvent("kilo", "request");
+      assertEquals(
+        (request.history as string[]).length,
+        1,
+        "the imported message, before the turn",
+      );
+      assert(framedBody(String(request.context))?.body.includes(REQUEST), String(request.context));
+      assertEquals(request.model, "kilo/user-choice");
+    } finally {
+      await w.close();
+      Deno.removeSync(sims, { recursive: true });
+    }
+  },
+);
+
+Deno.test(
   "store road: OpenCode gets a new imported session holding the handoff, and the kickoff is submitted",
   opts,
   async () => {
     // Like real OpenCode, the simulated one drops input while it loads the imported session.
     const w = new SwitchWorld(["claude", "opencode"], {
       claude: { SIM_LIMIT_AFTER: "1" },
-      opencode: { SIM_LOADING_MS: "2500" },
+      // The model the user's own OpenCode configuration picks.
+      opencode: { SIM_LOADING_MS: "2500", SIM_DEFAULT_MODEL: "localai/user-choice" },
     }, { agents: { opencode: { road: "store" } } });
     try {
       await w.start(["run"]);
@@ -535,6 +682,10 @@ Deno.test(
       assertEquals(w.events("opencode", "submit").length, 1, "and pasted again, sent once");
       const [start] = w.events("opencode", "start");
       assert((start.argv as string[]).includes("-s"), JSON.stringify(start.argv));
+      // The kickoff's request runs on the user's model and carries the imported handoff.
+      const [request] = w.events("opencode", "request");
+      assertEquals(request.model, "localai/user-choice");
+      assert(framedBody(String(request.context))?.body.includes(REQUEST), "the model got it");
       w.withJournal((j) => {
         const [h] = j.handoffs(1);
         assertEquals([h.toAgent, h.road, h.status], ["opencode", "store", "delivered"]);

@@ -42,7 +42,10 @@ export function renderAgents(statuses: readonly AgentStatus[]): string {
     }
     out.push(`${green("✓")} ${head}  ${s.version ?? "version unknown"}  ${s.path}${off}`);
     if (s.proof?.accepted) out.push(`    initial prompt: yes  ${dim(`"${s.proof.line}"`)}`);
-    else out.push(`    initial prompt: ${yellow("no")}  ${dim(s.proof?.reason ?? "")}`);
+    else if (s.proof?.inconclusive) {
+      out.push(`    initial prompt: ${yellow("unknown")}  ${dim(s.proof.reason ?? "")}`);
+    } else out.push(`    initial prompt: ${yellow("no")}  ${dim(s.proof?.reason ?? "")}`);
+    if (s.proof?.note) out.push(`    ${dim(s.proof.note)}`);
     const roads = s.roads.map((r) => (r === s.defaultRoad ? `${r} (default)` : r)).join(", ");
     out.push(`    roads: ${roads}`);
     if (s.handoffInArgv) {
@@ -67,6 +70,13 @@ export function agentsCommand() {
     .option(
       "--json",
       "print a JSON array of {name, found, path, version, acceptsInitialPrompt, proof, roads, defaultRoad, handoffInArgv, …}",
+    )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana agents                  installed?, version, opening-prompt proof, roads
+  uuldana agents --json | jq -r '.[] | select(.found) | .name'`,
     )
     .action(async (opts) => {
       const statuses = await agentStatuses();

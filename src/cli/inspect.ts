@@ -10,6 +10,7 @@ import type { Journal, RunRow } from "../journal/journal.ts";
 import { openContext } from "./context.ts";
 // Recorded text is shown, never interpreted: no escape sequence from it reaches the terminal.
 import { sanitize } from "../handoff/sanitize.ts";
+import { runConversation } from "../handoff/prepare.ts";
 import { bold, dim } from "./style.ts";
 import { exportAsciicast } from "../session/asciicast.ts";
 
@@ -42,6 +43,13 @@ export function runsCommand() {
     .description("list the runs the journal recorded, newest first")
     .option("--json", "print a JSON array")
     .option("-n, --limit <n>", "how many runs", "20")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana runs                    the last 20 runs
+  uuldana runs -n 5 --json`,
+    )
     .action((opts) => {
       const limit = Number(opts.limit);
       if (!Number.isInteger(limit) || limit <= 0) {
@@ -100,6 +108,14 @@ export function showCommand() {
     .option("--screen", "print only the last 120 screen lines")
     .option("--handoff", "print only the full text of the handoff made from this run")
     .option("--json", "print everything as JSON")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana show last               the newest run: agent, turns, how it ended
+  uuldana show 12 --screen        the last screen lines of run 12
+  uuldana show last --handoff > handoff.md`,
+    )
     .action((value, opts) => {
       const { journal } = openContext();
       try {
@@ -107,8 +123,10 @@ export function showCommand() {
         const entries = journal.entries(run.id);
         const screen = journal.screen(run.id) ?? [];
         const handoffs = journal.handoffsFrom(run.id);
+        // What a handoff from this run carries, in time order, each user turn with its certainty.
+        const transcript = runConversation(journal, run.id);
         if (opts.json) {
-          console.log(JSON.stringify({ run, entries, screen, handoffs }, null, 2));
+          console.log(JSON.stringify({ run, entries, transcript, screen, handoffs }, null, 2));
           return;
         }
         if (opts.screen) {
@@ -139,10 +157,15 @@ export function showCommand() {
             `  limit      ${run.limitMessage}${run.resetsAt ? ` (resets ${run.resetsAt})` : ""}`,
           );
         }
-        console.log(bold(`\ntranscript (${entries.length})`));
-        for (const e of entries) {
+        const turns = transcript.filter((e) => e.role === "user");
+        const sure = turns.filter((e) => e.certainty === "exact").length;
+        console.log(
+          bold(`\ntranscript, oldest first (${turns.length} user turns, ${sure} exact)`),
+        );
+        for (const e of transcript) {
+          const how = e.role === "user" ? (e.certainty ?? e.fidelity) : e.fidelity;
           console.log(
-            `  ${e.role === "user" ? "User" : "Agent"} ${dim(`[${e.fidelity}]`)}: ${
+            `  ${e.role === "user" ? "User" : "Agent"} ${dim(`[${how}]`)}: ${
               sanitize(e.text).split("\n").join("\n    ")
             }`,
           );
@@ -172,6 +195,13 @@ export function exportCommand() {
     .description("export a run's recorded terminal output (asciicast v2, playable with asciinema)")
     .argument("<run>", "run id from `uuldana runs`, or 'last'")
     .requiredOption("--asciicast <file>", "write asciicast v2 to FILE ('-' for stdout)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana export last --asciicast run.cast && asciinema play run.cast
+  uuldana export 12 --asciicast -  to stdout`,
+    )
     .action((value, opts) => {
       const { journal } = openContext();
       try {

@@ -20,6 +20,8 @@ import { handoffCommand } from "./handoff.ts";
 import { demoCommand } from "./demo.ts";
 import { buildInfo, versionLine } from "./version.ts";
 import { simAgentCommand } from "./sim_agent.ts";
+import { completionsCommand } from "./completions.ts";
+import { configCommand } from "./config.ts";
 
 /** Builds the program with all subcommands. */
 export function buildProgram(): Command {
@@ -62,8 +64,10 @@ Config: $UULDANA_CONFIG or ~/.config/uuldana/config.json. Data: $UULDANA_HOME or
   program.addCommand(exportCommand());
   program.addCommand(handoffCommand());
   program.addCommand(demoCommand());
+  program.addCommand(configCommand());
   program.addCommand(doctorCommand());
   program.addCommand(debugCommand());
+  program.addCommand(completionsCommand());
   program.addCommand(simAgentCommand(), { hidden: true });
   _failOnUsageErrors(program);
   return program;

@@ -5,6 +5,9 @@
  */
 import { UsageError } from "../errors.ts";
 import { hasVisibleText } from "./sanitize.ts";
+import { CERTAINTIES, type Certainty } from "../capture/reconcile.ts";
+
+export type { Certainty };
 
 /**
  * How an entry was captured: `keystrokes` (what the user typed and submitted), `screen` (the last
@@ -23,6 +26,11 @@ export interface TranscriptEntry {
   fidelity: Fidelity;
   /** When it was recorded (ISO-8601), when known. Not shown in the prompt. */
   at?: string;
+  /**
+   * For a typed user turn: how sure uuldana is of the text (exact, reconstructed from the agent's
+   * input box, best effort). Not shown in the prompt.
+   */
+  certainty?: Certainty;
 }
 
 /** Why the handoff happens: the agent hit a limit, or the user switched by hand. */
@@ -170,7 +178,7 @@ function _parseEntry(
 ): TranscriptEntry {
   if (_typeOf(e) !== "object") throw bad(at, "an object", e);
   const o = e as Record<string, unknown>;
-  const known = ["role", "text", "fidelity", "at"];
+  const known = ["role", "text", "fidelity", "at", "certainty"];
   for (const key of Object.keys(o)) if (!known.includes(key)) throw unknown(`${at}.${key}`, known);
   if (typeof o.role !== "string" || !(ROLES as string[]).includes(o.role)) {
     throw bad(`${at}.role`, `"user" or "agent"`, o.role);
@@ -190,6 +198,12 @@ function _parseEntry(
     }
     entry.at = o.at;
   }
+  if (o.certainty !== undefined) {
+    if (typeof o.certainty !== "string" || !(CERTAINTIES as string[]).includes(o.certainty)) {
+      throw bad(`${at}.certainty`, `"exact", "reconstructed" or "best-effort"`, o.certainty);
+    }
+    entry.certainty = o.certainty as Certainty;
+  }
   return entry;
 }
 
@@ -206,7 +220,12 @@ export function hasConversation(pkg: Pick<HandoffPackage, "entries">): boolean {
   return pkg.entries.some(_spoke);
 }
 
-/** The first user entry with text (the "original request"), or null. */
+/**
+ * The "original request": the first user entry with text that uuldana is sure of (exact or read
+ * from the agent's input box); only when there is none, the first best-effort one. Null when
+ * nobody spoke.
+ */
 export function firstUserEntry(pkg: Pick<HandoffPackage, "entries">): TranscriptEntry | null {
-  return pkg.entries.find(_spoke) ?? null;
+  return pkg.entries.find((e) => _spoke(e) && e.certainty !== "best-effort") ??
+    pkg.entries.find(_spoke) ?? null;
 }

@@ -90,3 +90,39 @@ Deno.test("no user entry with text means no conversation", () => {
   assertEquals(hasConversation(pkg([["agent", "hello"], ["user", "fix it"]])), true);
   assertEquals(firstUserEntry(pkg([["user", " "], ["user", "second"]]))?.text, "second");
 });
+
+Deno.test("the original request is never a best-effort turn when a sure one exists", () => {
+  const turn = (text: string, certainty: "exact" | "reconstructed" | "best-effort") => ({
+    role: "user" as const,
+    text,
+    fidelity: "keystrokes" as const,
+    certainty,
+  });
+  const guess = turn("xplain it", "best-effort");
+  assertEquals(
+    firstUserEntry({ entries: [guess, turn("explain it", "exact")] })?.text,
+    "explain it",
+  );
+  assertEquals(
+    firstUserEntry({ entries: [guess, turn("from the box", "reconstructed")] })?.text,
+    "from the box",
+  );
+  // Only guesses: the first of them.
+  assertEquals(
+    firstUserEntry({ entries: [guess, turn("later", "best-effort")] })?.text,
+    "xplain it",
+  );
+});
+
+Deno.test("certainty is an optional, checked entry field", () => {
+  const raw = {
+    workspace: "/w",
+    from: "a",
+    to: "b",
+    reason: { kind: "manual" },
+    entries: [{ role: "user", text: "t", fidelity: "keystrokes", certainty: "reconstructed" }],
+  };
+  assertEquals(parsePackage(raw, "p.json").entries[0].certainty, "reconstructed");
+  const bad = { ...raw, entries: [{ ...raw.entries[0], certainty: "sure" }] };
+  assertThrows(() => parsePackage(bad, "p.json"), /entries\[0\]\.certainty/);
+});

@@ -13,6 +13,8 @@ import { type Composed, composeFull, composeHandoff } from "./compose.ts";
 import { handoffPath, newHandoffId, writeHandoffFile } from "./file.ts";
 import { newNonce } from "./frame.ts";
 import { describeWorkspace } from "./workspace.ts";
+import { timeOrdered } from "./transcript.ts";
+import { adapterByName } from "../../adapters/registry.ts";
 
 /** A handoff that is saved and ready to deliver. */
 export interface PreparedHandoff {
@@ -26,18 +28,29 @@ export interface PreparedHandoff {
   composed: Composed;
 }
 
-/** The conversation of one run as transcript entries: typed turns, then its last screen lines. */
-export function runConversation(journal: Journal, runId: number): TranscriptEntry[] {
+/**
+ * The conversation of one run as transcript entries, in time order: its typed turns cut into the
+ * last screen lines where the agent echoed them, with the limit menu left out (transcript.ts).
+ * A run without a screen (headless) has its entries as recorded.
+ */
+export function runConversation(
+  journal: Journal,
+  runId: number,
+  /** The limit message the run ended on, when the journal does not have it yet. */
+  limitMessage?: string,
+): TranscriptEntry[] {
   const entries: TranscriptEntry[] = journal.entries(runId).map((e) => ({
     role: e.role,
     text: e.text,
     fidelity: e.fidelity,
+    at: e.at,
+    ...(e.certainty ? { certainty: e.certainty } : {}),
   }));
   const screen = journal.screen(runId);
-  if (screen && screen.length) {
-    entries.push({ role: "agent", text: screen.join("\n"), fidelity: "screen" });
-  }
-  return entries;
+  if (!screen || screen.length === 0) return entries;
+  const run = journal.run(runId);
+  const box = run ? adapterByName(run.agent)?.inputBox : undefined;
+  return timeOrdered(entries, screen, limitMessage ?? run?.limitMessage ?? null, box);
 }
 
 /**

@@ -11,6 +11,7 @@ import process from "node:process";
 import { UuldanaError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 import { recordingFileName } from "./recording_file.ts";
+import type { Certainty } from "../capture/reconcile.ts";
 import { describeFault, isPassing, journalFault } from "./sqlite_failure.ts";
 import { processAlive } from "../process_alive.ts";
 
@@ -18,6 +19,7 @@ import { processAlive } from "../process_alive.ts";
 export type Role = "user" | "agent";
 /** How an entry was captured: typed keys, the rendered screen, or a structured event. */
 export type Fidelity = "keystrokes" | "screen" | "event";
+export type { Certainty };
 /** Why a run ended. */
 export type EndReason = "exit" | "limit" | "switch" | "signal" | "interrupted" | "error" | "stall";
 /** Where a handoff stands. */
@@ -51,6 +53,8 @@ export interface NewEntry {
   role: Role;
   text: string;
   fidelity: Fidelity;
+  /** How sure uuldana is of a user turn (typed turns only). */
+  certainty?: Certainty;
 }
 
 /** A handoff to record (before any delivery is tried). */
@@ -94,6 +98,8 @@ export interface EntryRow {
   role: Role;
   text: string;
   fidelity: Fidelity;
+  /** How sure uuldana is of a user turn; null for agent entries and older journals. */
+  certainty: Certainty | null;
   at: string;
 }
 
@@ -394,15 +400,16 @@ export class Journal {
       .get(runId) as { next: number };
     const seq = Number(row.next);
     this.#db.prepare(
-      "INSERT INTO entries (run_id, seq, role, text, fidelity, at) VALUES (?, ?, ?, ?, ?, ?)",
-    ).run(runId, seq, entry.role, entry.text, entry.fidelity, at);
+      `INSERT INTO entries (run_id, seq, role, text, fidelity, certainty, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(runId, seq, entry.role, entry.text, entry.fidelity, entry.certainty ?? null, at);
     return seq;
   }
 
   /** The transcript entries of a run, in order. */
   entries(runId: number): EntryRow[] {
     return this.#db.prepare(
-      "SELECT seq, role, text, fidelity, at FROM entries WHERE run_id = ? ORDER BY seq",
+      "SELECT seq, role, text, fidelity, certainty, at FROM entries WHERE run_id = ? ORDER BY seq",
     ).all(runId) as unknown as EntryRow[];
   }
 

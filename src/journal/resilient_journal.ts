@@ -184,6 +184,7 @@ export class ResilientJournal extends Journal {
       role: entry.role,
       text: entry.text,
       fidelity: entry.fidelity,
+      certainty: entry.certainty ?? null,
       at,
     }));
     return [...stored, ...waiting];

@@ -118,7 +118,7 @@ Deno.test("writes still kept at close go to a file beside the journal, said once
 });
 
 Deno.test("a write that can never succeed is given up and said once", () => {
-  const { dir, j, told } = openLive();
+  const { j, told } = openLive();
   try {
     // No run 999: the foreign key refuses it, now and at any retry.
     j.addEntry(999, { role: "user", text: "x", fidelity: "keystrokes" });

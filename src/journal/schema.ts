@@ -104,6 +104,10 @@ export const MIGRATIONS: readonly string[] = [
    DROP TABLE handoffs;
    ALTER TABLE handoffs_v4 RENAME TO handoffs;
    CREATE INDEX handoffs_from ON handoffs(from_run);`,
+  // 5: how sure uuldana is of each user turn (see src/capture/reconcile.ts); null for agent
+  // entries and for turns recorded before this version.
+  `ALTER TABLE entries ADD COLUMN certainty TEXT
+     CHECK (certainty IS NULL OR certainty IN ('exact', 'reconstructed', 'best-effort'));`,
 ];
 
 /** The schema version this build writes. */

@@ -12,7 +12,9 @@ import type { Journal } from "../journal/journal.ts";
 import { type PtyProcess, spawnPty } from "../pty/pty_process.ts";
 import { Terminal } from "../vt/mod.ts";
 import { restoreSequence } from "../vt/restore.ts";
-import { eraseBytes, InputTracker } from "./input.ts";
+import { eraseBytes, type InputEvent, InputTracker } from "./input.ts";
+import { readInputBox } from "../../adapters/input_box.ts";
+import { isLocalCommand, reconcile } from "../capture/reconcile.ts";
 import { QuietDetector } from "./quiet.ts";
 import type { Keyboard } from "./keyboard.ts";
 import { OutputRecording } from "./recording.ts";
@@ -95,7 +97,7 @@ export class AgentRun {
   readonly #opts: AgentRunOptions;
   readonly #pty: PtyProcess;
   readonly #quiet: QuietDetector;
-  readonly #input = new InputTracker();
+  readonly #input: InputTracker;
   readonly #recording: OutputRecording;
   #recordingFile: RecordingFile | null = null;
   #recordingFlush: ReturnType<typeof setTimeout> | undefined;
@@ -121,6 +123,7 @@ export class AgentRun {
     this.#opts = opts;
     this.runId = runId;
     this.#pty = pty;
+    this.#input = new InputTracker({ backslashEnter: opts.adapter.inputBox?.backslashEnter });
     this.vt = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: _SCROLLBACK_ROWS });
     this.#quiet = new QuietDetector(performance.now(), { quietMs: opts.quietMs ?? 1500 });
     this.#recording = this.#startRecording();
@@ -353,15 +356,28 @@ export class AgentRun {
     if (forward.length) this.#pty.write(forward).catch(() => {});
     for (const event of events) {
       if (event.type === "submit") {
-        this.#opts.journal.addEntry(this.runId, {
-          role: "user",
-          text: event.text,
-          fidelity: "keystrokes",
-        });
+        this.#recordSubmit(event);
       } else if (event.type === "command" && event.name === "agent") {
         this.#onSwitchCommand(event.arg, event.typed);
       }
     }
+  }
+
+  /**
+   * Records a submitted turn: the keys, checked against the agent's input box as our screen model
+   * shows it now (before the agent has seen the submit key), with how sure that makes uuldana.
+   */
+  #recordSubmit(event: Extract<InputEvent, { type: "submit" }>): void {
+    const box = this.#opts.adapter.inputBox;
+    const reading = box ? readInputBox(this.vt.logicalScreenLines(), box) : null;
+    const turn = reconcile(event, reading, box);
+    if (turn === null || isLocalCommand(turn.text, box)) return;
+    this.#opts.journal.addEntry(this.runId, {
+      role: "user",
+      text: turn.text,
+      fidelity: "keystrokes",
+      certainty: turn.certainty,
+    });
   }
 
   #onSwitchCommand(target: string | null, typed: string): void {

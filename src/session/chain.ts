@@ -20,7 +20,7 @@ import type { TranscriptEntry } from "../handoff/package.ts";
 import { AgentRun, type RunOutcome, type UserTerminal } from "./agent_run.ts";
 import type { Keyboard } from "./keyboard.ts";
 import { type PreparedHandoff, prepareHandoff, runConversation } from "../handoff/prepare.ts";
-import { pasteHandoff } from "./paste.ts";
+import { pasteUntilVisible } from "./paste.ts";
 import { closingLine, CONTINUE_REQUEST, openingLine } from "../handoff/frame.ts";
 import { waitForReset } from "./reset_wait.ts";
 import { newScratchDir, removeScratchDir } from "./scratch.ts";
@@ -60,8 +60,12 @@ interface _Member {
   proof?: Promise<Proof>;
 }
 
-function _proof(member: _Member, journal: Context["journal"]): Promise<Proof> {
+async function _proof(member: _Member, journal: Context["journal"]): Promise<Proof> {
   member.proof ??= proveAgent(member.adapter, member.found!, journal);
+  const proof = await member.proof;
+  if (!proof.inconclusive) return proof;
+  // A probe that timed out proved nothing either way (a slow start): it is not kept, probe again.
+  member.proof = proveAgent(member.adapter, member.found!, journal);
   return member.proof;
 }
 
@@ -163,7 +167,9 @@ async function _runChain(opts: ChainOptions, stopping: Promise<unknown>[]): Prom
     }
     const outcome = await run.outcome;
     opts.onRun?.(null);
-    conversation = [...conversation, ...runConversation(ctx.journal, run.runId)];
+    // The journal has the limit only once the run has ended; the screen is cut at it now.
+    const limitMessage = outcome.reason === "limit" ? outcome.limit.message : undefined;
+    conversation = [...conversation, ...runConversation(ctx.journal, run.runId, limitMessage)];
 
     if (outcome.reason === "exit") return outcome.exitCode;
     if (outcome.reason === "stopped") return _signalCode(outcome.signal);
@@ -322,25 +328,16 @@ async function _submitKickoff(
   let problem: string | null = null;
   try {
     // A TUI still loading can drop a paste (OpenCode while it opens the imported session): the
-    // kickoff is sent only once it is visible in the input box, pasted again at the next quiet.
-    for (let attempt = 1;; attempt++) {
-      const result = await pasteHandoff(run, kickoff, {
-        timeoutMs: _pasteTimeoutMs(opts),
-        probes: [kickoff.slice(0, 40)],
-      });
-      if (!result.pasted) {
-        problem = result.reason;
-        break;
-      }
-      if (result.visible) {
-        await run.write(submitKey);
-        run.noteInputSubmitted();
-        break;
-      }
-      if (attempt === 3) {
-        problem = "the pasted kickoff never showed in its input box";
-        break;
-      }
+    // kickoff is sent only once it is visible in the input box.
+    const result = await pasteUntilVisible(run, kickoff, {
+      timeoutMs: _pasteTimeoutMs(opts),
+      probes: [kickoff.slice(0, 40)],
+    });
+    if (!result.pasted) problem = result.reason;
+    else if (!result.visible) problem = "the pasted kickoff never showed in its input box";
+    else {
+      await run.write(submitKey);
+      run.noteInputSubmitted();
     }
   } catch (e) {
     problem = (e as Error)?.message ?? String(e);
@@ -363,12 +360,29 @@ async function _pasteWhenReady(
   let reason: string;
   try {
     const { nonce } = handoff.composed;
-    const result = await pasteHandoff(run, handoff.composed.text, {
+    // A TUI still loading drops a paste: it is pasted again until it shows (paste.ts).
+    const result = await pasteUntilVisible(run, handoff.composed.text, {
       timeoutMs: _pasteTimeoutMs(opts),
       probes: [openingLine(nonce), closingLine(nonce)],
     });
-    if (result.pasted) {
+    if (result.pasted && result.visible) {
       journal.updateHandoff(handoff.id, { status: "pasted", receipt: result.receipt });
+      return;
+    }
+    if (result.pasted) {
+      // Written but never seen: the journal and the user are told so, never "pasted".
+      journal.updateHandoff(handoff.id, {
+        status: "saved",
+        receipt: result.receipt,
+        error: `the paste never showed in ${run.adapterName}'s input box`,
+      });
+      if (run.finished) return;
+      opts.status(
+        `the handoff was pasted ${result.attempts} times but never showed in ${run.adapterName}'s ` +
+          `input box; look before you send anything. It is saved in ${
+            _saveHandoffMd(dataDir, handoff)
+          }`,
+      );
       return;
     }
     reason = result.reason;
@@ -377,13 +391,21 @@ async function _pasteWhenReady(
   }
   journal.updateHandoff(handoff.id, { status: "saved", error: reason });
   if (run.finished) return; // the agent is gone; the handoff file is in the journal
-  let saved = join(dataDir, "handoff.md");
+  opts.status(
+    `${reason}; nothing was pasted. The handoff is saved in ${_saveHandoffMd(dataDir, handoff)}`,
+  );
+}
+
+// A copy of the handoff where the user finds it: `handoff.md` in the data directory; when that
+// cannot be written yet (a full disk), the handoff's own file, written there when it can be.
+function _saveHandoffMd(dataDir: string, handoff: PreparedHandoff): string {
+  const saved = join(dataDir, "handoff.md");
   try {
     copyFileSync(handoff.file, saved);
+    return saved;
   } catch {
-    saved = handoff.file; // not written yet (a full disk): written there when it can be
+    return handoff.file;
   }
-  opts.status(`${reason}; nothing was pasted. The handoff is saved in ${saved}`);
 }
 
 function _switchProblem(

@@ -5,19 +5,37 @@
  *
  * Every byte is forwarded as typed (the agent shows it), except the Enter that completes a
  * `/agent` command. Escape sequences (cursor keys, function keys, mouse and focus reports, kitty
- * `CSI … u` keys, the terminal's replies to queries) pass through; those that move the cursor or
- * recall history make the tracked line uncertain, and an uncertain line is never a command.
+ * `CSI … u` keys, the terminal's replies to queries) pass through. Left, Right, Home, End, Delete
+ * and the readline keys are followed on a cursor; those that recall history, complete or move by
+ * words make the tracked line uncertain (the agent's input box then decides, see
+ * `src/capture/reconcile.ts`), and an uncertain line is never a command.
+ *
+ * A lone Esc is a key of its own unless the next byte follows within {@linkcode ESCAPE_TIMEOUT_MS}:
+ * a terminal sends Alt+x as ESC x in one write, so only a split read can part them, while a person
+ * pressing Esc and then a letter takes far longer (the same rule as vim's `ttimeoutlen` and
+ * readline's `keyseq-timeout`, with Neovim's 50 ms default).
  *
  * @module
  */
 
+/** Esc followed by another byte within this many milliseconds is one key (Alt+key); see above. */
+export const ESCAPE_TIMEOUT_MS = 50;
+
 /** What the tracker saw happen. */
 export type InputEvent =
   /**
-   * Enter submitted a non-empty line. `exact` is false when cursor movement, history or
-   * completion may have changed the line in ways the tracker cannot follow (best effort text).
+   * Enter submitted the line. `exact` is false when history, completion or word moves may have
+   * changed the line in ways the tracker cannot follow; then `text` is a guess (possibly empty,
+   * e.g. history recall then Enter), `tail` is what was typed at the end since (null when the
+   * cursor moved since), and the agent's input box is the better witness.
    */
-  | { type: "submit"; text: string; exact: boolean }
+  | {
+    type: "submit";
+    text: string;
+    exact: boolean;
+    tail: string | null;
+    pastes: string[];
+  }
   /** `/agent` or `/agent NAME` was entered; its Enter was not forwarded. */
   | { type: "command"; name: "agent"; arg: string | null; typed: string };
 
@@ -42,10 +60,25 @@ const _MAX_SEQUENCE = 256;
 
 type _State = "ground" | "esc" | "csi" | "ss3" | "string" | "string-esc" | "mouse" | "paste";
 
+/** How the agent's input box takes keys (from its adapter). */
+export interface KeyConventions {
+  /** `\` then Enter is a newline, not a submit (Claude Code). */
+  backslashEnter?: boolean;
+  /** Milliseconds within which ESC and the next byte are one key; default ESCAPE_TIMEOUT_MS. */
+  escapeTimeoutMs?: number;
+}
+
 /** Follows the typed line through raw key bytes; see the module doc. */
 export class InputTracker {
   #line: string[] = [];
+  #cursor = 0;
   #exact = true;
+  /** Typed at the end since the line became uncertain; null once the cursor moved since. */
+  #tail: string[] | null = [];
+  #pastes: string[] = [];
+  #pasted: string[] = [];
+  readonly #keys: KeyConventions;
+  #escAt = 0;
   #state: _State = "ground";
   #seqStart = 0;
   #params = "";
@@ -59,6 +92,10 @@ export class InputTracker {
   #skip: [number, number][] = [];
   #events: InputEvent[] = [];
 
+  constructor(keys: KeyConventions = {}) {
+    this.#keys = keys;
+  }
+
   /** The line as tracked so far. */
   get line(): string {
     return this.#line.join("");
@@ -71,22 +108,31 @@ export class InputTracker {
 
   /** Forgets the line: the agent's input box is known to be empty (e.g. a fresh agent). */
   reset(): void {
-    this.#line = [];
-    this.#exact = true;
+    this.#clearLine();
     this.#utf8 = [];
     this.#utf8Need = 0;
   }
 
   /** Marks the line unknown (e.g. uuldana itself typed into the agent). */
   markUncertain(): void {
-    this.#exact = false;
+    this.#uncertain();
   }
 
-  /** Feeds the user's key bytes; returns what to forward and what happened. */
-  feed(bytes: Uint8Array): InputResult {
+  /**
+   * Feeds the user's key bytes, read at `now` (ms, `performance.now()`); returns what to forward
+   * and what happened.
+   */
+  feed(bytes: Uint8Array, now: number = performance.now()): InputResult {
     this.#skip = [];
     this.#events = [];
+    // An ESC that ended the last read, with nothing after it for a while, was the Esc key.
+    const timeout = this.#keys.escapeTimeoutMs ?? ESCAPE_TIMEOUT_MS;
+    if (this.#state === "esc" && now - this.#escAt > timeout) {
+      this.#state = "ground";
+      this.#uncertain(); // Esc may close a menu, clear the box or open a rewind list
+    }
     for (let i = 0; i < bytes.length; i++) this.#byte(bytes[i], i);
+    if (this.#state === "esc") this.#escAt = now;
     const events = this.#events;
     if (this.#skip.length === 0) return { forward: bytes, events };
     const parts: Uint8Array[] = [];
@@ -158,22 +204,26 @@ export class InputTracker {
         return this.#insert("\n");
       case 0x7f:
       case 0x08:
-        this.#line.pop();
-        return;
+        return this.#backspace();
       case 0x15: // Ctrl-U: kill to the start of the (logical) line
         return this.#killLine();
       case 0x17: // Ctrl-W
         return this.#killWord();
       case 0x03: // Ctrl-C clears the input box
-        this.#line = [];
-        this.#exact = true;
+        return this.#clearLine();
+      case 0x01: // Ctrl-A, Ctrl-E: start and end of the (logical) line
+        return this.#moveTo(this.#lineStart());
+      case 0x05:
+        return this.#moveTo(this.#lineEnd());
+      case 0x0b: // Ctrl-K: kill to the end of the (logical) line
+        this.#line.splice(this.#cursor, this.#lineEnd() - this.#cursor);
         return;
       case 0x04: // Ctrl-D, Ctrl-L: no edit at the end of the line
       case 0x0c:
       case 0x00:
         return;
-      default: // Tab completion, Ctrl-A/E/K/Y…: the line is no longer known
-        this.#exact = false;
+      default: // Tab completion, Ctrl-Y…: the line is no longer known
+        this.#uncertain();
     }
   }
 
@@ -195,22 +245,22 @@ export class InputTracker {
         this.#state = "string";
         return;
       case 0x1b:
-        this.#exact = false;
+        this.#uncertain();
         return this.#startEscape(i);
       case 0x7f: // Alt-Backspace
       case 0x08:
         return this.#killWord();
       case 0x0d: // Alt-Enter: newline in the box
         return this.#insert("\n");
-      default: // Alt-key (word moves, Escape then a key)
-        this.#exact = false;
+      default: // Alt-key (word moves)
+        this.#uncertain();
     }
   }
 
   #ss3(b: number, i: number): void {
     if (b === 0x4d) return this.#enter(this.#seqStart, i + 1); // keypad Enter
     if (b >= 0x50 && b <= 0x53) return; // F1-F4
-    this.#exact = false;
+    this.#cursorKey(String.fromCharCode(b));
   }
 
   #csi(params: string, final: number, i: number): void {
@@ -229,14 +279,21 @@ export class InputTracker {
         this.#state = "paste";
         this.#pasteMatch = 0;
         this.#pasteCR = false;
+        this.#pasted = [];
         return;
       }
       if (fields[0] === "27" && fields.length >= 3) {
         return this.#key(Number(fields[2]), Number(fields[1]) || 1, 1, null, null, i);
       }
-      // Home, Insert, Delete, End move or edit; PgUp/PgDn and F5+ do not.
-      if (["1", "2", "3", "4", "7", "8"].includes(fields[0])) this.#exact = false;
-      return;
+      if (fields.length > 1 && fields[1] !== "1") return this.#uncertain(); // modified keys
+      if (fields[0] === "1" || fields[0] === "7") return this.#cursorKey("H");
+      if (fields[0] === "4" || fields[0] === "8") return this.#cursorKey("F");
+      if (fields[0] === "3") {
+        this.#line.splice(this.#cursor, 1); // Delete
+        return this.#noteMoved();
+      }
+      if (fields[0] === "2") return this.#uncertain(); // Insert: overtype, maybe
+      return; // PgUp/PgDn and F5+ do not edit
     }
     if (f === "u") {
       const fields = params.split(";");
@@ -246,7 +303,11 @@ export class InputTracker {
       const shifted = key[1] ? Number(key[1]) : null;
       return this.#key(Number(key[0]), Number(mod[0]) || 1, Number(mod[1]) || 1, shifted, text, i);
     }
-    if ("ABCDHF".includes(f)) this.#exact = false; // cursor keys, history
+    if ("ABCDHF".includes(f)) {
+      // Modified cursor keys (Ctrl/Alt+Left: word moves) are not followed.
+      if (params !== "" && params !== "1" && params !== "1;1") return this.#uncertain();
+      return this.#cursorKey(f);
+    }
     // Focus (I/O), F-keys (P–S, also cursor position reports), Shift-Tab (Z): no edit.
   }
 
@@ -269,25 +330,17 @@ export class InputTracker {
       if (code === 13 || code === 57414) {
         return m === 0 ? this.#enter(this.#seqStart, i + 1) : this.#insert("\n");
       }
-      if (code === 127 || code === 8) {
-        this.#line.pop();
-        return;
-      }
+      if (code === 127 || code === 8) return this.#backspace();
       if (code >= 32 && code < 57344 && code <= 0x10ffff) {
         if (m === 0) return this.#insert(String.fromCodePoint(code));
         if (shifted !== null) return this.#insert(String.fromCodePoint(shifted));
       }
-      this.#exact = false;
-      return;
+      return this.#uncertain();
     }
     if (m === 4) {
       if (code === 0x75) return this.#killLine();
       if (code === 0x77) return this.#killWord();
-      if (code === 0x63) {
-        this.#line = [];
-        this.#exact = true;
-        return;
-      }
+      if (code === 0x63) return this.#clearLine();
       if (code === 0x6a) return this.#insert("\n");
       if (code === 0x64 || code === 0x6c) return;
     }
@@ -295,7 +348,7 @@ export class InputTracker {
       if (code === 127 || code === 8) return this.#killWord();
       if (code === 13) return this.#insert("\n");
     }
-    this.#exact = false;
+    this.#uncertain();
   }
 
   #paste(b: number): void {
@@ -304,6 +357,8 @@ export class InputTracker {
         this.#flushUtf8();
         this.#state = "ground";
         this.#pasteMatch = 0;
+        this.#pastes.push(this.#pasted.join(""));
+        this.#pasted = [];
       }
       return;
     }
@@ -319,53 +374,131 @@ export class InputTracker {
   #pasteText(b: number): void {
     const cr = this.#pasteCR;
     this.#pasteCR = b === 0x0d;
-    if (b === 0x0d) return this.#insert("\n");
-    if (b === 0x0a) {
+    const before = this.#line.length;
+    if (b === 0x0d) this.#insert("\n");
+    else if (b === 0x0a) {
       if (!cr) this.#insert("\n");
-      return;
-    }
-    if (b === 0x09) return this.#insert("\t");
-    if (b < 0x20 || b === 0x7f) return this.#flushUtf8();
-    this.#textByte(b);
+    } else if (b === 0x09) this.#insert("\t");
+    else if (b < 0x20 || b === 0x7f) this.#flushUtf8();
+    else this.#textByte(b);
+    // What this byte completed (a code point may take several) is part of the paste's text.
+    const added = this.#line.length - before;
+    if (added > 0) this.#pasted.push(...this.#line.slice(this.#cursor - added, this.#cursor));
   }
 
   #enter(start: number, end: number): void {
     this.#flushUtf8();
+    // Claude's `\` + Enter: the backslash becomes a newline and nothing is sent.
+    if (this.#keys.backslashEnter && this.#cursor > 0 && this.#line[this.#cursor - 1] === "\\") {
+      this.#line[this.#cursor - 1] = "\n";
+      this.#tail?.pop();
+      this.#tail?.push("\n");
+      return;
+    }
     const text = this.#line.join("");
     const exact = this.#exact;
-    this.#line = [];
-    this.#exact = true;
-    if (text.trim() === "") return;
+    const tail = this.#tail === null ? null : this.#tail.join("");
+    const pastes = this.#pastes;
+    this.#clearLine();
+    if (exact && text.trim() === "") return;
     const cmd = exact ? _COMMAND.exec(text) : null;
     if (cmd !== null) {
       this.#skip.push([start, end]);
       this.#events.push({ type: "command", name: "agent", arg: cmd[1] ?? null, typed: text });
       return;
     }
-    this.#events.push({ type: "submit", text, exact });
+    this.#events.push({ type: "submit", text, exact, tail, pastes });
+  }
+
+  #clearLine(): void {
+    this.#line = [];
+    this.#cursor = 0;
+    this.#exact = true;
+    this.#tail = [];
+    this.#pastes = [];
+  }
+
+  /** A key whose effect on the box is not followed: the box will tell (see the module doc). */
+  #uncertain(): void {
+    this.#exact = false;
+    this.#tail = [];
+  }
+
+  /** The cursor left the end of the line: later typing is not a tail of what the box shows. */
+  #noteMoved(): void {
+    if (!this.#exact && this.#cursor !== this.#line.length) this.#tail = null;
+  }
+
+  #moveTo(at: number): void {
+    this.#cursor = Math.max(0, Math.min(this.#line.length, at));
+    this.#noteMoved();
+  }
+
+  #lineStart(): number {
+    return this.#line.lastIndexOf("\n", this.#cursor - 1) + 1;
+  }
+
+  #lineEnd(): number {
+    const nl = this.#line.indexOf("\n", this.#cursor);
+    return nl < 0 ? this.#line.length : nl;
+  }
+
+  /** An unmodified cursor key: Left, Right, Home, End are followed; Up and Down are not. */
+  #cursorKey(f: string): void {
+    if (f === "D") return this.#moveTo(this.#cursor - 1);
+    if (f === "C") return this.#moveTo(this.#cursor + 1);
+    if (f === "H") return this.#moveTo(this.#lineStart());
+    if (f === "F") return this.#moveTo(this.#lineEnd());
+    this.#uncertain(); // Up/Down: history recall, or a move between rows
   }
 
   #insert(s: string): void {
     this.#flushUtf8();
-    for (const ch of s) this.#line.push(ch);
+    for (const ch of s) this.#put(ch);
+  }
+
+  #put(ch: string): void {
+    this.#line.splice(this.#cursor++, 0, ch);
+    if (this.#tail !== null && this.#cursor === this.#line.length) this.#tail.push(ch);
+  }
+
+  #backspace(): void {
+    if (this.#cursor === 0) return;
+    this.#line.splice(--this.#cursor, 1);
+    if (this.#tail !== null && this.#cursor === this.#line.length) {
+      if (this.#tail.length > 0) this.#tail.pop();
+      else if (!this.#exact) this.#tail = null; // deleted into text only the box knows
+    }
   }
 
   #killLine(): void {
-    const nl = this.#line.lastIndexOf("\n");
-    this.#line.length = nl + 1;
+    this.#killBack(this.#lineStart());
   }
 
   #killWord(): void {
     const l = this.#line;
-    while (l.length > 0 && /\s/.test(l[l.length - 1]) && l[l.length - 1] !== "\n") l.pop();
-    while (l.length > 0 && !/\s/.test(l[l.length - 1])) l.pop();
+    let at = this.#cursor;
+    while (at > 0 && /\s/.test(l[at - 1]) && l[at - 1] !== "\n") at--;
+    while (at > 0 && !/\s/.test(l[at - 1])) at--;
+    this.#killBack(at);
+  }
+
+  /** Deletes from `at` to the cursor; the tail survives when only its own end was deleted. */
+  #killBack(at: number): void {
+    const count = this.#cursor - at;
+    const atEnd = this.#cursor === this.#line.length;
+    this.#line.splice(at, count);
+    this.#cursor = at;
+    if (this.#tail === null) return;
+    if (atEnd && count <= this.#tail.length) this.#tail.length -= count;
+    else if (!this.#exact) this.#tail = null;
   }
 
   /** Collects UTF-8 bytes into code points; malformed input becomes U+FFFD. */
   #textByte(b: number): void {
     if (b < 0x80) {
       this.#flushUtf8();
-      this.#line.push(String.fromCharCode(b));
+      this.#put(String.fromCharCode(b));
       return;
     }
     if (b >= 0x80 && b < 0xc0 && this.#utf8.length > 0) {
@@ -384,6 +517,6 @@ export class InputTracker {
     const s = this.#decoder.decode(new Uint8Array(this.#utf8));
     this.#utf8 = [];
     this.#utf8Need = 0;
-    for (const ch of s) this.#line.push(ch);
+    for (const ch of s) this.#put(ch);
   }
 }

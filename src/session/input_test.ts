@@ -1,18 +1,27 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { eraseBytes, type InputEvent, InputTracker } from "./input.ts";
+import { eraseBytes, ESCAPE_TIMEOUT_MS, type InputEvent, InputTracker } from "./input.ts";
 
 const enc = new TextEncoder();
 const bytes = (s: string) => enc.encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
+type Brief =
+  | { type: "submit"; text: string; exact: boolean }
+  | Exclude<InputEvent, { type: "submit" }>;
+
+/** A submit event without its reconciliation details (tail, pastes), for short expectations. */
+function brief(e: InputEvent): Brief {
+  return e.type === "submit" ? { type: "submit", text: e.text, exact: e.exact } : e;
+}
+
 /** Feeds each string as its own chunk; returns all forwarded text and events. */
-function run(t: InputTracker, ...chunks: string[]): { forwarded: string; events: InputEvent[] } {
+function run(t: InputTracker, ...chunks: string[]): { forwarded: string; events: Brief[] } {
   let forwarded = "";
-  const events: InputEvent[] = [];
+  const events: Brief[] = [];
   for (const c of chunks) {
     const r = t.feed(bytes(c));
     forwarded += text(r.forward);
-    events.push(...r.events);
+    events.push(...r.events.map(brief));
   }
   return { forwarded, events };
 }
@@ -22,7 +31,7 @@ Deno.test("typed line submitted with Enter; everything forwarded unchanged", () 
   const input = "hello wörld 🎉\r";
   const r = t.feed(bytes(input));
   assertEquals(text(r.forward), input);
-  assertEquals(r.events, [{ type: "submit", text: "hello wörld 🎉", exact: true }]);
+  assertEquals(r.events.map(brief), [{ type: "submit", text: "hello wörld 🎉", exact: true }]);
   assertEquals(t.line, "");
 });
 
@@ -35,8 +44,8 @@ Deno.test("the forward array is the input itself when nothing is withheld", () =
 Deno.test("UTF-8 split across feeds and byte-at-a-time typing", () => {
   const t = new InputTracker();
   const all = bytes("日本 ✓\r");
-  const events: InputEvent[] = [];
-  for (const b of all) events.push(...t.feed(new Uint8Array([b])).events);
+  const events: Brief[] = [];
+  for (const b of all) events.push(...t.feed(new Uint8Array([b])).events.map(brief));
   assertEquals(events, [{ type: "submit", text: "日本 ✓", exact: true }]);
 });
 
@@ -101,10 +110,10 @@ Deno.test("a typo fixed with backspace still makes the command", () => {
   }]);
 });
 
-Deno.test("arrow keys make the line uncertain: no command, submit is best effort", () => {
+Deno.test("history recall makes the line uncertain: no command, submit is best effort", () => {
   const t = new InputTracker();
-  const r = run(t, "/agent x", "\x1b[D", "\r");
-  assertEquals(r.forwarded, "/agent x\x1b[D\r");
+  const r = run(t, "/agent x", "\x1b[A", "\r");
+  assertEquals(r.forwarded, "/agent x\x1b[A\r");
   assertEquals(r.events, [{ type: "submit", text: "/agent x", exact: false }]);
   // Certainty comes back after the submit.
   assertEquals(run(t, "/agent y\r").events[0].type, "command");
@@ -112,7 +121,8 @@ Deno.test("arrow keys make the line uncertain: no command, submit is best effort
 
 Deno.test("history (up arrow, SS3 form) and Tab make the line uncertain", () => {
   const t = new InputTracker();
-  assertEquals(run(t, "\x1bOA", "\r").events, []);
+  // Up then Enter sends what history recalled: a submit the input box must fill in.
+  assertEquals(run(t, "\x1bOA", "\r").events, [{ type: "submit", text: "", exact: false }]);
   run(t, "/agen", "\t");
   assertEquals(t.exact, false);
   run(t, "\x03");
@@ -227,4 +237,52 @@ Deno.test("reset and markUncertain", () => {
 Deno.test("eraseBytes: one DEL per code point", () => {
   assertEquals([...eraseBytes("/agent é🎉")], new Array(9).fill(0x7f));
   assertEquals(eraseBytes("").length, 0);
+});
+
+Deno.test("Left, Right, Home, End, Delete and Ctrl-A/E/K are followed on a cursor", () => {
+  const t = new InputTracker();
+  assertEquals(run(t, "fix the bug", "\x1b[D", "\x1b[D", "\x1b[D", "nasty ", "\r").events, [
+    { type: "submit", text: "fix the nasty bug", exact: true },
+  ]);
+  assertEquals(run(t, "bc", "\x1b[H", "a", "\x1b[F", "d", "\x1bOD", "\x1b[3~", "e\r").events, [
+    { type: "submit", text: "abce", exact: true },
+  ]);
+  assertEquals(run(t, "world", "\x01", "hello ", "\x05", "!", "\x01\x1b[C", "\x0b", "\r").events, [
+    { type: "submit", text: "h", exact: true },
+  ]);
+  assertEquals(run(t, "ab", "\x1b[D", "\x7f", "x\r").events, [
+    { type: "submit", text: "xb", exact: true },
+  ]);
+});
+
+Deno.test("backslash then Enter is a newline where the agent says so (Claude)", () => {
+  const t = new InputTracker({ backslashEnter: true });
+  assertEquals(run(t, "a\\", "\r", "b\r").events, [{ type: "submit", text: "a\nb", exact: true }]);
+  // Without the convention the backslash is text and Enter submits.
+  assertEquals(run(new InputTracker(), "a\\\r").events, [
+    { type: "submit", text: "a\\", exact: true },
+  ]);
+});
+
+Deno.test("a lone Esc is a key after the timeout; ESC x in one read is Alt+x", () => {
+  const t = new InputTracker();
+  t.feed(bytes("\x1b"), 1000);
+  const late = t.feed(bytes("explain it\r"), 1000 + ESCAPE_TIMEOUT_MS + 1).events;
+  // The Esc may have changed the box (uncertain), but no key was swallowed.
+  assertEquals(late.map(brief), [{ type: "submit", text: "explain it", exact: false }]);
+  assertEquals(late[0].type === "submit" && late[0].tail, "explain it");
+  t.feed(bytes("one\x1b"), 2000);
+  assertEquals(t.feed(bytes("b\r"), 2010).events.map(brief), [
+    { type: "submit", text: "one", exact: false },
+  ]);
+});
+
+Deno.test("the tail since the last uncertain key, and the pastes, come with a submit", () => {
+  const t = new InputTracker();
+  const [up] = t.feed(bytes("\x1b[A too\r")).events;
+  assertEquals(up, { type: "submit", text: " too", exact: false, tail: " too", pastes: [] });
+  const [tab] = t.feed(bytes("@src/disc\tx\x1b[D\r")).events;
+  assertEquals(tab.type === "submit" && tab.tail, null); // the cursor moved after the Tab
+  const [p] = t.feed(bytes("see \x1b[200~one\ntwo\x1b[201~ and \x1b[200~3\x1b[201~\r")).events;
+  assertEquals(p.type === "submit" && p.pastes, ["one\ntwo", "3"]);
 });

@@ -11,6 +11,12 @@ export type PasteResult =
   | { pasted: true; receipt: string; visible: boolean }
   | { pasted: false; reason: string };
 
+/** What happened to a paste that was tried until it showed: the last result and how many. */
+export type RepeatedPasteResult = PasteResult & { attempts: number };
+
+/** How many times a paste that does not show is written before uuldana gives up. */
+export const PASTE_ATTEMPTS = 3;
+
 const _encoder = new TextEncoder();
 const _CHUNK_BYTES = 1024;
 const _CHUNK_PAUSE_MS = 8;
@@ -43,6 +49,7 @@ export async function pasteHandoff(
       : "the agent did not enable bracketed paste (?2004)";
     return { pasted: false, reason: `${why} within ${Math.round(opts.timeoutMs / 1000)} s` };
   }
+  const pieces = _pieces(text, run.vt.logicalScreenLines().join("\n"));
   // The text is sanitised by the composer: no ESC can end the paste early.
   const bytes = _encoder.encode(`\x1b[200~${text}\x1b[201~`);
   for (let at = 0; at < bytes.length; at += _CHUNK_BYTES) {
@@ -52,7 +59,7 @@ export async function pasteHandoff(
   }
   // The input box now holds text the user did not type: `/agent` there is not a command.
   run.noteTypedByUuldana();
-  const seen = await _seen(run, opts.probes);
+  const seen = await _seen(run, opts.probes, pieces);
   return {
     pasted: true,
     visible: seen !== null,
@@ -62,16 +69,68 @@ export async function pasteHandoff(
   };
 }
 
-// Agents that collapse a long paste into one line until it is sent: Claude Code shows
-// `[Pasted text #1 +41 lines]`, Codex `[Pasted Content 3000 chars]`.
-const _COLLAPSED = /\[Pasted (?:text|Content)\b[^\]]*\]/;
+/**
+ * Pastes `text` like {@linkcode pasteHandoff} and, while it does not become visible, pastes it
+ * again at the agent's next quiet moment, up to `attempts` times: a TUI still loading drops input
+ * (OpenCode and Kilo while they open a session). A paste that was written but never showed says
+ * so (`visible: false`, the receipt counts the attempts); it is never reported as shown.
+ */
+export async function pasteUntilVisible(
+  run: AgentRun,
+  text: string,
+  opts: { timeoutMs: number; probes: readonly string[]; attempts?: number },
+): Promise<RepeatedPasteResult> {
+  const most = opts.attempts ?? PASTE_ATTEMPTS;
+  for (let attempt = 1;; attempt++) {
+    const result = await pasteHandoff(run, text, opts);
+    if (!result.pasted || result.visible) return { ...result, attempts: attempt };
+    if (attempt >= most) {
+      return {
+        pasted: true,
+        visible: false,
+        attempts: attempt,
+        receipt: `written ${attempt} times, never visible on screen (the agent may have dropped ` +
+          "it while loading, or shows it in a way uuldana does not recognise)",
+      };
+    }
+  }
+}
 
-// The probe (or collapsed-paste line) that became visible within 5 s, or null.
-async function _seen(run: AgentRun, probes: readonly string[]): Promise<string | null> {
+// Agents that collapse a long paste into one line until it is sent: Claude Code shows
+// `[Pasted text #1 +41 lines]`, Codex `[Pasted Content 3000 chars]`, Gemini CLI
+// `[Pasted Text: 43 lines]`, OpenCode `[Pasted ~41 lines]`. A paste shown so is not pasted again.
+const _COLLAPSED = /\[Pasted (?:text|Content|~\d+ lines?)\b[^\]]*\]/i;
+
+// The starts of the text's longer lines that the screen does not show yet (at most 200): an input
+// box showing only a window of a long paste still shows some of them. None with a path in it: the
+// agent's own interface shows the workspace path too (OpenCode's footer, once it has loaded).
+const _PIECE_CHARS = 32;
+const _PIECES_NEEDED = 2;
+function _pieces(text: string, screen: string): string[] {
+  const out = new Set<string>();
+  for (const line of text.split("\n")) {
+    const piece = line.trim().slice(0, _PIECE_CHARS);
+    if (piece.length === _PIECE_CHARS && !piece.includes("/") && !screen.includes(piece)) {
+      out.add(piece);
+    }
+    if (out.size === 200) break;
+  }
+  return [...out];
+}
+
+// What of the paste became visible within 5 s (a probe, a collapsed-paste line, two pieces of the
+// text that were not on screen before), or null.
+async function _seen(
+  run: AgentRun,
+  probes: readonly string[],
+  pieces: readonly string[],
+): Promise<string | null> {
   let seen: string | undefined;
   await run.waitUntil(() => {
     const screen = run.vt.logicalScreenLines().join("\n");
-    seen = probes.find((p) => screen.includes(p)) ?? _COLLAPSED.exec(screen)?.[0];
+    const shown = pieces.filter((p) => screen.includes(p));
+    seen = probes.find((p) => screen.includes(p)) ?? _COLLAPSED.exec(screen)?.[0] ??
+      (shown.length >= _PIECES_NEEDED ? shown.slice(0, _PIECES_NEEDED).join('" and "') : undefined);
     return seen !== undefined;
   }, 5000);
   return seen ?? null;

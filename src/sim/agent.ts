@@ -11,6 +11,11 @@
  * `SIM_IMPORT_MS` (how long `opencode import` takes),
  * `SIM_LOADING_MS` (after the first frame, with bracketed paste already on, input is dropped this
  * long while a session "loads", as real OpenCode does when it opens an imported session),
+ * `SIM_RELAUNCH_MS` (Gemini and Qwen: every start, `--help` included, first costs this long, as
+ * their launcher relaunching itself does, unless `GEMINI_CLI_NO_RELAUNCH`/`QWEN_CODE_NO_RELAUNCH`
+ * is set), `SIM_HELP_MS` (`--help` takes this long whatever the environment),
+ * `SIM_DEFAULT_MODEL` (OpenCode: the model the user's own configuration picks, `provider/model`;
+ * default `opencode/big-pickle`),
  * `SIM_LIMIT_TEXT` (the provider's limit text OpenCode's footer and Copilot's `✗` line show),
  * `SIM_RETRY_GIVEUP=N` (OpenCode stops retrying after attempt N and ends the turn with its `┃`
  * error block), `SIM_SPLIT_MS` (the frame showing the limit is written in two parts this many ms
@@ -27,6 +32,8 @@ import {
   sessionStartHooks,
 } from "./claude_hook.ts";
 import { KeyDecoder, type KeyEvent } from "./keys.ts";
+import { LineEditor } from "./editor.ts";
+import { completePath } from "./complete.ts";
 import { parseLaunch, type SimLaunch } from "./launch.ts";
 import {
   CLAUDE_LIMIT_OPTIONS,
@@ -39,11 +46,21 @@ import {
   resetClauseCut,
 } from "./limit.ts";
 import { SimLog } from "./log.ts";
-import { ImportError, loadSession, simStateDir, storeSession } from "./opencode_store.ts";
+import {
+  ImportError,
+  loadSession,
+  requestHistory,
+  sessionModel,
+  simStateDir,
+  type StoredSession,
+  storeSession,
+  turnMessageId,
+} from "./opencode_store.ts";
+import { stringOption } from "./options.ts";
 import { findPersona, helpText, type Persona, PERSONA_NAMES } from "./persona.ts";
 import { replyLines } from "./reply.ts";
 import { altFrame, InlineScreen } from "./screen.ts";
-import type { ViewState } from "./view.ts";
+import { CLAUDE_HELP_PANEL, type ViewState } from "./view.ts";
 
 const _enc = new TextEncoder();
 
@@ -68,6 +85,16 @@ function _size(): { cols: number; rows: number } {
     if (columns > 0 && rows > 0) return { cols: columns, rows };
   } catch { /* not a terminal */ }
   return { cols: 80, rows: 24 };
+}
+
+// The variable that stops a persona's launcher from starting itself a second time.
+const _RELAUNCH_VARS: Partial<Record<string, string>> = {
+  gemini: "GEMINI_CLI_NO_RELAUNCH",
+  qwen: "QWEN_CODE_NO_RELAUNCH",
+};
+
+function _sleep(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
 }
 
 // The first lines of a file a simulated tool call shows (at most 4, as Claude truncates).
@@ -112,9 +139,12 @@ export async function runSimAgent(persona: string, args: string[]): Promise<numb
     flags: launch.flags,
     ...(launch.droppedPrompt !== null ? { droppedPrompt: launch.droppedPrompt } : {}),
   });
+  const relaunchVar = _RELAUNCH_VARS[p.name];
+  if (relaunchVar && !_env(relaunchVar)) await _sleep(_envInt("SIM_RELAUNCH_MS", 0));
   let code: number;
   switch (launch.mode) {
     case "help":
+      await _sleep(_envInt("SIM_HELP_MS", 0));
       _write(Deno.stdout, helpText(p, _env("SIM_HELP_WITHOUT_PROMPT") === "1"));
       code = 0;
       break;
@@ -203,6 +233,11 @@ class _Session {
   readonly #view: ViewState;
   readonly #inline = new InlineScreen();
   readonly #decoder = new KeyDecoder();
+  readonly #editor: LineEditor;
+  /** Claude: Esc pressed once on a non-empty box (a second one clears it). */
+  #escArmed = false;
+  /** Turns whose answer an Esc interrupted. */
+  readonly #interrupted = new Set<number>();
   readonly #replyMs = _envInt("SIM_REPLY_MS", 150);
   readonly #resetAt = _env("SIM_RESET_AT");
   readonly #limitText = _env("SIM_LIMIT_TEXT");
@@ -222,12 +257,23 @@ class _Session {
   #done: (code: number) => void = () => {};
   #finished = false;
   #loadingUntil = 0;
+  /** OpenCode: the session opened with `-s`, and the model its turns run on. */
+  #session: StoredSession | null = null;
+  #model: string | null = null;
   #signals: [Deno.Signal, () => void][] = [];
 
   constructor(p: Persona, launch: SimLaunch, log: SimLog) {
     this.#p = p;
     this.#launch = launch;
     this.#log = log;
+    const claude = p.name === "claude";
+    this.#editor = new LineEditor({
+      backslashEnter: claude,
+      collapsePastes: claude || p.name === "gemini",
+      trim: claude,
+      // Gemini CLI shows a long paste as `[Pasted Text: 43 lines]` until it is sent.
+      label: p.name === "gemini" ? "gemini" : "claude",
+    });
     const { cols, rows } = _size();
     this.#view = {
       persona: p.name,
@@ -241,6 +287,7 @@ class _Session {
       menu: null,
       retry: null,
       hint: null,
+      panel: null,
       resetAt: this.#resetAt,
       limitText: this.#limitText,
     };
@@ -260,7 +307,15 @@ class _Session {
       }
       this.#log.write({ event: "session", id: s.id, firstMessage: s.firstMessage });
       this.#view.items = s.firstMessage ? [{ kind: "user", text: s.firstMessage }] : [];
-      this.#context = s.firstMessage;
+      this.#session = s;
+    }
+    if (this.#p.name === "opencode") {
+      const cli = stringOption(this.#launch.parsed, "model") ?? null;
+      this.#model = sessionModel(
+        this.#session,
+        cli,
+        _env("SIM_DEFAULT_MODEL") ?? "opencode/big-pickle",
+      );
     }
     const finished = new Promise<number>((resolve) => this.#done = resolve);
     Deno.stdin.setRaw(true);
@@ -374,34 +429,48 @@ class _Session {
       this.#armed = false;
       v.hint = null;
     }
+    if (ev.type !== "escape") this.#escArmed = false;
+    if (v.panel) {
+      // A dialog (Claude's /help) takes only Esc, which closes it.
+      if (ev.type === "escape" || ev.type === "ctrl-c") v.panel = null;
+      else return;
+      this.#render();
+      return;
+    }
+    const ed = this.#editor;
     switch (ev.type) {
       case "text":
         if (v.menu) {
           const n = Number(ev.text[0]);
           if (n >= 1 && n <= v.menu.options.length) this.#choose(n - 1);
-        } else v.input += ev.text;
+        } else ed.insert(ev.text);
         break;
       case "paste": {
         const text = ev.text.replace(/\r\n?/g, "\n");
         this.#log.write({ event: "paste", text });
-        if (!v.menu) v.input += text;
+        if (!v.menu) ed.paste(text, v.rows);
         break;
       }
       case "enter":
         if (v.menu) this.#choose(v.menu.selected);
-        else if (v.input.trim()) {
-          const text = v.input;
-          v.input = "";
-          if (v.busy) this.#queue.push(text);
-          else this.#submit(text);
-          return;
+        else {
+          const text = ed.enter();
+          if (text !== null) {
+            v.input = ed.text;
+            if (v.busy) this.#queue.push(text);
+            else this.#submit(text);
+            return;
+          }
         }
         break;
       case "newline":
-        if (!v.menu) v.input += "\n";
+        if (!v.menu) ed.insert("\n");
         break;
       case "backspace":
-        v.input = [...v.input].slice(0, -1).join("");
+        ed.backspace();
+        break;
+      case "tab":
+        ed.tab((prefix) => completePath(Deno.cwd(), prefix));
         break;
       case "ctrl-c":
         if (this.#armed) {
@@ -409,24 +478,89 @@ class _Session {
           return;
         }
         this.#armed = true;
-        v.input = "";
+        ed.clear();
         v.hint = "Press Ctrl-C again to exit";
         this.#interrupt();
         break;
       case "escape":
         if (v.menu) this.#choose(v.menu.purpose === "gemini-limit" ? 1 : -1);
-        else this.#interrupt();
+        else if (v.busy && this.#p.name === "claude") this.#interruptTurn();
+        else if (this.#p.name === "claude" && ed.text !== "") {
+          // Claude: Esc once shows a hint, Esc again clears the box.
+          if (this.#escArmed) ed.clear();
+          else v.hint = "Esc again to clear";
+          this.#escArmed = !this.#escArmed;
+        } else this.#interrupt();
         break;
       case "arrow":
         if (v.menu && (ev.direction === "up" || ev.direction === "down")) {
           const n = v.menu.options.length;
           v.menu.selected = (v.menu.selected + (ev.direction === "up" ? n - 1 : 1)) % n;
+        } else if (!v.menu) {
+          if (ev.direction === "left") ed.move(-1);
+          else if (ev.direction === "right") ed.move(1);
+          else if (ev.direction === "up") ed.up();
+          else ed.down();
         }
         break;
+      case "other":
+        if (v.menu || !this.#editKey(ev.sequence)) return;
+        break;
       default:
-        return; // focus reports, unknown sequences: nothing to redraw
+        return; // focus reports: nothing to redraw
     }
+    v.input = ed.text;
+    const recalled = ed.recalled;
+    v.boxTitle = recalled ? `History ${recalled.at}/${recalled.of}` : null;
     this.#render();
+  }
+
+  /** The editing keys the decoder leaves as raw sequences; false when `seq` is none of them. */
+  #editKey(seq: string): boolean {
+    const ed = this.#editor;
+    switch (seq) {
+      case "\x1b[H":
+      case "\x1bOH":
+      case "\x1b[1~":
+      case "\x01":
+        ed.home();
+        return true;
+      case "\x1b[F":
+      case "\x1bOF":
+      case "\x1b[4~":
+      case "\x05":
+        ed.end();
+        return true;
+      case "\x1b[3~":
+        ed.deleteForward();
+        return true;
+      case "\x15":
+        ed.killToStart();
+        return true;
+      case "\x0b":
+        ed.killToEnd();
+        return true;
+      case "\x17":
+      case "\x1b\x7f":
+        ed.killWord();
+        return true;
+      case "\x1b\r": // Alt+Enter, Shift+Enter (xterm modifyOtherKeys, kitty): a newline
+      case "\x1b[27;2;13~":
+      case "\x1b[13;2u":
+        ed.insert("\n");
+        return true;
+    }
+    return false;
+  }
+
+  /** Claude: Esc while it answers stops the turn; the answer never comes. */
+  #interruptTurn(): void {
+    const v = this.#view;
+    this.#interrupted.add(this.#turn);
+    this.#queue = [];
+    v.busy = false;
+    v.items.push({ kind: "note", text: "Interrupted · What should Claude do instead?" });
+    this.#log.write({ event: "interrupt", turn: this.#turn });
   }
 
   #interrupt(): void {
@@ -461,16 +595,52 @@ class _Session {
       this.#finish(0);
       return;
     }
+    if (this.#p.name === "claude" && this.#local(text.trim())) return;
     const turn = ++this.#turn;
     this.#log.write({ event: "submit", text, turn });
+    if (this.#model !== null) this.#request(text, turn);
     v.items.push({ kind: "user", text });
     v.busy = true;
     this.#render();
     setTimeout(() => this.#answer(text, turn), this.#replyMs);
   }
 
+  // OpenCode: what the turn's model request carries (the log's proof of what the model received).
+  #request(text: string, turn: number): void {
+    const id = turnMessageId();
+    const history = this.#session ? requestHistory(this.#session, id) : [];
+    this.#context = history.map((m) => m.text).join("\n");
+    this.#log.write({
+      event: "request",
+      turn,
+      model: this.#model,
+      messageId: id,
+      history: history.map((m) => m.id),
+      context: this.#context,
+    });
+    this.#session?.list.push({ id, role: "user", agent: "build", model: this.#model!, text });
+  }
+
+  /** Claude's own commands: run here, never sent to the model (logged as `local`). */
+  #local(command: string): boolean {
+    const v = this.#view;
+    if (command === "/help") {
+      this.#log.write({ event: "local", text: command });
+      v.panel = CLAUDE_HELP_PANEL;
+      this.#render();
+      return true;
+    }
+    if (command === "/clear") {
+      this.#log.write({ event: "local", text: command });
+      v.items.push({ kind: "note", text: "(no content)" });
+      this.#render();
+      return true;
+    }
+    return false;
+  }
+
   #answer(text: string, turn: number): void {
-    if (this.#finished) return;
+    if (this.#finished || this.#interrupted.has(turn)) return;
     const v = this.#view;
     const limitAfter = _limitAfter();
     if (limitAfter > 0 && turn >= limitAfter) {

@@ -1,12 +1,24 @@
 /**
  * The simulated OpenCode's session store: `opencode import FILE` validates the export format's
  * minimal fields (PROVIDERS.md §3) and keeps the session as JSON under `$SIM_STATE_DIR`;
- * `opencode -s ID` loads it again.
+ * `opencode -s ID` loads it again. Like the real one (and Kilo), a turn's request carries only the
+ * stored messages whose ids sort before the turn's own time-ordered id, and opening a session
+ * adopts its last user message's model only when that message's agent is a primary agent.
  *
  * @module
  */
 import { join } from "node:path";
 import { tmpdir } from "node:os";
+
+/** One stored message, as a turn's request and the TUI see it. */
+export interface StoredMessage {
+  id: string;
+  role: string;
+  agent: string;
+  /** `provider/model`. */
+  model: string;
+  text: string;
+}
 
 /** A stored session: what `-s ID` shows. */
 export interface StoredSession {
@@ -15,6 +27,8 @@ export interface StoredSession {
   directory: string;
   firstMessage: string;
   messages: number;
+  /** The messages in the order of the file. */
+  list: StoredMessage[];
   /** The export as imported. */
   data: unknown;
 }
@@ -55,6 +69,7 @@ function _need(obj: unknown, path: (string | number)[], type: string): unknown {
  * info, message info, part), as in the real error messages.
  */
 export function validateExport(doc: unknown): Omit<StoredSession, "data"> {
+  const list: StoredMessage[] = [];
   const info = _need(doc, ["info"], "object");
   const id = _need(info, ["id"], "string") as string;
   _need(info, ["slug"], "string");
@@ -71,12 +86,14 @@ export function validateExport(doc: unknown): Omit<StoredSession, "data"> {
     if (_need(mi, ["sessionID"], "string") !== id) {
       throw new ImportError(`Message ${mid} belongs to another session`);
     }
-    _need(mi, ["role"], "string");
+    const role = _need(mi, ["role"], "string") as string;
     _need(mi, ["time", "created"], "number");
-    _need(mi, ["agent"], "string");
-    _need(mi, ["model", "providerID"], "string");
-    _need(mi, ["model", "modelID"], "string");
+    const agent = _need(mi, ["agent"], "string") as string;
+    const model = `${_need(mi, ["model", "providerID"], "string")}/${
+      _need(mi, ["model", "modelID"], "string")
+    }`;
     const parts = _need(m, ["parts"], "array") as unknown[];
+    const texts: string[] = [];
     for (const p of parts) {
       _need(p, ["id"], "string");
       if (_need(p, ["sessionID"], "string") !== id) {
@@ -88,11 +105,51 @@ export function validateExport(doc: unknown): Omit<StoredSession, "data"> {
       const type = _need(p, ["type"], "string");
       if (type === "text") {
         const text = _need(p, ["text"], "string") as string;
-        if (!firstMessage && (mi as { role: string }).role === "user") firstMessage = text;
+        if (!firstMessage && role === "user") firstMessage = text;
+        texts.push(text);
       }
     }
+    list.push({ id: mid as string, role, agent, model, text: texts.join("\n") });
   }
-  return { id, title, directory, firstMessage, messages: messages.length };
+  return { id, title, directory, firstMessage, messages: messages.length, list };
+}
+
+/** The simulated OpenCode's primary agents (its Tab cycle); others never set the TUI's model. */
+export const SIM_PRIMARY_AGENTS: readonly string[] = ["build", "plan"];
+
+/**
+ * The model the TUI runs the next turn on after opening `session`: `-m` when given, else the last
+ * user message's model when its agent is a primary one, else the user's own default.
+ */
+export function sessionModel(
+  session: StoredSession | null,
+  cliModel: string | null,
+  userDefault: string,
+): string {
+  if (cliModel) return cliModel;
+  const last = session?.list.findLast((m) => m.role === "user");
+  if (last && SIM_PRIMARY_AGENTS.includes(last.agent)) return last.model;
+  return userDefault;
+}
+
+let _lastMs = -1;
+let _seq = 0;
+
+/** A message id as the real agent makes one for a new turn: 12 hex digits of time, then random. */
+export function turnMessageId(nowMs = Date.now()): string {
+  _seq = nowMs === _lastMs ? _seq + 1 : 1;
+  _lastMs = nowMs;
+  const stamp = (BigInt(nowMs) * 4096n + BigInt(_seq)) % (1n << 48n);
+  const rand = crypto.randomUUID().replaceAll("-", "").slice(0, 14);
+  return `msg_${stamp.toString(16).padStart(12, "0")}${rand}`;
+}
+
+/**
+ * What a turn's request carries from the stored session: the messages whose ids sort before the
+ * turn's id (plain string order, as the real store compares them), in that order.
+ */
+export function requestHistory(session: StoredSession, turnId: string): StoredMessage[] {
+  return session.list.filter((m) => m.id < turnId).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
 function _sessionPath(dir: string, id: string): string {

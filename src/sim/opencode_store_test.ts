@@ -1,5 +1,13 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { ImportError, loadSession, storeSession, validateExport } from "./opencode_store.ts";
+import {
+  ImportError,
+  loadSession,
+  requestHistory,
+  sessionModel,
+  storeSession,
+  turnMessageId,
+  validateExport,
+} from "./opencode_store.ts";
 
 const ID = "ses_test00000000000000000001";
 
@@ -53,4 +61,21 @@ Deno.test("storeSession / loadSession round-trip in a real temp dir", () => {
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("a turn's request carries only messages whose ids sort before the turn's", () => {
+  const s = { ...validateExport(exportDoc()), data: null };
+  const turn = turnMessageId();
+  // "msg_1" sorts before any time-ordered id ("msg_" + 12 hex digits); a random one may not.
+  assertEquals(requestHistory(s, turn).map((m) => m.text), ["first"]);
+  const late = { ...s, list: [{ ...s.list[0], id: "msg_zzzz" }] };
+  assertEquals(requestHistory(late, turn), []);
+});
+
+Deno.test("opening a session adopts its model only from a primary agent's message", () => {
+  const s = { ...validateExport(exportDoc()), data: null };
+  assertEquals(sessionModel(s, null, "mine/default"), "opencode/big-pickle");
+  const other = { ...s, list: [{ ...s.list[0], agent: "uuldana-handoff" }] };
+  assertEquals(sessionModel(other, null, "mine/default"), "mine/default");
+  assertEquals(sessionModel(other, "cli/model", "mine/default"), "cli/model");
 });

@@ -42,6 +42,10 @@ export interface ViewState {
   retry: number | null;
   /** A transient hint (e.g. "Press Ctrl-C again to exit"). */
   hint: string | null;
+  /** Claude: the title of the rule above the box while history is recalled, e.g. "History 2/3". */
+  boxTitle?: string | null;
+  /** A dialog shown instead of the input box until Esc (Claude's `/help`), or null. */
+  panel: readonly string[] | null;
   /** Gemini dialog reset time (SIM_RESET_AT). */
   resetAt?: string;
   /** The provider's limit text (SIM_LIMIT_TEXT) where a persona shows one (OpenCode, Copilot). */
@@ -115,6 +119,19 @@ function _box(lines: string[], cols: number, title = ""): string[] {
     "╰" + "─".repeat(inner) + "╯",
   ];
 }
+
+/** What Claude's `/help` dialog shows (shortened), in place of the input box until Esc. */
+export const CLAUDE_HELP_PANEL: readonly string[] = [
+  "  Claude Code v2.1.197-sim   general   commands   custom-commands",
+  "",
+  "  Claude understands your codebase, makes edits with your permission, and executes commands.",
+  "",
+  "  Shortcuts",
+  "  ! for bash mode      double tap esc to clear input      \\⏎ for newline",
+  "  / for commands       @ for file paths                    ctrl + _ to undo",
+  "",
+  "  Esc to cancel",
+];
 
 /** Rows of one transcript item for persona `s.persona`. */
 export function renderItem(s: ViewState, item: Item): string[] {
@@ -272,6 +289,7 @@ export function renderLive(s: ViewState): string[] {
   const rule = DIM + "─".repeat(c) + RESET;
   switch (s.persona) {
     case "claude": {
+      if (s.panel) return ["", rule, ...s.panel.map((r) => fit(r, c))];
       if (s.menu) {
         return [
           "",
@@ -288,8 +306,8 @@ export function renderLive(s: ViewState): string[] {
       return [
         ...(s.busy ? ["", "\x1b[38;5;174m✻ Working… (esc to interrupt)" + RESET] : []),
         "",
-        rule,
-        ..._inputRows("❯ ", s.input, "", c, max),
+        s.boxTitle ? DIM + `─── ${s.boxTitle} `.padEnd(c, "─") + RESET : rule,
+        ..._inputRows("❯\u00a0", s.input, "", c, max, "  "),
         rule,
         DIM + _leftRight("  " + (s.hint ?? "? for shortcuts"), _sizeTag(s), c) + RESET,
       ];

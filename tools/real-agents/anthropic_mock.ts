@@ -11,6 +11,8 @@
  *
  * @module
  */
+import { messageResponse, usageLimitResponse } from "./anthropic_messages.ts";
+
 const port = Number(Deno.args[0] ?? 0); // 0: any free port, printed as "mock on PORT"
 const bodies = Deno.args[1];
 const modeFile = Deno.args[2];
@@ -22,96 +24,6 @@ function mode(): string {
   } catch {
     return "limit";
   }
-}
-
-function limitResponse(): Response {
-  return new Response(
-    JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "rate limited" } }),
-    {
-      status: 429,
-      headers: {
-        "content-type": "application/json",
-        "anthropic-ratelimit-unified-status": "rejected",
-        "anthropic-ratelimit-unified-reset": String(reset),
-        "anthropic-ratelimit-unified-representative-claim": "five_hour",
-      },
-    },
-  );
-}
-
-type Block = { type: "text"; text: string } | {
-  type: "tool_use";
-  id: string;
-  name: string;
-  input: Record<string, unknown>;
-};
-
-// One assistant message, as SSE events when the request streams, else as one JSON body.
-function message(content: Block[], stopReason: string, stream: boolean): Response {
-  const id = `msg_mock_${crypto.randomUUID().slice(0, 8)}`;
-  const usage = { input_tokens: 10, output_tokens: 5 };
-  if (!stream) {
-    return Response.json({
-      id,
-      type: "message",
-      role: "assistant",
-      model: "claude-mock",
-      content,
-      stop_reason: stopReason,
-      stop_sequence: null,
-      usage,
-    });
-  }
-  const events: [string, unknown][] = [[
-    "message_start",
-    {
-      type: "message_start",
-      message: {
-        id,
-        type: "message",
-        role: "assistant",
-        model: "claude-mock",
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage,
-      },
-    },
-  ]];
-  content.forEach((block, index) => {
-    if (block.type === "text") {
-      events.push(["content_block_start", {
-        type: "content_block_start",
-        index,
-        content_block: { type: "text", text: "" },
-      }]);
-      events.push(["content_block_delta", {
-        type: "content_block_delta",
-        index,
-        delta: { type: "text_delta", text: block.text },
-      }]);
-    } else {
-      events.push(["content_block_start", {
-        type: "content_block_start",
-        index,
-        content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
-      }]);
-      events.push(["content_block_delta", {
-        type: "content_block_delta",
-        index,
-        delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) },
-      }]);
-    }
-    events.push(["content_block_stop", { type: "content_block_stop", index }]);
-  });
-  events.push(["message_delta", {
-    type: "message_delta",
-    delta: { stop_reason: stopReason, stop_sequence: null },
-    usage: { output_tokens: 5 },
-  }]);
-  events.push(["message_stop", { type: "message_stop" }]);
-  const text = events.map(([e, d]) => `event: ${e}\ndata: ${JSON.stringify(d)}\n\n`).join("");
-  return new Response(text, { headers: { "content-type": "text/event-stream" } });
 }
 
 // The `cat` model: the main loop (it offers the Bash tool) prints notes.txt once, then ends
@@ -128,17 +40,16 @@ function catResponse(body: string): Response {
   const last = req.messages?.at(-1)?.content;
   const answered = Array.isArray(last) &&
     last.some((b) => (b as { type?: string }).type === "tool_result");
-  if (!offersBash) return message([{ type: "text", text: "Notes" }], "end_turn", stream);
-  if (answered) return message([], "end_turn", stream);
-  return message(
+  if (!offersBash) return messageResponse([{ type: "text", text: "Notes" }], { stream });
+  if (answered) return messageResponse([], { stream });
+  return messageResponse(
     [{
       type: "tool_use",
       id: `toolu_mock_${crypto.randomUUID().slice(0, 8)}`,
       name: "Bash",
       input: { command: "sh show-notes.sh", description: "Show the notes" },
     }],
-    "tool_use",
-    stream,
+    { stream },
   );
 }
 
@@ -151,7 +62,7 @@ Deno.serve(
       const body = await req.text();
       if (bodies) Deno.writeTextFileSync(bodies, body + "\n", { append: true });
       if (url.pathname.includes("count_tokens")) return Response.json({ input_tokens: 10 });
-      return mode() === "cat" ? catResponse(body) : limitResponse();
+      return mode() === "cat" ? catResponse(body) : usageLimitResponse(reset);
     }
     return new Response("{}", { status: 404, headers: { "content-type": "application/json" } });
   },

@@ -29,29 +29,14 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null || true; exit 1; }
 
-echo "installing @anthropic-ai/claude-code@$version into $work/agents" >&2
-npm install --prefix "$work/agents" --no-audit --no-fund --loglevel=error "@anthropic-ai/claude-code@$version" >&2
+source "$repo/tools/real-agents/claude_world.sh"
+install_claude
 echo limit > "$work/mock-mode"
-"$deno" run -A "$repo/tools/real-agents/anthropic_mock.ts" 0 "$work/bodies.jsonl" "$work/mock-mode" 2>"$work/mock.log" &
-mock_pid=$!
-for _ in $(seq 1 100); do grep -q "^mock on " "$work/mock.log" && break; sleep 0.1; done
-port="$(sed -n 's/^mock on \([0-9]*\)$/\1/p' "$work/mock.log")"
-[[ -n "$port" ]] || fail "the mock did not start: $(cat "$work/mock.log")"
-
-mkdir -p "$work/home" "$work/ws" "$work/bin"
-printf '{"hasCompletedOnboarding":true,"theme":"dark","projects":{"%s":{"hasTrustDialogAccepted":true}}}' "$work/ws" > "$work/home/.claude.json"
+start_mock anthropic_mock.ts "$work/bodies.jsonl" "$work/mock-mode"
+write_world
 # Scenario 4's tool call runs without a permission prompt.
 mkdir -p "$work/home/.claude"
 printf '{"permissions":{"allow":["Bash(sh show-notes.sh)","Bash(sh:*)"]}}' > "$work/home/.claude/settings.json"
-"$deno" eval "import { installSimAgents } from '$repo/src/sim/install.ts';
-  installSimAgents('$work/bin', ['codex'], [Deno.execPath(), 'run', '-A', '--config', '$repo/deno.json', '$repo/mod.ts']);"
-cat > "$work/config.json" <<JSON
-{"chain": ["claude", "codex"], "agents": {
-  "claude": {"bin": "$work/agents/node_modules/.bin/claude", "env": {"HOME": "$work/home",
-    "CLAUDE_CODE_OAUTH_TOKEN": "dummy-not-a-real-token", "ANTHROPIC_BASE_URL": "http://127.0.0.1:$port",
-    "DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}},
-  "codex": {"bin": "$work/bin/codex", "env": {"SIM_AGENT_LOG": "$work/codex.log"}}}}
-JSON
 
 scenario=0
 start() { # uuldana args…; each scenario gets its own tmux server

@@ -1,0 +1,144 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { composeHandoff } from "./compose.ts";
+import { CLAUDE_INPUT_BOX } from "../../adapters/claude.ts";
+import { GEMINI_INPUT_BOX } from "../../adapters/gemini.ts";
+import type { TranscriptEntry } from "./package.ts";
+import { cutAtLimit, timeOrdered } from "./transcript.ts";
+
+const user = (text: string): TranscriptEntry => ({
+  role: "user",
+  text,
+  fidelity: "keystrokes",
+  certainty: "exact",
+});
+const agent = (...rows: string[]): TranscriptEntry => ({
+  role: "agent",
+  text: rows.join("\n"),
+  fidelity: "screen",
+});
+const rule = "─".repeat(40);
+const limit = "You've hit your session limit · resets 3:01am (UTC)";
+
+// What Claude Code 2.1.197 shows at its limit (claude-limit-session.tmux.txt, shortened).
+const screen = [
+  "╭─── Claude Code v2.1.197 ───╮",
+  "╰───────────────────────────╯",
+  "❯ fix the nasty bug in",
+  "  src/discount.ts",
+  "⏺ Fixed: the discount is now",
+  "  applied once.",
+  "",
+  "❯ now add a test",
+  `  ⎿  ${limit}`,
+  "",
+  "✻ Sautéed for 0s",
+  "",
+  "❯ /rate-limit-options",
+  rule,
+  "  What do you want to do?",
+  "  ❯ 1. Stop and wait for limit to reset",
+  "    2. Upgrade your plan",
+];
+
+Deno.test("turns are cut into the screen where it echoed them: User, Agent, User, Agent", () => {
+  const turns = [user("fix the nasty bug in src/discount.ts"), user("now add a test")];
+  assertEquals(timeOrdered(turns, screen, limit), [
+    agent("╭─── Claude Code v2.1.197 ───╮", "╰───────────────────────────╯"),
+    turns[0],
+    agent("⏺ Fixed: the discount is now", "  applied once."),
+    turns[1],
+    agent(`  ⎿  ${limit}`),
+  ]);
+});
+
+Deno.test("the limit menu after the limit message is not carried", () => {
+  assertEquals(cutAtLimit(screen, limit).at(-1), `  ⎿  ${limit}`);
+  assertEquals(cutAtLimit(screen, null), screen);
+  assertEquals(cutAtLimit(screen, "a message never shown"), screen);
+});
+
+Deno.test("the live input box (a /agent switch typed there) is not carried", () => {
+  const rows = ["❯ fix it", "⏺ fixed", "", rule, "❯\u00a0/agent codex", rule, "  ? for shortcuts"];
+  assertEquals(timeOrdered([user("fix it")], rows, null, CLAUDE_INPUT_BOX), [
+    user("fix it"),
+    agent("⏺ fixed", "", "  ? for shortcuts"),
+  ]);
+});
+
+Deno.test("a multi-line turn matches its echo across rows; the echo is carried once", () => {
+  const turns = [user("a\nb")];
+  const out = timeOrdered(turns, ["❯ a", "  b", "⏺ ok"]);
+  assertEquals(out, [turns[0], agent("⏺ ok")]);
+});
+
+Deno.test("turns without an echo keep their place in time", () => {
+  const old = user("scrolled off long ago");
+  const lost = user("queued while busy");
+  const seen = user("now add a test");
+  const late = user("typed after the last echo");
+  const rows = ["⏺ tail of an old answer", "❯ now add a test", "⏺ done"];
+  assertEquals(timeOrdered([old, seen, late], rows), [
+    old,
+    agent("⏺ tail of an old answer"),
+    seen,
+    agent("⏺ done"),
+    late,
+  ]);
+  assertEquals(timeOrdered([old, lost], rows), [old, lost, agent(...rows)]);
+  // Echoes pair with turns in order: the turn before the first echo stays before it.
+  assertEquals(timeOrdered([seen, user("x")], ["❯ x", "❯ now add a test"]), [
+    seen,
+    user("x"),
+    agent("❯ now add a test"),
+  ]);
+});
+
+Deno.test("budget: a long time-ordered session drops its oldest whole entries, the last answer whole", () => {
+  const turns: TranscriptEntry[] = [];
+  const rows: string[] = [];
+  for (let t = 1; t <= 30; t++) {
+    turns.push(user(`question number ${t}`));
+    rows.push(`❯ question number ${t}`);
+    for (let l = 1; l <= 4; l++) rows.push(`  answer ${t} line ${l} ${"·".repeat(60)}`);
+  }
+  rows.push(`  ⎿  ${limit}`, "❯ /rate-limit-options", "  ❯ 1. Stop and wait for limit to reset");
+  const entries = timeOrdered(turns, rows.slice(-120), limit);
+  const pkg = {
+    workspace: "/w",
+    git: null,
+    from: "claude",
+    to: "codex",
+    reason: { kind: "limit" as const, message: limit, resetsAt: null },
+    time: "2026-12-01T00:00:00Z",
+    entries,
+  };
+  const out = composeHandoff(pkg, { road: "hook", pointer: "/h.md", nonce: "0123456789ab" })!;
+  assert(out.omitted > 0, "something had to be left out");
+  assert(out.text.includes(`earlier entries were omitted`), out.text.slice(0, 800));
+  // The newest answer and the message that hit the limit are there whole; the menu is not.
+  assert(out.text.includes("User: question number 30\n\nAgent:   answer 30 line 1"), out.text);
+  assert(out.text.includes(limit));
+  assert(!out.text.includes("rate-limit-options"));
+  // Each turn is carried once: as its User entry, never again as a screen echo.
+  assertEquals(out.text.split("question number 29").length - 1, 1);
+});
+
+Deno.test("Gemini: the echo above the limit message is a turn, the live box below it is dropped", () => {
+  const top = "▄".repeat(40);
+  const bottom = "▀".repeat(40);
+  const message = "Usage limit reached for all Pro models.";
+  const rows = [
+    top,
+    " > hello",
+    bottom,
+    `✕ ${message}`,
+    top,
+    " > typed, not sent",
+    bottom,
+    " ~/ws",
+  ];
+  assertEquals(timeOrdered([user("hello")], rows, message, GEMINI_INPUT_BOX), [
+    user("hello"),
+    agent(`✕ ${message}`),
+  ]);
+});

@@ -1,0 +1,255 @@
+/**
+ * A local stand-in, on 127.0.0.1, for the three provider APIs the agents speak: Anthropic messages
+ * (Claude Code), OpenAI responses and chat completions (Codex, Qwen Code, OpenCode, Kilo) and
+ * Gemini generateContent (Gemini CLI). It answers normally (streamed when asked) until it is told
+ * to hit the limit, then answers every model request with that provider's real usage-limit error.
+ * Every request is logged. No account or credential is involved.
+ *
+ *   deno run -A mock_api.ts PORT LOG.jsonl      # PORT 0: any free port, printed as "mock on PORT"
+ *   curl -X POST 127.0.0.1:PORT/__mock/limit    # from now on: the usage-limit error
+ *   curl -X POST 127.0.0.1:PORT/__mock/ok       # answer normally again
+ *
+ * Each reply names its number (`MOCKREPLY-3`) so a handoff can be checked for the replies it carries.
+ *
+ * @module
+ */
+import { messageResponse, usageLimitResponse } from "./anthropic_messages.ts";
+
+const port = Number(Deno.args[0] ?? 0);
+const logFile = Deno.args[1];
+let limited = false;
+let replies = 0;
+
+const enc = new TextEncoder();
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+const sse = (events: [string | null, unknown][]) =>
+  new Response(
+    enc.encode(
+      events.map(([name, data]) =>
+        `${name ? `event: ${name}\n` : ""}data: ${
+          typeof data === "string" ? data : JSON.stringify(data)
+        }\n\n`
+      ).join(""),
+    ),
+    { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } },
+  );
+
+// The providers' own usage-limit errors, as their clients recognise them.
+const reset = () => Math.floor(Date.now() / 1000) + 3 * 3600;
+const LIMITS = {
+  anthropic: () => usageLimitResponse(reset()),
+  // What ChatGPT-plan Codex gets (`usage_limit_reached`, with its reset), shaped as OpenAI errors.
+  responses: () =>
+    json({
+      error: {
+        type: "usage_limit_reached",
+        message: "The usage limit has been reached",
+        plan_type: "plus",
+        resets_at: reset(),
+        resets_in_seconds: 3 * 3600,
+      },
+    }, 429),
+  chat: () =>
+    json({
+      error: {
+        message:
+          "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+        type: "insufficient_quota",
+        param: null,
+        code: "insufficient_quota",
+      },
+    }, 429),
+  gemini: () =>
+    json({
+      error: {
+        code: 429,
+        message:
+          "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.",
+        status: "RESOURCE_EXHAUSTED",
+        details: [{
+          "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+          violations: [{
+            quotaMetric: "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+            quotaId: "GenerateRequestsPerDayPerProjectPerModel-FreeTier",
+            quotaDimensions: { location: "global", model: "gemini-2.5-pro" },
+            quotaValue: "50",
+          }],
+        }, { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "3600s" }],
+      },
+    }, 429),
+};
+
+// Claude's replies and limit come from the builder the Claude checks share.
+function anthropic(body: Record<string, unknown>, text: string): Response {
+  return messageResponse([{ type: "text", text }], {
+    stream: Boolean(body.stream),
+    model: String(body.model ?? "claude-mock"),
+  });
+}
+
+function chat(body: Record<string, unknown>, text: string): Response {
+  const base = {
+    id: `chatcmpl-mock${replies}`,
+    created: Math.floor(Date.now() / 1000),
+    model: String(body.model ?? "mock-1"),
+  };
+  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  if (!body.stream) {
+    return json({
+      ...base,
+      object: "chat.completion",
+      choices: [{
+        index: 0,
+        message: { role: "assistant", content: text },
+        finish_reason: "stop",
+      }],
+      usage,
+    });
+  }
+  const chunk = (delta: unknown, finish: string | null, extra = {}) => ({
+    ...base,
+    object: "chat.completion.chunk",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    ...extra,
+  });
+  return sse([
+    [null, chunk({ role: "assistant", content: text }, null)],
+    [null, chunk({}, "stop", { usage })],
+    [null, "[DONE]"],
+  ]);
+}
+
+function responses(body: Record<string, unknown>, text: string): Response {
+  const id = `resp_mock${replies}`;
+  const item = {
+    id: `msg_mock${replies}`,
+    type: "message",
+    status: "completed",
+    role: "assistant",
+    content: [{ type: "output_text", text, annotations: [] }],
+  };
+  const response = {
+    id,
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    model: String(body.model ?? "mock-1"),
+    status: "completed",
+    output: [item],
+    usage: {
+      input_tokens: 10,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 5,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 15,
+    },
+  };
+  if (body.stream === false) return json(response);
+  return sse([
+    ["response.created", {
+      type: "response.created",
+      response: { ...response, status: "in_progress", output: [] },
+    }],
+    ["response.output_item.added", {
+      type: "response.output_item.added",
+      output_index: 0,
+      item: { ...item, status: "in_progress", content: [] },
+    }],
+    ["response.content_part.added", {
+      type: "response.content_part.added",
+      item_id: item.id,
+      output_index: 0,
+      content_index: 0,
+      part: { type: "output_text", text: "", annotations: [] },
+    }],
+    ["response.output_text.delta", {
+      type: "response.output_text.delta",
+      item_id: item.id,
+      output_index: 0,
+      content_index: 0,
+      delta: text,
+    }],
+    ["response.output_text.done", {
+      type: "response.output_text.done",
+      item_id: item.id,
+      output_index: 0,
+      content_index: 0,
+      text,
+    }],
+    ["response.output_item.done", { type: "response.output_item.done", output_index: 0, item }],
+    ["response.completed", { type: "response.completed", response }],
+  ]);
+}
+
+function gemini(stream: boolean, text: string): Response {
+  const body = {
+    candidates: [{
+      content: { parts: [{ text }], role: "model" },
+      finishReason: "STOP",
+      index: 0,
+    }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    modelVersion: "gemini-2.5-pro",
+  };
+  return stream ? sse([[null, body]]) : json(body);
+}
+
+function log(entry: Record<string, unknown>): void {
+  if (logFile) {
+    Deno.writeTextFileSync(logFile, JSON.stringify({ t: Date.now(), ...entry }) + "\n", {
+      append: true,
+    });
+  }
+}
+
+Deno.serve(
+  { hostname: "127.0.0.1", port, onListen: (a) => console.error(`mock on ${a.port}`) },
+  async (req) => {
+    const url = new URL(req.url);
+    const path = url.pathname;
+    if (path === "/__mock/limit" || path === "/__mock/ok") {
+      limited = path === "/__mock/limit";
+      return json({ limited });
+    }
+    const raw = req.method === "POST" ? await req.text() : "";
+    let body: Record<string, unknown> = {};
+    try {
+      body = raw ? JSON.parse(raw) : {};
+    } catch { /* not JSON */ }
+    const kind = /\/messages$/.test(path)
+      ? "anthropic"
+      : /\/responses$/.test(path)
+      ? "responses"
+      : /\/chat\/completions$/.test(path)
+      ? "chat"
+      : /:(?:stream)?[Gg]enerateContent$/.test(path)
+      ? "gemini"
+      : null;
+    log({ method: req.method, path, kind, limited: kind !== null && limited, body: raw });
+    if (req.method !== "POST" || kind === null) {
+      if (/\/models$/.test(path)) return json({ object: "list", data: [], models: [] });
+      return json({}, 404);
+    }
+    if (limited) return LIMITS[kind]();
+    replies++;
+    let text = `MOCKREPLY-${replies}: noted.`;
+    // Gemini CLI's side questions (which model, who speaks next) want JSON of a known shape.
+    const config = body.generationConfig as { responseMimeType?: string } | undefined;
+    if (config?.responseMimeType === "application/json") {
+      text = JSON.stringify({ reasoning: text, model_choice: "flash", next_speaker: "user" });
+    }
+    switch (kind) {
+      case "anthropic":
+        return anthropic(body, text);
+      case "chat":
+        return chat(body, text);
+      case "responses":
+        return responses(body, text);
+      case "gemini":
+        return gemini(path.includes("stream"), text);
+    }
+  },
+);
