@@ -47,8 +47,8 @@ export class Screen {
   // shared with the Terminal, which changes it in place: insert, wraparound, origin…
   readonly #modes: Readonly<Modes>;
   #gsets: (Charset | null)[] = [null, null, null, null];
-  // The last REP that ran through every row it could reach, while nothing else has changed any
-  // line but its cursor row since (every other change clears it): see `#repeatAgain`.
+  // The last REP that ran through every row it could reach, while only rows it lists changed
+  // since (every other change clears it): see `RepMemo`, `#repeatInPlace`, `#repeatAgain`.
   #repDone: RepMemo | null = null;
   // The code points of the last REP's text (a flood repeats the same one).
   #repText = "";
@@ -83,12 +83,7 @@ export class Screen {
 
   /** G0–G3 back to ASCII, G0 in use. */
   resetCharsets(): void {
-    const g = this.#gsets;
-    g[0] =
-      g[1] =
-      g[2] =
-      g[3] =
-        null;
+    for (let i = 0; i < 4; i++) this.#gsets[i] = null;
     this.#glevel = 0;
     this.charset = null;
   }
@@ -336,8 +331,8 @@ export class Screen {
     let out: Line; // the row that leaves the region
     if (top === 0 && buf.scrollback !== null) {
       out = buf.lines.shift()!;
-      const done = this.#repDone;
-      const known = done?.patternCells(out, buf, top, bottom);
+      // a row of the REP memo's pattern: its count of combined cells is known
+      const known = this.#repDone?.patternCells(out, buf, top, bottom);
       line = this.#blank(
         buf.scrollback.push(out, known === undefined ? known : out.combinedBytes(known)),
       );
