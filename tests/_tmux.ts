@@ -57,6 +57,15 @@ export class TmuxTerminal {
     await this.#tmux("paste-buffer", "-p", "-d", "-b", "uuldana-test");
   }
 
+  /**
+   * Pastes the contents of `file` (via `load-buffer`, for texts too big for a command line), as
+   * {@linkcode paste} does: bracketed when the program asked for it, each LF sent as CR.
+   */
+  async pasteFile(file: string): Promise<void> {
+    await this.#tmux("load-buffer", "-b", "uuldana-test", file);
+    await this.#tmux("paste-buffer", "-p", "-d", "-b", "uuldana-test");
+  }
+
   /** The visible screen as text. */
   capture(): Promise<string> {
     return this.#tmux("capture-pane", "-p");
