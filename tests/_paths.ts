@@ -35,6 +35,10 @@ export const WIDTH_TABLE_FILE: string = join(TESTDATA_DIR, "xterm-wcwidth-v11.js
  */
 export const SHARED_DIR: string = TESTDATA_DIR;
 
+/** Deno's own cache (and certificate settings), to keep when a test gives uuldana another HOME. */
+export const DENO_DIR: string = Deno.env.get("DENO_DIR") ??
+  join(Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? "/", ".cache"), "deno");
+
 /**
  * The V8 flags uuldana ships with, taken from `deno task start` (compile.sh embeds the same), so
  * tests and benchmarks run the program users get.

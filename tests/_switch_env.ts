@@ -37,6 +37,8 @@ export interface InProcessChain {
   abort?: AbortSignal;
   /** Wait for a reset when every agent is limited (default: exit 3 at once). */
   wait?: boolean;
+  /** Called with each status line as it is shown. */
+  onStatus?: (line: string) => void;
 }
 
 /** One test's agents, config, data dir and terminal. */
@@ -182,7 +184,10 @@ export class SwitchWorld {
         user: { write() {} },
         keyboard: opts.keyboard ?? new TypedKeyboard(),
         size: opts.size ?? (() => ({ cols: 120, rows: 40 })),
-        status: (line) => status.push(line),
+        status: (line) => {
+          status.push(line);
+          opts.onStatus?.(line);
+        },
         onRun: opts.onRun,
         abort: opts.abort,
       });
@@ -195,6 +200,19 @@ export class SwitchWorld {
   async close(): Promise<void> {
     await this.term.close();
   }
+}
+
+/** A time as Claude shows a reset ("3:01am"), in UTC (the sim agents run with TZ=UTC). */
+export function claudeClock(at: Date): string {
+  const h = at.getUTCHours();
+  return `${h % 12 || 12}:${String(at.getUTCMinutes()).padStart(2, "0")}${h < 12 ? "am" : "pm"}`;
+}
+
+/** Types `text` and Enter once the run shows a pasteable prompt and is quiet, like a user. */
+export function typeWhenReady(keys: TypedKeyboard, run: AgentRun, text: string): void {
+  run.waitUntil(() => run.isQuiet() && run.vt.modes.bracketedPaste, 20_000).then(
+    (ready) => ready && keys.type(`${text}\r`),
+  );
 }
 
 /** The framed handoff inside `text`: what is between its BEGIN and END boundaries, or null. */

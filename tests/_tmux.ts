@@ -46,6 +46,14 @@ export class TmuxTerminal {
     await this.#tmux("set-option", "-g", "status", "off").catch(() => {});
   }
 
+  /**
+   * Appends every byte the window's program writes (before tmux interprets it) to `file`: what
+   * reached the outer terminal, control sequences included.
+   */
+  async recordOutput(file: string): Promise<void> {
+    await this.#tmux("pipe-pane", "-O", `cat >> ${_quote(file)}`);
+  }
+
   /** Types keys (tmux key names or literal text with `literal`). */
   async send(keys: string, literal = false): Promise<void> {
     await this.#tmux("send-keys", ...(literal ? ["-l"] : []), keys);
@@ -54,6 +62,15 @@ export class TmuxTerminal {
   /** Pastes `text` as the terminal would (bracketed when the program asked for it). */
   async paste(text: string): Promise<void> {
     await this.#tmux("set-buffer", "-b", "uuldana-test", "--", text);
+    await this.#tmux("paste-buffer", "-p", "-d", "-b", "uuldana-test");
+  }
+
+  /**
+   * Pastes the contents of `file` (via `load-buffer`, for texts too big for a command line), as
+   * {@linkcode paste} does: bracketed when the program asked for it, each LF sent as CR.
+   */
+  async pasteFile(file: string): Promise<void> {
+    await this.#tmux("load-buffer", "-b", "uuldana-test", file);
     await this.#tmux("paste-buffer", "-p", "-d", "-b", "uuldana-test");
   }
 

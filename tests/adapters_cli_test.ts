@@ -12,14 +12,10 @@ import { adapterByName, ADAPTERS } from "../adapters/registry.ts";
 import { chunkSizes, detectInRecording } from "../src/cli/debug_detect.ts";
 import { normalizeSpace } from "../adapters/screen_text.ts";
 import { Terminal } from "../src/vt/mod.ts";
-import { AGENT_CORPUS_DIR } from "./_paths.ts";
+import { AGENT_CORPUS_DIR, DENO_DIR } from "./_paths.ts";
 import { runUuldana } from "./_uuldana.ts";
 
 const CORPUS = AGENT_CORPUS_DIR;
-
-// Keep Deno's own cache (and certificate settings) while the test changes HOME.
-const DENO_DIR = Deno.env.get("DENO_DIR") ??
-  `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`}/deno`;
 
 function uuldana(args: string[], env: Record<string, string>) {
   return runUuldana(args, { env: { DENO_DIR, ...env }, clearEnv: true });

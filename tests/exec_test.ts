@@ -35,12 +35,14 @@ async function exec(
     bins?: string[];
     stdin?: string;
     config?: Record<string, unknown>;
+    /** Run in this earlier result's home (its journal and ledger). */
+    home?: string;
   } = {},
 ): Promise<ExecResult> {
-  const home = Deno.makeTempDirSync({ prefix: "uuldana-exec-" });
+  const home = opts.home ?? Deno.makeTempDirSync({ prefix: "uuldana-exec-" });
   if (opts.config) Deno.writeTextFileSync(join(home, "config.json"), JSON.stringify(opts.config));
   const log = join(home, "log");
-  Deno.mkdirSync(log);
+  Deno.mkdirSync(log, { recursive: true });
   const env: Record<string, string> = {
     PATH: "/usr/bin:/bin",
     HOME: Deno.env.get("HOME") ?? home,
@@ -97,10 +99,14 @@ Deno.test("exec: a usage limit on claude hands the conversation to codex, whose 
 
     // The first agent got the task as its prompt argument.
     assertEquals(argvOf(r, "claude")!.at(-1), TASK);
-    // The second agent's prompt argument is the framed handoff: the task and claude's words.
+    // The second agent reads the framed handoff (the task and claude's words) on its stdin: never
+    // in its arguments, which any local user can read in /proc.
     const codexArgv = argvOf(r, "codex")!;
     assertEquals(codexArgv.slice(0, 2), ["exec", "--json"]);
-    const handoff = codexArgv.at(-1)!;
+    assertEquals(codexArgv.at(-1), "-");
+    assert(!codexArgv.some((a) => a.includes("BEGIN UULDANA HANDOFF")), codexArgv.join(" "));
+    const handoff = readFileSync(join(r.log, "codex.stdin"), "utf8");
+    assert(handoff.includes("BEGIN UULDANA HANDOFF"), handoff);
     assert(handoff.includes(TASK), handoff);
     assert(handoff.includes("the fixture path in the failing test is wrong"), handoff);
     assert(handoff.includes("You've hit your session limit"), "the limit message is named");
@@ -142,6 +148,49 @@ Deno.test("exec: a usage limit on claude hands the conversation to codex, whose 
       const file = readFileSync(h.filePath!, "utf8");
       assert(file.includes("the fixture path in the failing test is wrong"));
     });
+  } finally {
+    cleanup(r);
+  }
+});
+
+Deno.test("exec: the limit ledger: a second exec skips the agent a first one saw limited", async () => {
+  const first = await exec([TASK, "--agents", "claude,codex"], { modes: { claude: "limit" } });
+  try {
+    assertEquals(first.code, 0, first.stderr);
+    const second = await exec([TASK, "--agents", "claude,codex", "--json"], { home: first.home });
+    assertEquals(second.code, 0, second.stderr);
+    assert(
+      /skipping claude: limited until .* \(seen \d\d:\d\d in run 1\)/.test(second.stderr),
+      second.stderr,
+    );
+    const summary = JSON.parse(second.stdout);
+    assertEquals(summary.runs.map((r: { agent: string }) => r.agent), ["codex"]);
+    assertEquals(summary.skipped[0].agent, "claude");
+    // Only limited agents left: exit 3 (all limited), not "install one".
+    const only = await exec([TASK, "--agents", "claude"], { home: first.home });
+    assertEquals(only.code, 3, only.stderr);
+    assert(/every agent that could run is limited/.test(only.stderr), only.stderr);
+    withJournal(first, (j) => {
+      assertEquals([...j.latestLimits().keys()], ["claude"]);
+      assertEquals(j.latestLimits().get("claude")!.runId, 1);
+    });
+  } finally {
+    cleanup(first);
+  }
+});
+
+Deno.test("exec: the notify command hears of each handoff, as JSON on its stdin", async () => {
+  const events = join(Deno.makeTempDirSync(), "events.jsonl");
+  const r = await exec([TASK, "--agents", "claude,codex"], {
+    modes: { claude: "limit" },
+    config: { notify: { command: ["/bin/sh", "-c", `cat >> ${events}`] } },
+  });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stdout, "FAKE CODEX ANSWER\n", "nothing but the answer on stdout");
+    const [event] = readFileSync(events, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    assertEquals([event.kind, event.from, event.to], ["switch", "claude", "codex"]);
+    assert(event.why.startsWith("You've hit your session limit"), event.why);
   } finally {
     cleanup(r);
   }
@@ -219,8 +268,9 @@ Deno.test("exec: a stalled agent is stopped (its process group too) and handed o
     assertEquals(r.stdout, "FAKE GEMINI ANSWER\n");
     const pgid = Number(readFileSync(join(r.log, "claude.pid"), "utf8"));
     assert(!_groupAlive(pgid), "the stalled agent's `sleep` child was reaped with its group");
-    const prompt = argvOf(r, "gemini")!.find((a) => a.startsWith("--prompt="))!;
-    assert(prompt.includes(TASK));
+    // The handoff reaches gemini on stdin, after a short --prompt (not in its arguments).
+    assert(!argvOf(r, "gemini")!.some((a) => a.includes(TASK)));
+    assert(readFileSync(join(r.log, "gemini.stdin"), "utf8").includes(TASK));
     withJournal(r, (j) => {
       assertEquals(j.runs().reverse().map((x) => [x.agent, x.endReason]), [["claude", "stall"], [
         "gemini",
@@ -293,7 +343,7 @@ Deno.test("exec: a handoff never goes to an agent whose configured args would re
     assertEquals(r.code, 0, r.stderr);
     assert(/skipping gemini: its configured arguments hold -r/.test(r.stderr), r.stderr);
     assertEquals(argvOf(r, "gemini"), null);
-    assert(argvOf(r, "codex")!.some((a) => a.includes("BEGIN UULDANA HANDOFF")));
+    assert(readFileSync(join(r.log, "codex.stdin"), "utf8").includes("BEGIN UULDANA HANDOFF"));
   } finally {
     cleanup(r);
   }
@@ -366,7 +416,7 @@ Deno.test("exec: an agent whose `--prompt=TASK` would pass MAX_ARG_STRLEN is ski
 Deno.test("exec: SIGINT stops the running agent's process group and exits 130", async () => {
   const home = Deno.makeTempDirSync({ prefix: "uuldana-exec-int-" });
   const log = join(home, "log");
-  Deno.mkdirSync(log);
+  Deno.mkdirSync(log, { recursive: true });
   const child = new Deno.Command(UULDANA[0], {
     args: [...UULDANA.slice(1), "exec", TASK, "--agents", "claude,codex"],
     cwd: home,

@@ -1,5 +1,5 @@
 /**
- * install.sh against a fake release served on 127.0.0.1, under dash and bash. `uname` is a small
+ * install.sh against a fake release served on 127.0.0.1, under dash, bash and posh. `uname` is a small
  * script on a PATH made of links to exactly the tools the installer may use, so each OS and CPU
  * can be played, and curl can be left out.
  *
@@ -19,17 +19,31 @@ const TARGETS = [
   "aarch64-apple-darwin",
 ];
 /** What install.sh may run besides `uname` and the downloaders (each is linked into PATH). */
-const TOOLS = ["awk", "cat", "chmod", "cp", "mkdir", "mktemp", "mv", "rm", "sha256sum", "shasum"];
-const SHELLS = ["dash", "bash"];
+const TOOLS = [
+  "awk",
+  "cat",
+  "chmod",
+  "cp",
+  "mkdir",
+  "mktemp",
+  "mv",
+  "printf", // a builtin in dash and bash, not in posh
+  "rm",
+  "sha256sum",
+  "shasum",
+];
+/** dash (Debian's sh), bash, and posh (strict POSIX: what bash 3.2 on macOS must also run). */
+const SHELLS = ["dash", "bash", "posh"];
 
+/** The program `cmd` on this process's PATH (a file, never a shell builtin). */
 function which(cmd: string): string {
-  const r = new Deno.Command("sh", { args: ["-c", `command -v ${cmd}`], stdout: "piped" })
-    .outputSync();
-  const path = new TextDecoder().decode(r.stdout).trim();
-  if (!r.success || !path.startsWith("/")) {
-    throw new Error(`${cmd} is not installed (.ci/run installs it)`);
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    const path = join(dir, cmd);
+    try {
+      if (Deno.statSync(path).isFile) return path;
+    } catch { /* not in this folder */ }
   }
-  return path;
+  throw new Error(`${cmd} is not installed (.ci/run installs it)`);
 }
 
 /** The fake binary of a target: a script that says which one it is. */
@@ -104,7 +118,7 @@ async function install(release: FakeRelease, opts: {
   if (opts.version !== null) env.UULDANA_VERSION = opts.version ?? VERSION;
   // `curl … | sh` reads the script from stdin; otherwise it is a file argument.
   const child = new Deno.Command(which(opts.shell), {
-    args: opts.stdin ? ["-s"] : [INSTALL_SH],
+    args: opts.stdin ? [] : [INSTALL_SH],
     env,
     clearEnv: true,
     stdin: opts.stdin ? "piped" : "null",

@@ -11,7 +11,13 @@ import {
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { framedBody, SwitchWorld, TypedKeyboard } from "./_switch_env.ts";
+import {
+  claudeClock,
+  framedBody,
+  SwitchWorld,
+  TypedKeyboard,
+  typeWhenReady,
+} from "./_switch_env.ts";
 import { CONTINUE_REQUEST } from "../src/handoff/frame.ts";
 import type { AgentRun } from "../src/session/agent_run.ts";
 import { REPO_DIR, UULDANA } from "./_paths.ts";
@@ -134,7 +140,7 @@ Deno.test(
 
       // An unknown agent: no switch, the typed command is erased from Claude's input box.
       await w.type("/agent nosuch");
-      await w.term.waitFor(`no agent named "nosuch"`);
+      await w.term.waitFor(`unknown agent "nosuch"; type /agent to list them`);
       const inputs = w.events("claude", "input").map((e) => String(e.bytes)).join("");
       assert(
         inputs.endsWith("/agent nosuch" + "\x7f".repeat(13)),
@@ -411,11 +417,7 @@ Deno.test(
   opts,
   async () => {
     // A reset time one or two minutes ahead, shown the way Claude shows it.
-    const at = new Date(Date.now() + 60_000);
-    const h = at.getUTCHours();
-    const shown = `${h % 12 || 12}:${String(at.getUTCMinutes()).padStart(2, "0")}${
-      h < 12 ? "am" : "pm"
-    }`;
+    const shown = claudeClock(new Date(Date.now() + 60_000));
     const w = new SwitchWorld(["claude"], {
       claude: { SIM_LIMIT_AFTER: "1", SIM_RESET_AT: shown, TZ: "UTC" },
     });
@@ -499,9 +501,7 @@ Deno.test(
           // The signal lands between claude's limit and the next start, when no run can take it.
           if (!run) return abort.abort("SIGTERM");
           if (run.adapterName !== "claude") return run.stop("SIGTERM");
-          run.waitUntil(() => run.isQuiet() && run.vt.modes.bracketedPaste, 20_000).then(
-            (ready) => ready && keys.type(`${REQUEST}\r`),
-          );
+          typeWhenReady(keys, run, REQUEST);
         },
       });
       assertEquals(code, 143);
@@ -510,7 +510,7 @@ Deno.test(
         const [claudeRun] = j.runs();
         assertEquals([claudeRun.agent, claudeRun.endReason], ["claude", "limit"]);
         const [h] = j.handoffsFrom(claudeRun.id);
-        assertEquals([h.toAgent, h.status], ["codex", "saved"]);
+        assertEquals([h.toAgent, h.status], ["codex", "interrupted"]);
         assert(existsSync(h.filePath!));
       });
     } finally {
@@ -566,13 +566,14 @@ Deno.test(
       const { code, status } = await w.runChain({
         keyboard: keys,
         wait: true,
+        // Once uuldana waits for codex's reset, a day passes: its reset time has come.
+        onStatus: (line) => {
+          if (line.includes("waiting for codex")) Date.now = () => realNow() + 25 * 3600_000;
+        },
         onRun: (run) => {
-          // Once codex is limited, a day passes for the wait: its reset time has come.
-          if (!run) return void (Date.now = () => realNow() + 25 * 3600_000);
+          if (!run) return;
           if (++runs > 1) return run.stop("SIGTERM");
-          run.waitUntil(() => run.isQuiet() && run.vt.modes.bracketedPaste, 20_000).then(
-            (ready) => ready && keys.type(`${REQUEST}\r`),
-          );
+          typeWhenReady(keys, run, REQUEST);
         },
       });
       assertEquals(runs, 1, "codex was started on the handoff without a proof");
@@ -612,10 +613,12 @@ Deno.test(
       const [start] = on.events("codex", "start");
       const prompt = String(start.prompt);
       assert(framedBody(prompt)?.body.includes("fix the build"), prompt.slice(0, 300));
-      assertMatch(prompt, /busy for [3-6] s with no answer/);
+      assertMatch(prompt, /gemini stopped answering \("[^"]*busy for [3-6] s with no answer/);
+      assert(!prompt.includes("usage limit"), "a stall is not called a usage limit");
       on.withJournal((j) => {
         const gemini = j.runs().find((r) => r.agent === "gemini")!;
-        assertEquals(gemini.endReason, "limit");
+        // A stall is named a stall, never a usage limit.
+        assertEquals(gemini.endReason, "stall");
         assertMatch(gemini.limitMessage ?? "", /stall rule: 3 s/);
       });
 

@@ -13,9 +13,9 @@ import { claudeStreamParser } from "./claude_stream.ts";
 export const claudeHeadless: HeadlessAdapter = {
   name: "claude",
   promptViaStdin: true,
-  launch(bin, prompt, extraArgs) {
+  launch(bin, prompt, extraArgs, keepOutOfArgv = false) {
     const base = [bin, "-p", "--output-format", "stream-json", "--verbose", ...extraArgs];
-    return fitsInArgument(prompt)
+    return !keepOutOfArgv && fitsInArgument(prompt)
       ? { argv: [...base, "--", prompt], stdin: null }
       : { argv: base, stdin: prompt };
   },

@@ -17,9 +17,9 @@ import { limitFromText } from "./limit_text.ts";
 export const codexHeadless: HeadlessAdapter = {
   name: "codex",
   promptViaStdin: true,
-  launch(bin, prompt, extraArgs) {
+  launch(bin, prompt, extraArgs, keepOutOfArgv = false) {
     const base = [bin, "exec", "--json", "--skip-git-repo-check", ...extraArgs];
-    return fitsInArgument(prompt)
+    return !keepOutOfArgv && fitsInArgument(prompt)
       ? { argv: [...base, "--", prompt], stdin: null }
       : { argv: [...base, "-"], stdin: prompt };
   },

@@ -85,9 +85,16 @@ export interface HeadlessAdapter {
   readonly promptViaStdin: boolean;
   /**
    * The command line for a task. The prompt goes into one argv string unless it exceeds
-   * `MAX_ARG_BYTES` (UTF-8) and the CLI reads prompts from stdin; then `stdin` carries it.
+   * `MAX_ARG_BYTES` (UTF-8), or `keepOutOfArgv` asks that (any local user can read a
+   * process's arguments in /proc; a handoff carries the conversation), and the CLI reads prompts
+   * from stdin; then `stdin` carries it.
    */
-  launch(bin: string, prompt: string, extraArgs: readonly string[]): HeadlessLaunch;
+  launch(
+    bin: string,
+    prompt: string,
+    extraArgs: readonly string[],
+    keepOutOfArgv?: boolean,
+  ): HeadlessLaunch;
   /** A fresh parser for one run's stdout. */
   newParser(): HeadlessParser;
 }

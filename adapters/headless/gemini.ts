@@ -22,10 +22,10 @@ import { limitFromText } from "./limit_text.ts";
 export const geminiHeadless: HeadlessAdapter = {
   name: "gemini",
   promptViaStdin: true,
-  launch(bin, prompt, extraArgs) {
+  launch(bin, prompt, extraArgs, keepOutOfArgv = false) {
     const base = [bin, "-o", "stream-json", ...extraArgs];
     const arg = `--prompt=${prompt}`;
-    return fitsInArgument(arg)
+    return !keepOutOfArgv && fitsInArgument(arg)
       ? { argv: [...base, arg], stdin: null }
       : { argv: [...base, `--prompt=${STDIN_FOLLOW_UP}`], stdin: prompt };
   },

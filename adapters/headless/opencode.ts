@@ -21,9 +21,9 @@ import { limitFromText } from "./limit_text.ts";
 export const opencodeHeadless: HeadlessAdapter = {
   name: "opencode",
   promptViaStdin: true,
-  launch(bin, prompt, extraArgs) {
+  launch(bin, prompt, extraArgs, keepOutOfArgv = false) {
     const base = [bin, "run", "--format", "json", ...extraArgs];
-    return fitsInArgument(prompt)
+    return !keepOutOfArgv && fitsInArgument(prompt)
       ? { argv: [...base, prompt], stdin: null }
       : { argv: [...base, STDIN_FOLLOW_UP], stdin: prompt };
   },

@@ -13,9 +13,9 @@ import { claudeStreamParser } from "./claude_stream.ts";
 export const qwenHeadless: HeadlessAdapter = {
   name: "qwen",
   promptViaStdin: true,
-  launch(bin, prompt, extraArgs) {
+  launch(bin, prompt, extraArgs, keepOutOfArgv = false) {
     const base = [bin, "-o", "stream-json", ...extraArgs];
-    return fitsInArgument(prompt)
+    return !keepOutOfArgv && fitsInArgument(prompt)
       ? { argv: [...base, prompt], stdin: null }
       : { argv: [...base, "-p", STDIN_FOLLOW_UP], stdin: prompt };
   },

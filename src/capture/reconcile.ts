@@ -12,7 +12,8 @@ import type { BoxReading } from "../../adapters/input_box.ts";
 /**
  * How sure uuldana is of a user turn: `exact` (the keys say so, or the box confirms them),
  * `reconstructed` (read from the agent's input box on the screen), `best-effort` (the keys alone,
- * after keys whose effect uuldana cannot follow).
+ * after keys whose effect uuldana cannot follow, or a turn longer than uuldana keeps, cut with a
+ * note in its text).
  */
 export type Certainty = "exact" | "reconstructed" | "best-effort";
 
@@ -29,6 +30,8 @@ export interface TypedLine {
   tail: string | null;
   /** The bracketed pastes in this line, in order. */
   pastes: string[];
+  /** True when the line was longer than the tracker keeps (its text has a note where it was cut). */
+  cut?: boolean;
 }
 
 /** A submitted user turn. */
@@ -85,6 +88,9 @@ export function reconcile(
   reading: BoxReading | null,
   box: InputBox | undefined,
 ): Submitted | null {
+  // A turn cut to the tracker's cap: the keys' text, with its note, is all there is, and it is
+  // not the whole turn (the box shows at most a part of it).
+  if (typed.cut) return typed.text.trim() ? { text: typed.text, certainty: "best-effort" } : null;
   const turn = _reconcile(typed, reading, box);
   if (turn === null || !box?.trimsSubmission) return turn;
   return { ...turn, text: _trimmed(turn.text, typed.pastes, box) };

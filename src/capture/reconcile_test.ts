@@ -143,3 +143,15 @@ Deno.test("a collapsed paste the keys never saw (uuldana's paste road) is only b
     certainty: "best-effort",
   });
 });
+
+Deno.test("a turn cut to the tracker's cap is the keys' text, best effort, box or not", () => {
+  const paste = "start\n[… uuldana kept only the start and the end of this paste: 9 bytes …]\nend";
+  const cut = { ...typed(`see ${paste}`, true, "", [paste]), cut: true };
+  // Exact keys and a box that confirms what it can show: still not the whole turn.
+  assertEquals(reconcile(cut, { rows: ["see [Pasted text #1 +2000 lines]"] }, box), {
+    text: `see ${paste}`,
+    certainty: "best-effort",
+  });
+  assertEquals(reconcile(cut, null, undefined), { text: `see ${paste}`, certainty: "best-effort" });
+  assertEquals(reconcile({ ...cut, text: "  " }, null, undefined), null);
+});

@@ -11,9 +11,13 @@ import { Journal } from "../journal/journal.ts";
 import { ADAPTERS } from "../../adapters/registry.ts";
 import { type AgentStatus, describeAgent } from "../../adapters/find.ts";
 import { bold, dim, green, red, yellow } from "./style.ts";
+import { type LimitState, limitState } from "../chain/limits.ts";
 
-/** Probes every adapter in parallel (each probe ~3 s at most). */
-export async function agentStatuses(): Promise<AgentStatus[]> {
+/** An agent's status with its state in the limit ledger (null: no limit seen, or cleared). */
+export type AgentReport = AgentStatus & { limit: LimitState | null };
+
+/** Probes every adapter in parallel (each probe ~3 s at most), with each one's ledger state. */
+export async function agentStatuses(): Promise<AgentReport[]> {
   const config = loadConfig();
   let journal: Journal | undefined;
   try {
@@ -22,14 +26,20 @@ export async function agentStatuses(): Promise<AgentStatus[]> {
     journal = undefined; // the proof cache is an optimisation; listing agents works without it
   }
   try {
-    return await Promise.all(ADAPTERS.map((a) => describeAgent(a, config, journal)));
+    const limits = journal?.latestLimits() ?? new Map();
+    const now = new Date();
+    const statuses = await Promise.all(ADAPTERS.map((a) => describeAgent(a, config, journal)));
+    return statuses.map((s) => {
+      const entry = limits.get(s.name);
+      return { ...s, limit: entry ? limitState(entry, now) : null };
+    });
   } finally {
     journal?.close();
   }
 }
 
 /** Human-readable lines for `uuldana agents`. */
-export function renderAgents(statuses: readonly AgentStatus[]): string {
+export function renderAgents(statuses: readonly AgentReport[]): string {
   const out: string[] = [];
   for (const s of statuses) {
     const head = `${bold(s.name)} ${dim(`(${s.displayName})`)}`;
@@ -48,6 +58,7 @@ export function renderAgents(statuses: readonly AgentStatus[]): string {
     if (s.proof?.note) out.push(`    ${dim(s.proof.note)}`);
     const roads = s.roads.map((r) => (r === s.defaultRoad ? `${r} (default)` : r)).join(", ");
     out.push(`    roads: ${roads}`);
+    if (s.limit) out.push(`    ${s.limit.limited ? yellow(s.limit.line) : dim(s.limit.line)}`);
     if (s.handoffInArgv) {
       out.push(
         `    ${
@@ -69,7 +80,14 @@ export function agentsCommand() {
     )
     .option(
       "--json",
-      "print a JSON array of {name, found, path, version, acceptsInitialPrompt, proof, roads, defaultRoad, handoffInArgv, …}",
+      "print a JSON array of {name, found, path, version, acceptsInitialPrompt, proof, roads, defaultRoad, handoffInArgv, limit, …}",
+    )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana agents                  installed?, version, opening-prompt proof, roads
+  uuldana agents --json | jq -r '.[] | select(.found) | .name'`,
     )
     .action(async (opts) => {
       const statuses = await agentStatuses();

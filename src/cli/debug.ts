@@ -16,5 +16,13 @@ export function debugCommand() {
     )
     .addCommand(debugScreenCommand())
     .addCommand(debugComposeCommand())
-    .addCommand(debugDetectCommand());
+    .addCommand(debugDetectCommand())
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana debug screen rec.raw --cols 120 --rows 40        what our VT interpreter shows
+  uuldana debug detect rec.raw --agent claude              the first limit a live run would see
+  uuldana debug compose package.json --road prompt         the text a road would deliver`,
+    );
 }

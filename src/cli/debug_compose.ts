@@ -45,7 +45,11 @@ export function debugComposeCommand() {
       `
 Prints the framed text the next agent would receive. The pointer names where the full handoff
 file would be; nothing is written unless --save is given. When the package has no user entry
-there is nothing to hand off: nothing is printed (--json prints "text": null).`,
+there is nothing to hand off: nothing is printed (--json prints "text": null).
+
+Examples:
+  uuldana debug compose package.json --road hook
+  uuldana debug compose package.json --road prompt --cap 4000 --json`,
     )
     .action(async (file, opts) => {
       const pkg = parsePackage(await _readPackage(file), file);

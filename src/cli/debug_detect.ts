@@ -6,6 +6,7 @@
  */
 import { Command } from "@commander-js/extra-typings";
 import { UsageError, UuldanaError } from "../errors.ts";
+import { unknownAgentError } from "../chain/member.ts";
 import { Terminal } from "../vt/mod.ts";
 import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
 import { adapterByName, adapterNames } from "../../adapters/registry.ts";
@@ -160,20 +161,18 @@ export function debugDetectCommand() {
     .option("--json", "print the result as JSON")
     .addHelpText(
       "after",
-      "\nExample: uuldana debug detect session.raw --agent claude --now 2026-03-10T02:00:00Z\n" +
-        "Several files: one report each (--json: an array).\n" +
+      "\nSeveral files: one report each (--json: an array).\n" +
         `A limit counts, as in a live run, once the agent was quiet for ${LIMIT_QUIET_MS} ms after ` +
         `it (or it stayed the same for ${LIMIT_SETTLE_MS} ms), in recorded time.\n` +
         "\nChunks: the sibling `<name>.timing` file (script's classic timing) when present, else " +
-        `${DETECT_CHUNK}-byte pieces.\nTimes shown without a zone are read in $TZ (this process's zone).`,
+        `${DETECT_CHUNK}-byte pieces.\nTimes shown without a zone are read in $TZ (this process's zone).` +
+        "\n\nExamples:\n  uuldana debug detect session.raw --agent claude --now 2026-03-10T02:00:00Z\n" +
+        "  uuldana debug detect a.raw b.raw --agent codex --json   one report each, as an array",
     )
     .action(async (files, opts) => {
       const adapter = adapterByName(opts.agent);
       if (!adapter) {
-        throw new UsageError(
-          `unknown agent '${opts.agent}'`,
-          `known agents: ${adapterNames().join(", ")}`,
-        );
+        throw unknownAgentError(opts.agent, `known agents: ${adapterNames().join(", ")}`);
       }
       const cols = _positiveInt(opts.cols, "--cols");
       const rows = _positiveInt(opts.rows, "--rows");

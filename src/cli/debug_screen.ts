@@ -17,6 +17,13 @@ export function debugScreenCommand() {
     .option("--chunk <n>", "feed N bytes at a time (default: the whole file at once)")
     .option("--scrollback <n>", `scrollback lines kept (0 to ${MAX_SCROLLBACK})`, "10000")
     .option("--json", "print the state as JSON (the shape of the corpus `oracle` object)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana debug screen vim.raw --cols 120 --rows 40
+  uuldana debug screen vim.raw --json --chunk 1   fed byte by byte, as JSON`,
+    )
     .action(async (file, opts) => {
       const cols = _positiveInt(opts.cols, "--cols", MAX_COLS);
       const rows = _positiveInt(opts.rows, "--rows", MAX_ROWS);

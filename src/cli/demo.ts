@@ -50,6 +50,13 @@ export function demoCommand() {
       "--keep",
       "keep the demo's data directory (journal, handoff file) and print where it is",
     )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana demo                    watch a simulated Claude hit its limit and Codex continue
+  uuldana demo --keep             keep the demo's folder to look at the handoff file`,
+    )
     .action(async (opts) => {
       const root = Deno.makeTempDirSync({ prefix: "uuldana-demo-" });
       const home = ensurePrivateDir(join(root, "data"));
@@ -97,13 +104,14 @@ export function demoCommand() {
           extraArgs: [],
           noWait: true,
           workspace,
-          ...term.chainIO(),
+          ...term.chainIO(config.notify),
           keyboard,
           onRun: (run) => {
             term.setRun(run);
             if (run) drive(run);
           },
         });
+        await term.notificationsSent();
       } finally {
         term.close();
         const handoff = journal.handoffs(1)[0];

@@ -217,6 +217,13 @@ export function doctorCommand() {
       "check that this machine can run uuldana: script, config, data dir, journal, agents",
     )
     .option("--json", "print the checks as JSON")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana doctor                  what is missing on this machine, and how to fix it
+  uuldana doctor --json`,
+    )
     .action(async (opts) => {
       const checks = await runChecks();
       if (opts.json) {

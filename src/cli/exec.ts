@@ -11,7 +11,8 @@ import { ExitCode, ExitWith, UsageError } from "../errors.ts";
 import { execTask } from "../exec/exec_task.ts";
 import { parseDuration } from "../exec/duration.ts";
 import type { ExecSummary } from "../exec/summary.ts";
-import { openContext } from "./context.ts";
+import { openContext } from "../context.ts";
+import { Notifier } from "../notify/notifier.ts";
 import { status } from "./style.ts";
 
 /** Stall bound used by `--handoff-on-stall` when `--stall` is not given. */
@@ -44,7 +45,7 @@ handed to the next agent as its opening prompt, framed as untrusted history. No 
 
 Output: the final agent's answer on stdout; progress on stderr.
 Exit code: 0 done; 1 an agent failed (or the task timed out); 2 bad usage; 3 every agent was
-limited; 127 no agent installed; 130 interrupted.
+limited; 127 no agent installed; 130 interrupted (143 on SIGTERM).
 
 Examples:
   uuldana exec "fix the failing test" --agents claude,codex
@@ -70,9 +71,11 @@ Examples:
 
       const ctx = openContext({ live: { report: status } });
       const abort = new AbortController();
-      const onSignal = () => abort.abort();
       const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
-      for (const s of signals) Deno.addSignalListener(s, onSignal);
+      const listeners = signals.map((s) => [s, () => abort.abort(s)] as const);
+      for (const [s, fn] of listeners) Deno.addSignalListener(s, fn);
+      // The answer owns stdout: only the `notify` command hears of a handoff, never the terminal.
+      const notifier = new Notifier({ config: ctx.config.notify, terminal: null, status });
       let summary: ExecSummary;
       try {
         summary = await execTask({
@@ -86,9 +89,11 @@ Examples:
           cwd,
           progress: status,
           signal: abort.signal,
+          notify: (event) => notifier.notify(event),
         });
+        await notifier.settled();
       } finally {
-        for (const s of signals) Deno.removeSignalListener(s, onSignal);
+        for (const [s, fn] of listeners) Deno.removeSignalListener(s, fn);
         ctx.journal.close();
       }
       if (opts.json) {

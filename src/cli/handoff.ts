@@ -9,10 +9,11 @@ import { adapterByName } from "../../adapters/registry.ts";
 import { findAgent, proveAgent } from "../../adapters/find.ts";
 import { agentConfig, type Road, ROADS } from "../config/config.ts";
 import { ExitWith, NotFoundError, UsageError, UuldanaError } from "../errors.ts";
+import { unknownAgentError } from "../chain/member.ts";
 import { runChain } from "../session/chain.ts";
 import { prepareHandoff, runConversation } from "../handoff/prepare.ts";
 import { TerminalSession } from "../session/terminal_session.ts";
-import { openContext } from "./context.ts";
+import { openContext } from "../context.ts";
 
 /** `uuldana handoff`. */
 export function handoffCommand() {
@@ -36,7 +37,7 @@ Examples:
       const ctx = openContext();
       try {
         const adapter = adapterByName(opts.to);
-        if (!adapter) throw new UsageError(`unknown agent "${opts.to}"`, "see `uuldana agents`");
+        if (!adapter) throw unknownAgentError(opts.to);
         const runId = opts.from === "last" ? ctx.journal.runs(1)[0]?.id : Number(opts.from);
         const run = runId ? ctx.journal.run(runId) : null;
         if (!run) {
@@ -110,9 +111,10 @@ Examples:
             extraArgs: [],
             noWait: !opts.wait,
             workspace: run.workspace,
-            ...term.chainIO(),
+            ...term.chainIO(ctx.config.notify),
             initial: { handoff, road, conversation },
           });
+          await term.notificationsSent();
         } finally {
           term.close();
         }

@@ -7,7 +7,7 @@ import { Command } from "@commander-js/extra-typings";
 import { readFileSync } from "node:fs";
 import { UsageError, UuldanaError } from "../errors.ts";
 import type { Journal, RunRow } from "../journal/journal.ts";
-import { openContext } from "./context.ts";
+import { openContext } from "../context.ts";
 // Recorded text is shown, never interpreted: no escape sequence from it reaches the terminal.
 import { sanitize } from "../handoff/sanitize.ts";
 import { runConversation } from "../handoff/prepare.ts";
@@ -43,6 +43,13 @@ export function runsCommand() {
     .description("list the runs the journal recorded, newest first")
     .option("--json", "print a JSON array")
     .option("-n, --limit <n>", "how many runs", "20")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana runs                    the last 20 runs
+  uuldana runs -n 5 --json`,
+    )
     .action((opts) => {
       const limit = Number(opts.limit);
       if (!Number.isInteger(limit) || limit <= 0) {
@@ -101,6 +108,14 @@ export function showCommand() {
     .option("--screen", "print only the last 120 screen lines")
     .option("--handoff", "print only the full text of the handoff made from this run")
     .option("--json", "print everything as JSON")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana show last               the newest run: agent, turns, how it ended
+  uuldana show 12 --screen        the last screen lines of run 12
+  uuldana show last --handoff > handoff.md`,
+    )
     .action((value, opts) => {
       const { journal } = openContext();
       try {
@@ -180,6 +195,13 @@ export function exportCommand() {
     .description("export a run's recorded terminal output (asciicast v2, playable with asciinema)")
     .argument("<run>", "run id from `uuldana runs`, or 'last'")
     .requiredOption("--asciicast <file>", "write asciicast v2 to FILE ('-' for stdout)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  uuldana export last --asciicast run.cast && asciinema play run.cast
+  uuldana export 12 --asciicast -  to stdout`,
+    )
     .action((value, opts) => {
       const { journal } = openContext();
       try {

@@ -11,6 +11,7 @@ import { dataDir } from "../config/paths.ts";
 import { JOURNAL_FILE, journalProblem } from "../journal/journal.ts";
 import { isSqliteError } from "../journal/sqlite_failure.ts";
 import { agentsCommand } from "./agents.ts";
+import { limitsCommand } from "./limits.ts";
 import { debugCommand } from "./debug.ts";
 import { doctorCommand } from "./doctor.ts";
 import { execCommand } from "./exec.ts";
@@ -20,6 +21,8 @@ import { handoffCommand } from "./handoff.ts";
 import { demoCommand } from "./demo.ts";
 import { buildInfo, versionLine } from "./version.ts";
 import { simAgentCommand } from "./sim_agent.ts";
+import { completionsCommand } from "./completions.ts";
+import { configCommand } from "./config.ts";
 
 /** Builds the program with all subcommands. */
 export function buildProgram(): Command {
@@ -48,6 +51,7 @@ Examples:
   uuldana run claude --then codex,gemini
   uuldana exec "fix the failing test" --agents claude,codex   (CI, no terminal)
   uuldana agents                  which agents are installed and how they take a handoff
+  uuldana limits                  which agents are limited, until when (clear: limits clear NAME)
   uuldana runs                    what the journal recorded
   uuldana demo                    see a switch happen with two simulated agents
 
@@ -57,13 +61,16 @@ Config: $UULDANA_CONFIG or ~/.config/uuldana/config.json. Data: $UULDANA_HOME or
   program.addCommand(runCommand());
   program.addCommand(execCommand());
   program.addCommand(agentsCommand());
+  program.addCommand(limitsCommand());
   program.addCommand(runsCommand());
   program.addCommand(showCommand());
   program.addCommand(exportCommand());
   program.addCommand(handoffCommand());
   program.addCommand(demoCommand());
+  program.addCommand(configCommand());
   program.addCommand(doctorCommand());
   program.addCommand(debugCommand());
+  program.addCommand(completionsCommand());
   program.addCommand(simAgentCommand(), { hidden: true });
   _failOnUsageErrors(program);
   return program;

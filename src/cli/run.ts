@@ -7,7 +7,7 @@ import { Command } from "@commander-js/extra-typings";
 import { ExitWith, UsageError } from "../errors.ts";
 import { runChain } from "../session/chain.ts";
 import { TerminalSession } from "../session/terminal_session.ts";
-import { openContext } from "./context.ts";
+import { openContext } from "../context.ts";
 
 function _size(value: string, name: string): number {
   const n = Number(value);
@@ -23,7 +23,10 @@ export function runCommand() {
     .description(
       "run an agent in a pseudo-terminal, untouched; on a usage limit hand the work to the next agent",
     )
-    .argument("[agent]", "agent to start with (default: the first installed agent of your chain)")
+    .argument(
+      "[agent]",
+      "agent to start with (default: the first agent of your chain installed and not limited)",
+    )
     .argument("[args...]", "extra arguments for the agent, after --")
     .option(
       "--then <agents>",
@@ -44,7 +47,8 @@ While it runs:
   /agent + Enter        list the agents and how each takes a handoff
 
 Examples:
-  uuldana run                          first installed agent of the chain in your config
+  uuldana run                          first agent of your chain that is installed and not
+                                       limited (the limit ledger: see \`uuldana limits\`)
   uuldana run claude --then codex      Claude Code, then Codex when Claude hits its limit
   uuldana run codex -- --model o4-mini pass arguments to the agent
 
@@ -67,8 +71,9 @@ Exit code: the agent's own; 3 when every agent is limited; 127 when the agent is
           extraArgs: args,
           noWait: !opts.wait,
           workspace: Deno.cwd(),
-          ...term.chainIO(),
+          ...term.chainIO(ctx.config.notify),
         });
+        await term.notificationsSent();
       } finally {
         term.close();
         ctx.journal.close();

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { UsageError } from "../errors.ts";
 import { configPath, type Env, processEnv } from "./paths.ts";
+import { numberRanges, type Spec, SpecError, validate } from "./spec.ts";
 
 /** How a handoff is delivered to an agent. */
 export type Road = "hook" | "prompt" | "store" | "paste";
@@ -47,6 +48,23 @@ export interface Config {
   quietSeconds: number;
   /** Seconds a manual switch waits for a pasteable prompt before saving handoff.md instead. */
   pasteTimeoutSeconds: number;
+  /**
+   * Hand the work back to the chain's first agent by itself once that agent is available again and
+   * the working one is quiet with an empty input box (off: uuldana only says so).
+   */
+  returnToFirst: boolean;
+  /** How uuldana tells the user about a switch, a wait for a reset and a return. */
+  notify: NotifyConfig;
+}
+
+/** The notification settings (`notify` in the config). */
+export interface NotifyConfig {
+  /** The terminal bell. */
+  bell: boolean;
+  /** A desktop notification through the terminal (OSC 9, or OSC 777 where known). */
+  desktop: boolean;
+  /** A command run with the event as JSON on stdin (argv, no shell), or null. */
+  command: string[] | null;
 }
 
 /** The chain used when the config does not name one. */
@@ -60,136 +78,157 @@ export const DEFAULT_CHAIN: readonly string[] = [
 ];
 
 /**
- * The accepted range of every numeric key, in seconds: finite, and wide enough for any sensible
- * use (JSON's `1e999` parses as Infinity, and a timer of Infinity or 1e300 ms fires at once).
+ * The settings file, described once: `parseConfig` validates against it (with these messages and
+ * defaults) and `uuldana config schema` prints it as JSON Schema. A new key goes here. Every number
+ * has a finite range wide enough for any sensible use (JSON's `1e999` parses as Infinity, and a
+ * timer of Infinity or 1e300 ms fires at once).
  */
-export const NUMBER_RANGES: Readonly<Record<string, readonly [min: number, max: number]>> = {
-  quietSeconds: [0.1, 60],
-  pasteTimeoutSeconds: [1, 3600],
-  stallSeconds: [1, 86_400],
+export const CONFIG_SPEC: Spec = {
+  type: "object",
+  description: "uuldana's settings: the chain of agents, per-agent overrides, timings.",
+  properties: {
+    chain: {
+      type: "strings",
+      description: "The agents to run, in order: on a usage limit the work goes to the next one.",
+      nonEmptyItems: true,
+      default: DEFAULT_CHAIN,
+      expected: "an array of agent names (strings)",
+    },
+    agents: {
+      type: "map",
+      description: "Settings per agent, keyed by agent name (claude, codex, gemini, …).",
+      expected: "an object keyed by agent name",
+      default: {},
+      values: {
+        type: "object",
+        description: "Settings for this agent.",
+        properties: {
+          bin: {
+            type: "string",
+            description: "The agent's binary: a path, or a name looked up on PATH.",
+            nonEmpty: true,
+          },
+          args: {
+            type: "strings",
+            description: "Extra arguments passed on every launch.",
+            default: [],
+          },
+          env: {
+            type: "stringMap",
+            description: "Extra environment variables for the agent.",
+            default: {},
+          },
+          disabled: {
+            type: "boolean",
+            description: "Leave this agent out of chains.",
+            default: false,
+          },
+          road: {
+            type: "enum",
+            description: "How an automatic handoff reaches it (the agent's default when absent).",
+            values: ROADS,
+          },
+          stallSeconds: {
+            type: "number",
+            description: "Hand off when the agent shows itself busy this long without answering " +
+              "(for agents that retry silently); off when absent.",
+            min: 1,
+            max: 86_400,
+            unit: "seconds",
+          },
+        },
+      },
+    },
+    quietSeconds: {
+      type: "number",
+      description: "Seconds of silence after which an agent counts as quiet.",
+      min: 0.1,
+      max: 60,
+      unit: "seconds",
+      default: 1.5,
+    },
+    pasteTimeoutSeconds: {
+      type: "number",
+      description:
+        "Seconds a manual switch waits for a pasteable prompt before saving handoff.md instead.",
+      min: 1,
+      max: 3600,
+      unit: "seconds",
+      default: 40,
+    },
+    returnToFirst: {
+      type: "boolean",
+      description: "Hand the work back to the chain's first agent once it is available again, " +
+        "when the working agent is quiet and its input box empty (off: only say so).",
+      default: false,
+    },
+    notify: {
+      type: "object",
+      description: "How uuldana tells you about an automatic switch, a wait for a reset, a return.",
+      properties: {
+        bell: { type: "boolean", description: "Ring the terminal bell.", default: true },
+        desktop: {
+          type: "boolean",
+          description: "A desktop notification through the terminal (OSC 9; OSC 777 where known).",
+          default: true,
+        },
+        command: {
+          type: "strings",
+          description: "A command (program, then arguments; no shell) run with the event as JSON " +
+            "on stdin, stopped after 5 s.",
+          nonEmptyItems: true,
+          expected: "a non-empty array of strings (program, then arguments)",
+        },
+      },
+    },
+  },
 };
 
-// Checks `value` against NUMBER_RANGES[rangeKey]; the message names the key (its path in the
-// file, e.g. "agents.gemini.stallSeconds"), the range and what was there.
-function _inRange(key: string, rangeKey: string, value: unknown, file: string): number {
-  const [min, max] = NUMBER_RANGES[rangeKey];
-  if (typeof value === "number" && Number.isFinite(value) && value >= min && value <= max) {
-    return value;
-  }
-  const got = typeof value === "number" ? String(value) : _typeOf(value);
-  throw new UsageError(
-    `invalid config ${file}: "${key}" must be a number from ${min} to ${max} (seconds), got ${got}`,
-    "fix or remove that key; `uuldana doctor` shows the config path and its state",
-  );
-}
-
-const _AGENT_KEYS = new Set(["bin", "args", "env", "disabled", "road", "stallSeconds"]);
-const _TOP_KEYS = new Set(["chain", "agents", "quietSeconds", "pasteTimeoutSeconds"]);
-
-function _typeOf(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "array";
-  return typeof v;
-}
+/** The accepted range of every numeric key, by key name (from {@link CONFIG_SPEC}). */
+export const NUMBER_RANGES: Readonly<Record<string, readonly [min: number, max: number]>> =
+  numberRanges(CONFIG_SPEC);
 
 /** Validates parsed JSON and fills in defaults. Throws UsageError naming `file` and the bad key. */
 export function parseConfig(raw: unknown, file: string, env: Env = processEnv): Config {
-  const bad = (key: string, expected: string, got: unknown) =>
-    new UsageError(
-      `invalid config ${file}: "${key}" must be ${expected}, got ${_typeOf(got)}`,
-      "fix or remove that key; `uuldana doctor` shows the config path and its state",
+  let checked: Omit<Config, "path" | "exists">;
+  try {
+    checked = validate(CONFIG_SPEC, raw, "(top level)") as typeof checked;
+  } catch (e) {
+    if (!(e instanceof SpecError)) throw e;
+    throw new UsageError(
+      `invalid config ${file}: ${e.message}`,
+      e.known
+        ? `known keys: ${e.known.join(", ")}`
+        : "fix or remove that key; `uuldana doctor` shows the config path and its state",
     );
-  if (_typeOf(raw) !== "object") throw bad("(top level)", "an object", raw);
-  const obj = raw as Record<string, unknown>;
-  for (const key of Object.keys(obj)) {
-    if (!_TOP_KEYS.has(key)) {
-      throw new UsageError(
-        `invalid config ${file}: unknown key "${key}"`,
-        `known keys: ${[..._TOP_KEYS].join(", ")}`,
-      );
-    }
   }
-  let chain = [...DEFAULT_CHAIN];
-  if ("chain" in obj) {
-    const c = obj.chain;
-    if (!Array.isArray(c) || c.some((x) => typeof x !== "string" || x === "")) {
-      throw bad("chain", "an array of agent names (strings)", c);
-    }
-    chain = c as string[];
-  }
-  const seconds = (key: "quietSeconds" | "pasteTimeoutSeconds", fallback: number): number =>
-    key in obj ? _inRange(key, key, obj[key], file) : fallback;
-  const quietSeconds = seconds("quietSeconds", 1.5);
-  const pasteTimeoutSeconds = seconds("pasteTimeoutSeconds", 40);
-  const agents: Record<string, AgentConfig> = {};
-  if ("agents" in obj) {
-    const a = obj.agents;
-    if (_typeOf(a) !== "object") throw bad("agents", "an object keyed by agent name", a);
-    for (const [name, value] of Object.entries(a as Record<string, unknown>)) {
-      agents[name] = _parseAgent(name, value, bad, file);
-    }
-  }
+  const agents = checked.agents;
   // UULDANA_<AGENT>_BIN overrides `bin` for every agent named anywhere.
-  for (const name of new Set([...chain, ...Object.keys(agents), ...DEFAULT_CHAIN])) {
+  for (const name of new Set([...checked.chain, ...Object.keys(agents), ...DEFAULT_CHAIN])) {
     const fromEnv = env(`UULDANA_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_BIN`);
     if (fromEnv) {
       agents[name] = { ...(agents[name] ?? { args: [], env: {}, disabled: false }), bin: fromEnv };
     }
   }
-  return { path: file, exists: true, chain, agents, quietSeconds, pasteTimeoutSeconds };
-}
-
-function _parseAgent(
-  name: string,
-  value: unknown,
-  bad: (key: string, expected: string, got: unknown) => UsageError,
-  file: string,
-): AgentConfig {
-  const at = (k: string) => `agents.${name}.${k}`;
-  if (_typeOf(value) !== "object") throw bad(`agents.${name}`, "an object", value);
-  const v = value as Record<string, unknown>;
-  for (const key of Object.keys(v)) {
-    if (!_AGENT_KEYS.has(key)) {
-      throw new UsageError(
-        `invalid config ${file}: unknown key "${at(key)}"`,
-        `known keys: ${[..._AGENT_KEYS].join(", ")}`,
-      );
-    }
+  const notify = checked.notify as Partial<NotifyConfig> | undefined;
+  if (notify?.command && notify.command.length === 0) {
+    throw new UsageError(
+      `invalid config ${file}: "notify.command" must be a non-empty array of strings (program, ` +
+        "then arguments), got an empty array",
+      "fix or remove that key; `uuldana doctor` shows the config path and its state",
+    );
   }
-  const out: AgentConfig = { args: [], env: {}, disabled: false };
-  if ("bin" in v) {
-    if (typeof v.bin !== "string" || v.bin === "") {
-      throw bad(at("bin"), "a non-empty string", v.bin);
-    }
-    out.bin = v.bin;
-  }
-  if ("args" in v) {
-    if (!Array.isArray(v.args) || v.args.some((x) => typeof x !== "string")) {
-      throw bad(at("args"), "an array of strings", v.args);
-    }
-    out.args = v.args as string[];
-  }
-  if ("env" in v) {
-    const e = v.env;
-    if (_typeOf(e) !== "object" || Object.values(e as object).some((x) => typeof x !== "string")) {
-      throw bad(at("env"), "an object of string values", e);
-    }
-    out.env = e as Record<string, string>;
-  }
-  if ("disabled" in v) {
-    if (typeof v.disabled !== "boolean") throw bad(at("disabled"), "true or false", v.disabled);
-    out.disabled = v.disabled;
-  }
-  if ("road" in v) {
-    if (typeof v.road !== "string" || !(ROADS as string[]).includes(v.road)) {
-      throw bad(at("road"), `one of ${ROADS.map((r) => `"${r}"`).join(", ")}`, v.road);
-    }
-    out.road = v.road as Road;
-  }
-  if ("stallSeconds" in v) {
-    out.stallSeconds = _inRange(at("stallSeconds"), "stallSeconds", v.stallSeconds, file);
-  }
-  return out;
+  return {
+    ...checked,
+    path: file,
+    exists: true,
+    agents,
+    notify: {
+      bell: notify?.bell ?? true,
+      desktop: notify?.desktop ?? true,
+      command: notify?.command ?? null,
+    },
+  };
 }
 
 /** Loads the configuration from `configPath()`; a missing file gives defaults. */

@@ -204,3 +204,30 @@ Deno.test("a missing HOME or an unusable data dir is an expected error, not a cr
     assert(e.hint?.includes("UULDANA_HOME"));
   }
 });
+
+Deno.test("returnToFirst and notify: off by default / on by default, validated", () => {
+  const d = parseConfig({}, "/c.json", noEnv);
+  assertEquals([d.returnToFirst, d.notify], [false, { bell: true, desktop: true, command: null }]);
+  const c = parseConfig(
+    { returnToFirst: true, notify: { bell: false, command: ["notify-send", "uuldana"] } },
+    "/c.json",
+    noEnv,
+  );
+  assertEquals([c.returnToFirst, c.notify], [true, {
+    bell: false,
+    desktop: true,
+    command: ["notify-send", "uuldana"],
+  }]);
+  const cases: [unknown, RegExp][] = [
+    [{ returnToFirst: "yes" }, /"returnToFirst" must be true or false, got string/],
+    [{ notify: true }, /"notify" must be an object/],
+    [{ notify: { bell: 1 } }, /"notify.bell" must be true or false/],
+    [{ notify: { command: [] } }, /"notify.command" must be a non-empty array of strings/],
+    [{ notify: { command: "notify-send hi" } }, /"notify.command" must be a non-empty array/],
+    [{ notify: { sound: true } }, /unknown key "notify.sound"/],
+  ];
+  for (const [raw, re] of cases) {
+    const e = usageErrorOf(() => parseConfig(raw, "/c.json", noEnv));
+    assert(re.test(e.message), e.message);
+  }
+});

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Adapter, Found } from "../../adapters/adapter.ts";
+import type { Found } from "../../adapters/adapter.ts";
 import { adapterByName } from "../../adapters/registry.ts";
 import { findAgent } from "../../adapters/find.ts";
 import type { HeadlessAdapter, HeadlessEvent } from "../../adapters/headless/event.ts";
@@ -14,15 +14,22 @@ import { launchFits, MAX_ARG_BYTES } from "../../adapters/headless/event.ts";
 import { headlessAdapter } from "../../adapters/headless/registry.ts";
 import { resumeFlagIn } from "../../adapters/launch_rules.ts";
 import { agentConfig } from "../config/config.ts";
-import type { Context } from "../cli/context.ts";
+import type { Context } from "../context.ts";
 import { ExitCode, NotFoundError, UsageError } from "../errors.ts";
-import type { HandoffReason, TranscriptEntry } from "../handoff/package.ts";
+import type { TranscriptEntry } from "../handoff/package.ts";
 import type { EndReason } from "../journal/journal.ts";
 import { prepareHandoff } from "../handoff/prepare.ts";
 import { CONTINUE_HEADLESS } from "../handoff/frame.ts";
 import { formatDuration } from "./duration.ts";
-import { type AgentRunOutcome, runAgent } from "./run_agent.ts";
+import { type HeadlessRunOutcome, runAgent } from "./run_agent.ts";
 import type { ExecRunSummary, ExecStatus, ExecSummary } from "./summary.ts";
+import { chainAdapters, chainNames, type Member } from "../chain/member.ts";
+import { rotation } from "../chain/rotation.ts";
+import { isLimited, limitedReason, type LimitEntry, newLimitEntry } from "../chain/limits.ts";
+import { handoffReason, limitSeen, stopMessage, type WorkStop } from "../chain/reason.ts";
+import { settleHandoff } from "../chain/handoff_status.ts";
+import { signalExitCode } from "../pty/signals.ts";
+import type { NotifyEvent } from "../notify/event.ts";
 
 /** Input to `execTask`. */
 export interface ExecOptions {
@@ -45,11 +52,12 @@ export interface ExecOptions {
   progress(line: string): void;
   /** Aborting stops the running agent and the chain (SIGINT/SIGTERM). */
   signal?: AbortSignal;
+  /** Tells the user about each automatic handoff (the configured `notify` command). */
+  notify?(event: NotifyEvent): void;
 }
 
-interface _Member {
-  name: string;
-  adapter: Adapter;
+/** A chain member that can run headless: installed, with a structured (JSON) mode. */
+interface _Member extends Member {
   headless: HeadlessAdapter;
   found: Found;
 }
@@ -66,16 +74,22 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
     handoffs: [],
     skipped: [],
   };
-  const names = _chainNames(opts);
+  // Each agent of the chain at most once, in order.
+  const names = rotation(_chainNames(opts), null, "once");
   const deadline = opts.timeoutMs === null ? null : Date.now() + opts.timeoutMs;
   const conversation: TranscriptEntry[] = [
     { role: "user", text: opts.task, fidelity: "event", at: new Date().toISOString() },
   ];
   let cursor = 0;
+  let limitedAtStart = 0;
   const nextMember = async (prompt: string): Promise<_Member | null> => {
     while (cursor < names.length) {
       const name = names[cursor++];
       const member = await _member(opts, name, prompt, summary);
+      if (member === "limited") {
+        limitedAtStart++;
+        continue;
+      }
       if (member) return member;
     }
     return null;
@@ -83,6 +97,15 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
 
   let prompt = opts.task;
   let member = await nextMember(prompt);
+  if (!member && limitedAtStart > 0) {
+    // Installed agents exist, but the ledger shows them limited: that is exit 3, not "install one".
+    opts.progress(
+      `every agent that could run is limited (see \`uuldana limits\`): ${
+        summary.skipped.map((s) => `${s.agent} ${s.reason}`).join("; ")
+      }`,
+    );
+    return _end(summary, "limited", ExitCode.allLimited);
+  }
   if (!member) {
     throw new NotFoundError(
       `no agent to run: ${summary.skipped.map((s) => `${s.agent} (${s.reason})`).join(", ")}`,
@@ -109,7 +132,9 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
       opts.progress(`${member.name} finished`);
       return summary;
     }
-    if (outcome.stoppedFor === "abort") return _end(summary, "interrupted", 130);
+    if (outcome.stoppedFor === "abort") {
+      return _end(summary, "interrupted", signalExitCode(String(opts.signal?.reason ?? "SIGINT")));
+    }
     if (outcome.stoppedFor === "timeout") {
       opts.progress(`the task timed out after ${formatDuration(opts.timeoutMs!)}`);
       return _end(summary, "timeout", ExitCode.failure);
@@ -124,13 +149,18 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
       opts.progress(`not handing off again (--max-handoffs ${opts.maxHandoffs})`);
       return _endChain(summary);
     }
-    const reason: HandoffReason = run.summary.endReason === "limit"
+    const stop: WorkStop = run.summary.endReason === "limit"
       ? {
         kind: "limit",
-        message: run.summary.limitMessage ?? "usage limit",
-        resetsAt: run.summary.resetsAt,
+        limit: {
+          kind: "usage",
+          message: run.summary.limitMessage ?? "usage limit",
+          resetsAt: run.summary.resetsAt,
+        },
       }
-      : { kind: "limit", message: run.summary.error ?? "the agent stalled", resetsAt: null };
+      : { kind: "stall", message: run.summary.error ?? "the agent stalled" };
+    _noteLimit(opts, member.name, run.summary.id, stop);
+    const reason = handoffReason(stop);
     const from = member;
     member = await nextMember("");
     if (!member) {
@@ -170,6 +200,7 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
       redactions: prepared.composed.redactions,
       file: prepared.file,
     });
+    opts.notify?.({ kind: "switch", from: from.name, to: member.name, why: stopMessage(stop) });
     opts.progress(
       `handing off from ${from.name} to ${member.name} ` +
         `(handoff ${prepared.id}, ${prepared.composed.characters} characters` +
@@ -178,7 +209,7 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
         })`,
     );
     const args = agentConfig(ctx.config, member.name).args;
-    if (!launchFits(member.headless.launch(member.found.path, prompt, args))) {
+    if (!launchFits(member.headless.launch(member.found.path, prompt, args, true))) {
       // Cannot happen with the composer's 20,000-code-point cap; kept as a guard.
       throw new UsageError(`the handoff for ${member.name} exceeds ${MAX_ARG_BYTES} bytes`);
     }
@@ -201,26 +232,44 @@ function _endChain(summary: ExecSummary): ExecSummary {
 }
 
 function _chainNames(opts: ExecOptions): string[] {
-  const names = opts.agents ?? opts.ctx.config.chain;
-  const unique = [...new Set(names)];
-  for (const name of unique) {
-    if (!adapterByName(name)) {
-      throw new UsageError(
-        `unknown agent "${name}"`,
-        "see `uuldana agents` for the agents uuldana knows",
-      );
-    }
-  }
-  return unique;
+  const names = chainNames(opts.agents ?? opts.ctx.config.chain, null, null);
+  return chainAdapters(names, adapterByName).map((a) => a.name);
 }
 
-// Resolves one chain member, or records (and says) why it is skipped.
+/** Each agent's latest limit in the shared ledger (none when it cannot be read). */
+function _limits(opts: ExecOptions): Map<string, LimitEntry> {
+  try {
+    return opts.ctx.journal.latestLimits();
+  } catch {
+    return new Map();
+  }
+}
+
+/** Records a usage limit in the shared ledger (a stall is not an account's limit: never). */
+function _noteLimit(opts: ExecOptions, agent: string, runId: number, stop: WorkStop): void {
+  if (stop.kind !== "limit") return;
+  const now = new Date(Date.now());
+  const entry = newLimitEntry(limitSeen(stop), {
+    agent,
+    runId,
+    now,
+    previous: _limits(opts).get(agent) ?? null,
+  });
+  try {
+    opts.ctx.journal.addLimit(entry);
+  } catch {
+    // the ledger is a help for later runs; this one goes on without it
+  }
+}
+
+// Resolves one chain member, or records (and says) why it is skipped; "limited" when the ledger
+// shows it limited.
 async function _member(
   opts: ExecOptions,
   name: string,
   firstPrompt: string,
   summary: ExecSummary,
-): Promise<_Member | null> {
+): Promise<_Member | "limited" | null> {
   const skip = (reason: string) => {
     summary.skipped.push({ agent: name, reason });
     opts.progress(`skipping ${name}: ${reason}`);
@@ -231,6 +280,12 @@ async function _member(
   if (!headless) return skip("it has no structured (JSON) mode");
   const conf = agentConfig(opts.ctx.config, name);
   if (conf.disabled) return skip("disabled in the config");
+  const now = new Date(Date.now());
+  const limit = _limits(opts).get(name);
+  if (isLimited(limit, now)) {
+    skip(limitedReason(limit!, now));
+    return "limited";
+  }
   const found = await findAgent(adapter, opts.ctx.config);
   if (!found) return skip(`not installed (${adapter.installHint})`);
   // A handoff starts a new native session: never one the config's arguments would resume.
@@ -241,12 +296,12 @@ async function _member(
   if (firstPrompt && !launchFits(headless.launch(found.path, firstPrompt, conf.args))) {
     return skip(`the task is longer than one argument may be (${MAX_ARG_BYTES} bytes)`);
   }
-  return { name, adapter, headless, found };
+  return { name, adapter, headless, found, config: conf };
 }
 
 interface _RunResult {
   summary: ExecRunSummary;
-  outcome: AgentRunOutcome;
+  outcome: HeadlessRunOutcome;
   /** Conversation entries this run added. */
   messages: TranscriptEntry[];
 }
@@ -261,7 +316,8 @@ async function _runOne(
 ): Promise<_RunResult> {
   const { journal } = opts.ctx;
   const cfg = agentConfig(opts.ctx.config, member.name);
-  const launch = member.headless.launch(member.found.path, prompt, cfg.args);
+  // A handoff carries the conversation: kept out of argv where the CLI reads stdin.
+  const launch = member.headless.launch(member.found.path, prompt, cfg.args, handoffId !== null);
   const started = Date.now();
   const runId = journal.startRun({
     agent: member.name,
@@ -272,7 +328,13 @@ async function _runOne(
   opts.progress(`running ${member.name} (${member.found.path})`);
   // The handoff row learns its receiving run as soon as that run exists.
   if (isFirst) journal.addEntry(runId, { role: "user", text: prompt, fidelity: "event" });
-  if (handoffId) journal.updateHandoff(handoffId, { status: "delivered", toRun: runId });
+  if (handoffId) {
+    const change = settleHandoff(journal.handoff(handoffId)?.status ?? "pending", {
+      kind: "launched",
+      toRun: runId,
+    });
+    if (change) journal.updateHandoff(handoffId, change);
+  }
 
   const messages: TranscriptEntry[] = [];
   let tools = 0;
@@ -354,7 +416,7 @@ async function _runOne(
 
 // Why a run ended, as the journal records it, and the failure text when it failed.
 function _classify(
-  o: AgentRunOutcome,
+  o: HeadlessRunOutcome,
   opts: ExecOptions,
 ): { endReason: EndReason; error: string | null } {
   if (o.spawnError !== null) return { endReason: "error", error: `cannot start: ${o.spawnError}` };

@@ -22,7 +22,7 @@ export const KILL_GRACE_MS = 3000;
 const _DRAIN_MS = 2000;
 
 /** Input to `runAgent`. */
-export interface AgentRunOptions {
+export interface HeadlessRunOptions {
   /** What to run. */
   launch: HeadlessLaunch;
   /** Working directory. */
@@ -42,7 +42,7 @@ export interface AgentRunOptions {
 }
 
 /** How one agent process ended and what it said. */
-export interface AgentRunOutcome {
+export interface HeadlessRunOutcome {
   /** Exit code, or null when killed by a signal or never started. */
   exitCode: number | null;
   /** The signal that ended it, if any. */
@@ -66,8 +66,8 @@ export interface AgentRunOutcome {
 }
 
 /** Runs one agent to its end (or until stopped) and reports what happened. */
-export async function runAgent(opts: AgentRunOptions): Promise<AgentRunOutcome> {
-  const outcome: AgentRunOutcome = {
+export async function runAgent(opts: HeadlessRunOptions): Promise<HeadlessRunOutcome> {
+  const outcome: HeadlessRunOutcome = {
     exitCode: null,
     signal: null,
     stoppedFor: null,

@@ -189,6 +189,16 @@ function _why(pkg: HandoffPackage, from: string, nonce: string): _Piece {
   if (pkg.reason.kind === "manual") {
     return { text: "the user chose to switch agents", redactions: 0 };
   }
+  if (pkg.reason.kind === "return") {
+    return { text: `${pkg.to}'s usage limit has reset; the work goes back to it`, redactions: 0 };
+  }
+  if (pkg.reason.kind === "stall") {
+    const stalled = _short(pkg.reason.message, 300, nonce);
+    return {
+      text: `${from} stopped answering ("${stalled.text}")`,
+      redactions: stalled.redactions,
+    };
+  }
   const message = _short(pkg.reason.message, 300, nonce);
   const resets = pkg.reason.resetsAt
     ? `; it resets at ${oneLine(sanitize(pkg.reason.resetsAt))}`

@@ -33,9 +33,15 @@ export interface TranscriptEntry {
   certainty?: Certainty;
 }
 
-/** Why the handoff happens: the agent hit a limit, or the user switched by hand. */
+/**
+ * Why the handoff happens: the agent hit a limit; it stalled (busy with no answer past the stall
+ * rule, which is not a limit it showed); the first agent of the chain is available again and the
+ * work goes back to it; or the user switched by hand.
+ */
 export type HandoffReason =
   | { kind: "limit"; message: string; resetsAt: string | null }
+  | { kind: "stall"; message: string }
+  | { kind: "return" }
   | { kind: "manual" };
 
 /** Git facts about the workspace, when it is a repository. */
@@ -132,9 +138,14 @@ export function parsePackage(raw: unknown, source: string, now: Date = new Date(
   if (_typeOf(obj.reason) !== "object") throw bad("reason", "an object", obj.reason);
   const r = obj.reason as Record<string, unknown>;
   let reason: HandoffReason;
-  if (r.kind === "manual") {
+  if (r.kind === "manual" || r.kind === "return") {
     for (const key of Object.keys(r)) if (key !== "kind") throw unknown(`reason.${key}`, ["kind"]);
-    reason = { kind: "manual" };
+    reason = { kind: r.kind };
+  } else if (r.kind === "stall") {
+    for (const key of Object.keys(r)) {
+      if (key !== "kind" && key !== "message") throw unknown(`reason.${key}`, ["kind", "message"]);
+    }
+    reason = { kind: "stall", message: str("reason.message", r.message) };
   } else if (r.kind === "limit") {
     const known = ["kind", "message", "resetsAt"];
     for (const key of Object.keys(r)) {
@@ -151,7 +162,7 @@ export function parsePackage(raw: unknown, source: string, now: Date = new Date(
     reason = { kind: "limit", message, resetsAt };
   } else {
     throw new UsageError(
-      `invalid package ${source}: "reason.kind" must be "limit" or "manual", got ${
+      `invalid package ${source}: "reason.kind" must be "limit", "stall", "return" or "manual", got ${
         JSON.stringify(r.kind) ?? "nothing"
       }`,
     );

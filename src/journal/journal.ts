@@ -11,6 +11,7 @@ import process from "node:process";
 import { UuldanaError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 import { recordingFileName } from "./recording_file.ts";
+import type { LimitEntry } from "../chain/limits.ts";
 import type { Certainty } from "../capture/reconcile.ts";
 import { describeFault, isPassing, journalFault } from "./sqlite_failure.ts";
 import { processAlive } from "../process_alive.ts";
@@ -21,7 +22,15 @@ export type Role = "user" | "agent";
 export type Fidelity = "keystrokes" | "screen" | "event";
 export type { Certainty };
 /** Why a run ended. */
-export type EndReason = "exit" | "limit" | "switch" | "signal" | "interrupted" | "error" | "stall";
+export type EndReason =
+  | "exit"
+  | "limit"
+  | "switch"
+  | "return"
+  | "signal"
+  | "interrupted"
+  | "error"
+  | "stall";
 /** Where a handoff stands. */
 export type HandoffStatus =
   | "pending"
@@ -580,6 +589,59 @@ export class Journal {
       }
     }
     return { ...stored, data, truncated: Number(row.truncated) === 1 };
+  }
+
+  /** Appends a limit to the ledger (every uuldana on this machine reads it); returns its id. */
+  addLimit(entry: LimitEntry): number {
+    const result = this.#db.prepare(
+      `INSERT INTO limits (agent, kind, message, seen_at, until, run_id, strikes)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      entry.agent,
+      entry.kind,
+      entry.message,
+      entry.seenAt,
+      entry.until,
+      entry.runId,
+      entry.strikes,
+    );
+    return Number(result.lastInsertRowid);
+  }
+
+  /** Each agent's latest limit that was not cleared, by agent name. */
+  latestLimits(): Map<string, LimitEntry> {
+    const rows = this.#db.prepare(
+      `SELECT agent, kind, message, seen_at AS seenAt, until, run_id AS runId, strikes FROM limits
+       WHERE id IN (SELECT max(id) FROM limits GROUP BY agent) AND cleared_at IS NULL`,
+    ).all() as unknown as LimitEntry[];
+    return new Map(rows.map((r) => [r.agent, {
+      ...r,
+      runId: r.runId === null ? null : Number(r.runId),
+      strikes: Number(r.strikes),
+    }]));
+  }
+
+  /** The whole ledger, newest first (cleared entries too). */
+  limitHistory(limit = 50): (LimitEntry & { id: number; clearedAt: string | null })[] {
+    return (this.#db.prepare(
+      `SELECT id, agent, kind, message, seen_at AS seenAt, until, run_id AS runId, strikes,
+         cleared_at AS clearedAt FROM limits ORDER BY id DESC LIMIT ?`,
+    ).all(limit) as unknown as (LimitEntry & { id: number; clearedAt: string | null })[]).map(
+      (r) => ({
+        ...r,
+        id: Number(r.id),
+        runId: r.runId === null ? null : Number(r.runId),
+        strikes: Number(r.strikes),
+      }),
+    );
+  }
+
+  /** Clears an agent's limits (the user knows they are stale); returns how many were open. */
+  clearLimits(agent: string): number {
+    const result = this.#db.prepare(
+      "UPDATE limits SET cleared_at = ? WHERE agent = ? AND cleared_at IS NULL",
+    ).run(_now(), agent);
+    return Number(result.changes);
   }
 
   /** Whether the database is still open. */

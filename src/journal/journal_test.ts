@@ -5,6 +5,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { Journal, JOURNAL_FILE, JournalError } from "./journal.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 import { RecordingFile } from "./recording_file.ts";
+import { runReleasedTogether } from "./_together_test_util.ts";
 
 function assertThrows<E extends Error>(fn: () => unknown, type: new (...a: never[]) => E): E {
   try {
@@ -270,25 +271,7 @@ Deno.test("several processes opening a new journal at once all succeed", async (
       console.log(e.message);
     }
   `;
-  const children = Array.from({ length: 4 }, () =>
-    new Deno.Command(Deno.execPath(), {
-      args: ["eval", script],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn());
-  const readers = children.map((c) => c.stdout.pipeThrough(new TextDecoderStream()).getReader());
-  for (const r of readers) assertEquals((await r.read()).value?.trim(), "ready");
-  const writers = children.map((c) => c.stdin.getWriter());
-  await Promise.all(writers.map((w) => w.write(new Uint8Array([10]))));
-  const said: string[] = [];
-  for (const r of readers) {
-    let out = "";
-    for (let chunk = await r.read(); !chunk.done; chunk = await r.read()) out += chunk.value;
-    said.push(out.trim());
-  }
-  await Promise.all(writers.map((w) => w.close()));
-  await Promise.all(children.map((c) => c.status));
+  const { said } = await runReleasedTogether(Array.from({ length: 4 }, () => script));
   assertEquals(said, ["opened", "opened", "opened", "opened"]);
   const j = Journal.open(dir);
   try {

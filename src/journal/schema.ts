@@ -108,6 +108,20 @@ export const MIGRATIONS: readonly string[] = [
   // entries and for turns recorded before this version.
   `ALTER TABLE entries ADD COLUMN certainty TEXT
      CHECK (certainty IS NULL OR certainty IN ('exact', 'reconstructed', 'best-effort'));`,
+  // 6: the limit ledger every run and exec on the machine shares (src/chain/limits.ts decides with
+  // it): one row per limit seen; an agent's latest row that is not cleared is its state.
+  `CREATE TABLE limits (
+     id          INTEGER PRIMARY KEY,
+     agent       TEXT NOT NULL,
+     kind        TEXT NOT NULL CHECK (kind IN ('usage', 'rate', 'stall')),
+     message     TEXT NOT NULL,
+     seen_at     TEXT NOT NULL,
+     until       TEXT,
+     run_id      INTEGER REFERENCES runs(id),
+     strikes     INTEGER NOT NULL DEFAULT 0,
+     cleared_at  TEXT
+   );
+   CREATE INDEX limits_agent ON limits(agent, id);`,
 ];
 
 /** The schema version this build writes. */

@@ -10,6 +10,7 @@
  */
 import { detectScriptFlavour, OUTER_SHELL_VAR, scriptArgv, type ScriptFlavour } from "./script.ts";
 import { UsageError, UuldanaError } from "../errors.ts";
+import { SIGNAL_NUMBERS, signalName } from "./signals.ts";
 
 /** How a pty process ended. */
 export interface PtyExit {
@@ -70,24 +71,6 @@ export interface SpawnPtyOptions {
 }
 
 const _isLinux = Deno.build.os === "linux";
-const _SIGNALS: Record<number, string> = {
-  1: "SIGHUP",
-  2: "SIGINT",
-  3: "SIGQUIT",
-  6: "SIGABRT",
-  9: "SIGKILL",
-  15: "SIGTERM",
-};
-const _SIGNAL_NUMBERS: Record<string, number> = {
-  SIGHUP: 1,
-  SIGINT: 2,
-  SIGQUIT: 3,
-  SIGABRT: 6,
-  SIGKILL: 9,
-  SIGSEGV: 11,
-  SIGPIPE: 13,
-  SIGTERM: 15,
-};
 const _STDERR_TAIL = 4096;
 
 /** Starts `argv` in a new pty of the given size through the system `script`. */
@@ -170,7 +153,7 @@ class _ScriptPty implements PtyProcess {
     const stoppedBy = this.#phase;
     if (status.signal !== null) {
       return {
-        code: 128 + (_SIGNAL_NUMBERS[status.signal] ?? 0),
+        code: 128 + (SIGNAL_NUMBERS[status.signal] ?? 0),
         signal: status.signal,
         stoppedBy,
       };
@@ -178,7 +161,7 @@ class _ScriptPty implements PtyProcess {
     // script -e reports a signalled agent as 128 + n; after a signal we sent, name it.
     let signal: string | null = null;
     if (this.#sentSignal !== null && status.code > 128) {
-      signal = _SIGNALS[status.code - 128] ?? null;
+      signal = signalName(status.code - 128);
     }
     return { code: status.code, signal, stoppedBy };
   }

@@ -34,6 +34,10 @@ export type RunOutcome =
   | { reason: "exit"; exitCode: number; signal: string | null }
   | { reason: "limit"; limit: LimitHit; exitCode: number | null }
   | { reason: "switch"; to: string; exitCode: number | null }
+  /** Busy past the stall rule with no answer: not a limit the agent showed. */
+  | { reason: "stall"; message: string; exitCode: number | null }
+  /** The work goes back to the chain's first agent, available again (`returnToFirst`). */
+  | { reason: "return"; to: string; exitCode: number | null }
   | { reason: "stopped"; signal: string; exitCode: number | null };
 
 /** Answers whether `/agent NAME` can switch now; returns an error line to show, or null. */
@@ -180,6 +184,22 @@ export class AgentRun {
   /** The agent's name. */
   get adapterName(): string {
     return this.#opts.adapter.name;
+  }
+
+  /**
+   * Whether the agent's input box is known to be empty: nothing typed since the last submit, and
+   * nothing uuldana pasted that was not sent.
+   */
+  get inputEmpty(): boolean {
+    return this.#input.line === "" && this.#input.exact;
+  }
+
+  /**
+   * Ends the run so the work goes back to `to` (the chain's first agent, available again). The
+   * caller picks the moment: the agent quiet, its input box empty.
+   */
+  returnTo(to: string): void {
+    this.#decide({ reason: "return", to, exitCode: null });
   }
 
   /** Whether the run has already ended or been decided. */
@@ -345,7 +365,7 @@ export class AgentRun {
     journal.endRun(this.runId, {
       reason: outcome.reason === "stopped" ? "signal" : outcome.reason,
       exitCode: outcome.exitCode,
-      limitMessage: limit?.message ?? null,
+      limitMessage: limit?.message ?? (outcome.reason === "stall" ? outcome.message : null),
       resetsAt: limit?.resetsAt ?? null,
     });
   }
@@ -458,10 +478,6 @@ export class AgentRun {
     if (busy === null || busy < limit) return;
     const message = `${this.#opts.adapter.displayName} was busy for ${busy} s with no answer ` +
       `(it may be retrying silently; stall rule: ${limit} s)`;
-    this.#decide({
-      reason: "limit",
-      limit: { kind: "usage", message, resetsAt: null },
-      exitCode: null,
-    });
+    this.#decide({ reason: "stall", message, exitCode: null });
   }
 }

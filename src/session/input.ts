@@ -10,6 +10,11 @@
  * words make the tracked line uncertain (the agent's input box then decides, see
  * `src/capture/reconcile.ts`), and an uncertain line is never a command.
  *
+ * The line is a {@linkcode LineBuffer}: typed keys and whole pastes, bounded at `TURN_CAP` code
+ * units per turn; a paste's bytes are kept as they come, at most a start and an end of
+ * {@linkcode PASTE_KEEP_BYTES} each, and decoded once when the paste ends. A turn that did not
+ * fit is submitted with `cut` (its text says where), and the handoff counts it best effort.
+ *
  * A lone Esc is a key of its own unless the next byte follows within {@linkcode ESCAPE_TIMEOUT_MS}:
  * a terminal sends Alt+x as ESC x in one write, so only a split read can part them, while a person
  * pressing Esc and then a letter takes far longer (the same rule as vim's `ttimeoutlen` and
@@ -17,6 +22,8 @@
  *
  * @module
  */
+
+import { LineBuffer, TURN_CAP } from "./line_buffer.ts";
 
 /** Esc followed by another byte within this many milliseconds is one key (Alt+key); see above. */
 export const ESCAPE_TIMEOUT_MS = 50;
@@ -35,6 +42,8 @@ export type InputEvent =
     exact: boolean;
     tail: string | null;
     pastes: string[];
+    /** True when the turn was longer than uuldana keeps: its text has a note where it was cut. */
+    cut: boolean;
   }
   /** `/agent` or `/agent NAME` was entered; its Enter was not forwarded. */
   | { type: "command"; name: "agent"; arg: string | null; typed: string };
@@ -58,6 +67,10 @@ const _COMMAND = /^\/agent(?:[ \t]+([^\s]+))?[ \t]*$/;
 const _PASTE_END = [0x1b, 0x5b, 0x32, 0x30, 0x31, 0x7e]; // ESC [ 2 0 1 ~
 const _MAX_SEQUENCE = 256;
 
+/** The bytes kept from each end of one paste (the middle of a longer one is counted, not kept). */
+export const PASTE_KEEP_BYTES = TURN_CAP / 2;
+const _PASTE_FIRST_CHUNK = 256;
+
 type _State = "ground" | "esc" | "csi" | "ss3" | "string" | "string-esc" | "mouse" | "paste";
 
 /** How the agent's input box takes keys (from its adapter). */
@@ -70,13 +83,15 @@ export interface KeyConventions {
 
 /** Follows the typed line through raw key bytes; see the module doc. */
 export class InputTracker {
-  #line: string[] = [];
-  #cursor = 0;
+  #line = new LineBuffer();
   #exact = true;
-  /** Typed at the end since the line became uncertain; null once the cursor moved since. */
-  #tail: string[] | null = [];
   #pastes: string[] = [];
-  #pasted: string[] = [];
+  #pastesSize = 0;
+  // The paste being read: its first bytes, then a ring of its last ones, and how many it had.
+  #pasteHead = new Uint8Array(0);
+  #pasteEnd: Uint8Array | null = null;
+  #pasteBytes = 0;
+  readonly #oneByte = new Uint8Array(1);
   readonly #keys: KeyConventions;
   #escAt = 0;
   #state: _State = "ground";
@@ -84,7 +99,6 @@ export class InputTracker {
   #params = "";
   #mouseLeft = 0;
   #pasteMatch = 0;
-  #pasteCR = false;
   #utf8: number[] = [];
   #utf8Need = 0;
   #decoder = new TextDecoder();
@@ -98,7 +112,7 @@ export class InputTracker {
 
   /** The line as tracked so far. */
   get line(): string {
-    return this.#line.join("");
+    return this.#line.text;
   }
 
   /** False when the line may differ from what the agent shows (cursor keys, history, Tab). */
@@ -131,7 +145,18 @@ export class InputTracker {
       this.#state = "ground";
       this.#uncertain(); // Esc may close a menu, clear the box or open a rewind list
     }
-    for (let i = 0; i < bytes.length; i++) this.#byte(bytes[i], i);
+    for (let i = 0; i < bytes.length; i++) {
+      // Inside a paste, everything up to the next ESC (the end marker's first byte) is text:
+      // kept in one copy, not byte by byte, so a big paste costs about a memcpy.
+      if (this.#state === "paste" && this.#pasteMatch === 0 && bytes[i] !== 0x1b) {
+        const esc = bytes.indexOf(0x1b, i);
+        const end = esc < 0 ? bytes.length : esc;
+        this.#pasteRun(bytes.subarray(i, end));
+        i = end - 1;
+        continue;
+      }
+      this.#byte(bytes[i], i);
+    }
     if (this.#state === "esc") this.#escAt = now;
     const events = this.#events;
     if (this.#skip.length === 0) return { forward: bytes, events };
@@ -212,12 +237,11 @@ export class InputTracker {
       case 0x03: // Ctrl-C clears the input box
         return this.#clearLine();
       case 0x01: // Ctrl-A, Ctrl-E: start and end of the (logical) line
-        return this.#moveTo(this.#lineStart());
+        return this.#moveTo(this.#line.lineStart());
       case 0x05:
-        return this.#moveTo(this.#lineEnd());
+        return this.#moveTo(this.#line.lineEnd());
       case 0x0b: // Ctrl-K: kill to the end of the (logical) line
-        this.#line.splice(this.#cursor, this.#lineEnd() - this.#cursor);
-        return;
+        return this.#line.deleteTo(this.#line.lineEnd());
       case 0x04: // Ctrl-D, Ctrl-L: no edit at the end of the line
       case 0x0c:
       case 0x00:
@@ -278,8 +302,11 @@ export class InputTracker {
       if (fields[0] === "200") {
         this.#state = "paste";
         this.#pasteMatch = 0;
-        this.#pasteCR = false;
-        this.#pasted = [];
+        this.#pasteBytes = 0;
+        this.#pasteEnd = null;
+        if (this.#pasteHead.length !== _PASTE_FIRST_CHUNK) {
+          this.#pasteHead = new Uint8Array(_PASTE_FIRST_CHUNK);
+        }
         return;
       }
       if (fields[0] === "27" && fields.length >= 3) {
@@ -289,7 +316,7 @@ export class InputTracker {
       if (fields[0] === "1" || fields[0] === "7") return this.#cursorKey("H");
       if (fields[0] === "4" || fields[0] === "8") return this.#cursorKey("F");
       if (fields[0] === "3") {
-        this.#line.splice(this.#cursor, 1); // Delete
+        this.#line.deleteForward(); // Delete
         return this.#noteMoved();
       }
       if (fields[0] === "2") return this.#uncertain(); // Insert: overtype, maybe
@@ -354,51 +381,107 @@ export class InputTracker {
   #paste(b: number): void {
     if (b === _PASTE_END[this.#pasteMatch]) {
       if (++this.#pasteMatch === _PASTE_END.length) {
-        this.#flushUtf8();
         this.#state = "ground";
         this.#pasteMatch = 0;
-        this.#pastes.push(this.#pasted.join(""));
-        this.#pasted = [];
+        this.#endPaste();
       }
       return;
     }
     if (this.#pasteMatch > 0) {
       // A partial end marker was text after all (its ESC is dropped like other controls).
-      for (const c of _PASTE_END.slice(1, this.#pasteMatch)) this.#pasteText(c);
+      for (const c of _PASTE_END.slice(0, this.#pasteMatch)) this.#pasteByte(c);
       this.#pasteMatch = 0;
       return this.#paste(b);
     }
-    this.#pasteText(b);
+    this.#pasteByte(b);
   }
 
-  #pasteText(b: number): void {
-    const cr = this.#pasteCR;
-    this.#pasteCR = b === 0x0d;
-    const before = this.#line.length;
-    if (b === 0x0d) this.#insert("\n");
-    else if (b === 0x0a) {
-      if (!cr) this.#insert("\n");
-    } else if (b === 0x09) this.#insert("\t");
-    else if (b < 0x20 || b === 0x7f) this.#flushUtf8();
-    else this.#textByte(b);
-    // What this byte completed (a code point may take several) is part of the paste's text.
-    const added = this.#line.length - before;
-    if (added > 0) this.#pasted.push(...this.#line.slice(this.#cursor - added, this.#cursor));
+  /** Keeps a pasted byte (one that could have begun the end marker). */
+  #pasteByte(b: number): void {
+    this.#oneByte[0] = b;
+    this.#pasteRun(this.#oneByte);
+  }
+
+  /** Keeps pasted bytes: in the head while it has room, the rest in the ring of the last ones. */
+  #pasteRun(run: Uint8Array): void {
+    let rest = run;
+    const n = this.#pasteBytes;
+    if (n < PASTE_KEEP_BYTES) {
+      const take = Math.min(rest.length, PASTE_KEEP_BYTES - n);
+      if (n + take > this.#pasteHead.length) {
+        const size = Math.max(n + take, Math.min(PASTE_KEEP_BYTES, this.#pasteHead.length * 2));
+        const grown = new Uint8Array(size);
+        grown.set(this.#pasteHead.subarray(0, n));
+        this.#pasteHead = grown;
+      }
+      this.#pasteHead.set(rest.subarray(0, take), n);
+      this.#pasteBytes += take;
+      rest = rest.subarray(take);
+      if (rest.length === 0) return;
+    }
+    // Of the rest only the last PASTE_KEEP_BYTES can be kept; the ring holds them in order
+    // from the write position.
+    if (rest.length > PASTE_KEEP_BYTES) {
+      this.#pasteBytes += rest.length - PASTE_KEEP_BYTES;
+      rest = rest.subarray(rest.length - PASTE_KEEP_BYTES);
+    }
+    const ring = this.#pasteEnd ??= new Uint8Array(PASTE_KEEP_BYTES);
+    const at = (this.#pasteBytes - PASTE_KEEP_BYTES) % PASTE_KEEP_BYTES;
+    const first = Math.min(rest.length, PASTE_KEEP_BYTES - at);
+    ring.set(rest.subarray(0, first), at);
+    ring.set(rest.subarray(first), 0);
+    this.#pasteBytes += rest.length;
+  }
+
+  /** The paste ended: its text goes into the line as one piece, at the cursor. */
+  #endPaste(): void {
+    const n = this.#pasteBytes;
+    let head: Uint8Array = this.#pasteHead.subarray(0, Math.min(n, PASTE_KEEP_BYTES));
+    let tail: Uint8Array = new Uint8Array(0);
+    if (n > 2 * PASTE_KEEP_BYTES) {
+      // The ring wrapped: its oldest byte is at the write position.
+      const ring = this.#pasteEnd!;
+      const at = (n - PASTE_KEEP_BYTES) % PASTE_KEEP_BYTES;
+      tail = new Uint8Array(PASTE_KEEP_BYTES);
+      tail.set(ring.subarray(at));
+      tail.set(ring.subarray(0, at), PASTE_KEEP_BYTES - at);
+    } else if (n > PASTE_KEEP_BYTES) tail = this.#pasteEnd!.subarray(0, n - PASTE_KEEP_BYTES);
+    let omitted = n - head.length - tail.length;
+    if (omitted > 0) {
+      // Cut at code point boundaries: a head ends before a split sequence, a tail starts after.
+      const end = _utf8CompleteEnd(head);
+      let start = 0;
+      while (start < 3 && start < tail.length && (tail[start] & 0xc0) === 0x80) start++;
+      omitted += head.length - end + start;
+      head = head.subarray(0, end);
+      tail = tail.subarray(start);
+    }
+    // Uncut, the two parts are one text (a character or CR LF may straddle them).
+    const text = omitted > 0
+      ? this.#line.insertPaste(_pasteText(head), omitted, _pasteText(tail))
+      : this.#line.insertPaste(_pasteText(_joined(head, tail)), 0, "");
+    this.#pastes.push(text);
+    // Pastes deleted from the line stay listed (the box may still show their labels): the list
+    // too keeps at most TURN_CAP, the newest pastes, which are the ones still in the box.
+    this.#pastesSize += text.length;
+    while (this.#pastesSize > TURN_CAP && this.#pastes.length > 1) {
+      this.#pastesSize -= this.#pastes.shift()!.length;
+    }
+    this.#pasteEnd = null;
+    if (this.#pasteHead.length > _PASTE_FIRST_CHUNK) this.#pasteHead = new Uint8Array(0);
   }
 
   #enter(start: number, end: number): void {
     this.#flushUtf8();
     // Claude's `\` + Enter: the backslash becomes a newline and nothing is sent.
-    if (this.#keys.backslashEnter && this.#cursor > 0 && this.#line[this.#cursor - 1] === "\\") {
-      this.#line[this.#cursor - 1] = "\n";
-      this.#tail?.pop();
-      this.#tail?.push("\n");
-      return;
+    if (this.#keys.backslashEnter && this.#line.charBefore() === "\\") {
+      return this.#line.replaceBefore("\n");
     }
-    const text = this.#line.join("");
+    const text = this.#line.text;
     const exact = this.#exact;
-    const tail = this.#tail === null ? null : this.#tail.join("");
+    const tail = this.#line.tail;
     const pastes = this.#pastes;
+    const cut = this.#line.cut;
     this.#clearLine();
     if (exact && text.trim() === "") return;
     const cmd = exact ? _COMMAND.exec(text) : null;
@@ -407,98 +490,76 @@ export class InputTracker {
       this.#events.push({ type: "command", name: "agent", arg: cmd[1] ?? null, typed: text });
       return;
     }
-    this.#events.push({ type: "submit", text, exact, tail, pastes });
+    this.#events.push({ type: "submit", text, exact, tail, pastes, cut });
   }
 
   #clearLine(): void {
-    this.#line = [];
-    this.#cursor = 0;
+    this.#line.clear();
     this.#exact = true;
-    this.#tail = [];
     this.#pastes = [];
+    this.#pastesSize = 0;
   }
 
   /** A key whose effect on the box is not followed: the box will tell (see the module doc). */
   #uncertain(): void {
     this.#exact = false;
-    this.#tail = [];
+    this.#line.markTail();
   }
 
   /** The cursor left the end of the line: later typing is not a tail of what the box shows. */
   #noteMoved(): void {
-    if (!this.#exact && this.#cursor !== this.#line.length) this.#tail = null;
+    if (!this.#exact && !this.#line.atEnd) this.#line.loseTail();
   }
 
-  #moveTo(at: number): void {
-    this.#cursor = Math.max(0, Math.min(this.#line.length, at));
+  #moveTo(boundary: number): void {
+    this.#line.moveTo(boundary);
     this.#noteMoved();
-  }
-
-  #lineStart(): number {
-    return this.#line.lastIndexOf("\n", this.#cursor - 1) + 1;
-  }
-
-  #lineEnd(): number {
-    const nl = this.#line.indexOf("\n", this.#cursor);
-    return nl < 0 ? this.#line.length : nl;
   }
 
   /** An unmodified cursor key: Left, Right, Home, End are followed; Up and Down are not. */
   #cursorKey(f: string): void {
-    if (f === "D") return this.#moveTo(this.#cursor - 1);
-    if (f === "C") return this.#moveTo(this.#cursor + 1);
-    if (f === "H") return this.#moveTo(this.#lineStart());
-    if (f === "F") return this.#moveTo(this.#lineEnd());
-    this.#uncertain(); // Up/Down: history recall, or a move between rows
+    if (f === "D") this.#line.left();
+    else if (f === "C") this.#line.right();
+    else if (f === "H") this.#line.moveTo(this.#line.lineStart());
+    else if (f === "F") this.#line.moveTo(this.#line.lineEnd());
+    else return this.#uncertain(); // Up/Down: history recall, or a move between rows
+    this.#noteMoved();
   }
 
   #insert(s: string): void {
     this.#flushUtf8();
-    for (const ch of s) this.#put(ch);
-  }
-
-  #put(ch: string): void {
-    this.#line.splice(this.#cursor++, 0, ch);
-    if (this.#tail !== null && this.#cursor === this.#line.length) this.#tail.push(ch);
+    this.#line.insert(s);
   }
 
   #backspace(): void {
-    if (this.#cursor === 0) return;
-    this.#line.splice(--this.#cursor, 1);
-    if (this.#tail !== null && this.#cursor === this.#line.length) {
-      if (this.#tail.length > 0) this.#tail.pop();
-      else if (!this.#exact) this.#tail = null; // deleted into text only the box knows
-    }
+    if (this.#line.atStart) return;
+    const atEnd = this.#line.atEnd;
+    const tailHadText = this.#line.tailHasText;
+    this.#line.backspace();
+    // Deleted into text only the box knows: the tail no longer ends what the box shows.
+    if (atEnd && !tailHadText && !this.#exact) this.#line.loseTail();
   }
 
   #killLine(): void {
-    this.#killBack(this.#lineStart());
+    this.#killBack(this.#line.lineStart());
   }
 
   #killWord(): void {
-    const l = this.#line;
-    let at = this.#cursor;
-    while (at > 0 && /\s/.test(l[at - 1]) && l[at - 1] !== "\n") at--;
-    while (at > 0 && !/\s/.test(l[at - 1])) at--;
-    this.#killBack(at);
+    this.#killBack(this.#line.wordStart());
   }
 
   /** Deletes from `at` to the cursor; the tail survives when only its own end was deleted. */
   #killBack(at: number): void {
-    const count = this.#cursor - at;
-    const atEnd = this.#cursor === this.#line.length;
-    this.#line.splice(at, count);
-    this.#cursor = at;
-    if (this.#tail === null) return;
-    if (atEnd && count <= this.#tail.length) this.#tail.length -= count;
-    else if (!this.#exact) this.#tail = null;
+    const atEnd = this.#line.atEnd;
+    const tailKept = this.#line.deleteBackTo(at);
+    if (!(atEnd && tailKept) && !this.#exact) this.#line.loseTail();
   }
 
   /** Collects UTF-8 bytes into code points; malformed input becomes U+FFFD. */
   #textByte(b: number): void {
     if (b < 0x80) {
       this.#flushUtf8();
-      this.#put(String.fromCharCode(b));
+      this.#line.insert(String.fromCharCode(b));
       return;
     }
     if (b >= 0x80 && b < 0xc0 && this.#utf8.length > 0) {
@@ -517,6 +578,36 @@ export class InputTracker {
     const s = this.#decoder.decode(new Uint8Array(this.#utf8));
     this.#utf8 = [];
     this.#utf8Need = 0;
-    for (const ch of s) this.#put(ch);
+    this.#line.insert(s);
   }
+}
+
+/** The end of `bytes` without a UTF-8 sequence that the cut left incomplete. */
+function _utf8CompleteEnd(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let lead = n - 1;
+  while (lead > 0 && n - lead < 4 && (bytes[lead] & 0xc0) === 0x80) lead--;
+  if (lead < 0 || bytes[lead] < 0xc0) return n;
+  const need = bytes[lead] >= 0xf0 ? 4 : bytes[lead] >= 0xe0 ? 3 : 2;
+  return n - lead < need ? lead : n;
+}
+
+function _joined(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (b.length === 0) return a;
+  const all = new Uint8Array(a.length + b.length);
+  all.set(a);
+  all.set(b, a.length);
+  return all;
+}
+
+const _decoder = new TextDecoder();
+
+/**
+ * Pasted bytes as the box takes them: CR, LF and CR LF are each one newline, Tab stays, other
+ * controls (the ESC of a partial end marker) are dropped; malformed UTF-8 becomes U+FFFD.
+ */
+function _pasteText(bytes: Uint8Array): string {
+  if (bytes.length === 0) return "";
+  // deno-lint-ignore no-control-regex
+  return _decoder.decode(bytes).replace(/\r\n?/g, "\n").replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
 }

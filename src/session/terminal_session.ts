@@ -8,6 +8,8 @@ import { enterRawMode, type RawMode, terminalSize } from "../pty/raw_mode.ts";
 import type { AgentRun, UserTerminal } from "./agent_run.ts";
 import type { ChainOptions } from "./chain.ts";
 import { type Keyboard, NoKeyboard, StdinKeyboard } from "./keyboard.ts";
+import type { NotifyConfig } from "../config/config.ts";
+import { Notifier } from "../notify/notifier.ts";
 
 const _encoder = new TextEncoder();
 
@@ -23,6 +25,7 @@ export class TerminalSession {
   readonly #fallback: { cols: number; rows: number };
   readonly #signals: [Deno.Signal, () => void][] = [];
   #run: AgentRun | null = null;
+  readonly #notifiers: Notifier[] = [];
   /** stdout failed (the terminal hung up, the pipe closed): later output is dropped. */
   #stdoutGone = false;
 
@@ -69,6 +72,15 @@ export class TerminalSession {
     }
   }
 
+  /**
+   * Writes notification bytes (bell, OSC 9) to the user's terminal, beside the agent's output and
+   * never into its pty; null when stdout is not a terminal, so a pipe or a log stays clean.
+   */
+  notificationWriter(): ((text: string) => void) | null {
+    if (!Deno.stdout.isTerminal()) return null;
+    return (text) => this.#writeStdout(_encoder.encode(text));
+  }
+
   /** Whether the user's terminal is a TTY in raw mode. */
   get raw(): boolean {
     return this.#raw !== null;
@@ -99,9 +111,21 @@ export class TerminalSession {
     }
   };
 
-  /** What a chain takes from this terminal: screen, keys, size, status lines, runs, signals. */
-  chainIO(): Pick<ChainOptions, "user" | "keyboard" | "size" | "status" | "onRun" | "abort"> {
+  /**
+   * What a chain takes from this terminal: screen, keys, size, status lines, runs, signals, and
+   * notifications as `notify` configures them.
+   */
+  chainIO(
+    notify: NotifyConfig,
+  ): Pick<ChainOptions, "user" | "keyboard" | "size" | "status" | "onRun" | "abort" | "notify"> {
+    const notifier = new Notifier({
+      config: notify,
+      terminal: this.notificationWriter(),
+      status: this.status,
+    });
+    this.#notifiers.push(notifier);
     return {
+      notify: (event) => notifier.notify(event),
       user: this.user,
       keyboard: this.keyboard,
       size: () => this.size(),
@@ -109,6 +133,11 @@ export class TerminalSession {
       onRun: (run) => this.setRun(run),
       abort: this.abort.signal,
     };
+  }
+
+  /** Resolves once every notify command started has ended (each is bounded by its timeout). */
+  async notificationsSent(): Promise<void> {
+    await Promise.all(this.#notifiers.map((n) => n.settled()));
   }
 
   /** Restores the terminal and stops listening. Idempotent. */

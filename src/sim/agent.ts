@@ -11,6 +11,7 @@
  * `SIM_IMPORT_MS` (how long `opencode import` takes),
  * `SIM_LOADING_MS` (after the first frame, with bracketed paste already on, input is dropped this
  * long while a session "loads", as real OpenCode does when it opens an imported session),
+ * `SIM_LIMIT_SESSIONS=N` (only the first N sessions, counted in `SIM_STATE_DIR`, hit it),
  * `SIM_RELAUNCH_MS` (Gemini and Qwen: every start, `--help` included, first costs this long, as
  * their launcher relaunching itself does, unless `GEMINI_CLI_NO_RELAUNCH`/`QWEN_CODE_NO_RELAUNCH`
  * is set), `SIM_HELP_MS` (`--help` takes this long whatever the environment),
@@ -24,6 +25,7 @@
  *
  * @module
  */
+import { join } from "node:path";
 import {
   type HookResult,
   modelContext,
@@ -107,7 +109,27 @@ function _readLines(path: string): string[] {
   }
 }
 
+/** This process's interactive session number for its persona (1: the first), when counted. */
+let _session = 1;
+
+// `SIM_LIMIT_SESSIONS=N`: only the first N interactive sessions of a persona (counted in
+// `$SIM_STATE_DIR`) hit the limit, as an account whose limit reset meanwhile.
+function _countSession(persona: string): void {
+  if (_env("SIM_LIMIT_SESSIONS") === undefined) return;
+  const file = join(simStateDir(), `${persona}.sessions`);
+  let n = 0;
+  try {
+    n = Number(Deno.readTextFileSync(file)) || 0;
+  } catch {
+    // the first session
+  }
+  _session = n + 1;
+  Deno.writeTextFileSync(file, String(_session));
+}
+
 function _limitAfter(): number {
+  const sessions = _envInt("SIM_LIMIT_SESSIONS", 0);
+  if (sessions > 0 && _session > sessions) return 0;
   return _envInt("SIM_LIMIT_AFTER", 0);
 }
 
@@ -167,6 +189,7 @@ export async function runSimAgent(persona: string, args: string[]): Promise<numb
       code = await _printMode(p, launch, log);
       break;
     default:
+      _countSession(p.name);
       code = await new _Session(p, launch, log).run();
   }
   log.write({ event: "exit", code });

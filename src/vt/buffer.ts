@@ -22,7 +22,7 @@ export class ScreenBuffer {
   scrollTop = 0;
   /** Bottom margin (DECSTBM), 0-based inclusive. */
   scrollBottom: number;
-  /** Tab stops: 1 at columns with a stop. */
+  /** Tab stops: 1 at columns with a stop (changed only through the methods below). */
   tabs: Uint8Array;
   /** Saved cursor column (DECSC). */
   savedX = 0;
@@ -30,9 +30,15 @@ export class ScreenBuffer {
   savedY = 0;
   /** Saved character set (DECSC). */
   savedCharset: Charset | null = null;
-  // The lines that may hold content since the last reset (a screenful at most, else all may).
+  // The lines that may hold content since the last reset: the first #touchedCount slots (a
+  // screenful at most, else all may). Slots are overwritten, not removed: no array per reset.
   #touched: Line[] = [];
+  #touchedCount = 0;
   #overflow = false;
+  // Every visible line is blank (not dirty): blanking rows then has nothing to do.
+  #blank = true;
+  // The tab stops are the default ones (every 8 columns): a reset need not rewrite them.
+  #defaultTabs = false;
 
   constructor(cols: number, rows: number, scrollback: number | null) {
     this.scrollback = scrollback === null ? null : new Scrollback(scrollback);
@@ -47,10 +53,15 @@ export class ScreenBuffer {
    * blank rows, cursor home, full margins, default tabs, no saved cursor, no scrollback.
    */
   reset(cols: number): void {
-    for (const line of this.#overflow ? this.lines : this.#touched) line.reset(cols);
-    this.#touched.length = 0;
+    if (this.#overflow) { for (const line of this.lines) line.reset(cols); }
+    else for (let i = 0; i < this.#touchedCount; i++) this.#touched[i].reset(cols);
+    this.#touchedCount = 0;
     this.#overflow = false;
-    if (this.tabs.length !== cols) this.tabs = new Uint8Array(cols);
+    this.#blank = true;
+    if (this.tabs.length !== cols) {
+      this.tabs = new Uint8Array(cols);
+      this.#defaultTabs = false;
+    }
     this.resetTabs();
     this.scrollback?.clear();
     this.x = this.y = this.scrollTop = 0;
@@ -61,8 +72,27 @@ export class ScreenBuffer {
 
   /** Notes that `line` may hold content now: `reset` erases the lines noted, not every line. */
   touched(line: Line): void {
-    if (this.#touched.length < this.lines.length) this.#touched.push(line);
+    this.#blank = false;
+    if (this.#touchedCount < this.lines.length) this.#touched[this.#touchedCount++] = line;
     else this.#overflow = true;
+  }
+
+  /**
+   * Every visible line is blank (no line was noted by `touched` since the last reset or
+   * `markBlank`, and no line with content came on screen by a resize).
+   */
+  get blank(): boolean {
+    return this.#blank;
+  }
+
+  /** Notes that every visible line is blank now (the screen just blanked them all). */
+  markBlank(): void {
+    this.#blank = true;
+  }
+
+  /** Notes that a visible line may hold content without `touched` (a resize pulled it back). */
+  markNotBlank(): void {
+    this.#blank = false;
   }
 
   /** Number of scrollback lines (xterm's `ybase`). */
@@ -72,8 +102,39 @@ export class ScreenBuffer {
 
   /** Tab stops every 8 columns. */
   resetTabs(): void {
+    if (this.#defaultTabs) return;
+    this.#defaultTabs = true;
     this.tabs.fill(0);
     for (let i = 0; i < this.tabs.length; i += 8) this.tabs[i] = 1;
+  }
+
+  /** HTS: a tab stop at column `x` (none past the last column). */
+  setStop(x: number): void {
+    if (x >= this.tabs.length || this.tabs[x] === 1) return;
+    this.tabs[x] = 1;
+    this.#defaultTabs = false;
+  }
+
+  /** TBC 0: no tab stop at column `x`. */
+  clearStop(x: number): void {
+    if (x >= this.tabs.length || this.tabs[x] === 0) return;
+    this.tabs[x] = 0;
+    this.#defaultTabs = false;
+  }
+
+  /** TBC 3: no tab stops at all. */
+  clearStops(): void {
+    this.tabs.fill(0);
+    this.#defaultTabs = false;
+  }
+
+  /** The tab stops for `cols` columns: kept where they were, every 8 columns in new ones. */
+  resizeTabs(cols: number): void {
+    const old = this.tabs;
+    const tabs = new Uint8Array(cols);
+    tabs.set(old.subarray(0, Math.min(cols, old.length)));
+    for (let i = Math.ceil(old.length / 8) * 8; i < cols; i += 8) tabs[i] = 1;
+    this.tabs = tabs; // default stops stay default
   }
 
   /** Next tab stop right of `x`, clamped to the last column. */

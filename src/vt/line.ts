@@ -37,11 +37,16 @@ export class Line {
   wrapped = false;
   /**
    * Text of combined cells by column (read only where the cell has the COMBINED flag; other
-   * slots may hold stale text); null until one exists.
+   * slots may hold stale text); null until one exists. Written through `addToCell` and
+   * `fillText` only (moving texts within the line aside).
    */
   combined: string[] | null = null;
   /** A cell may hold content (false: every cell is erased, so `reset` has nothing to do). */
   dirty = false;
+  // A slot may hold a text the shared table (_KEPT) does not keep: erasing must let go of it.
+  // Texts the table keeps cost nothing more when a stale slot points at them, so a line of
+  // shared texts (a flood's) is erased without a pass over its slots.
+  #ownTexts = false;
 
   constructor(cols: number) {
     this.cells = new Uint32Array(cols).fill(NULL_CELL);
@@ -49,7 +54,8 @@ export class Line {
 
   /**
    * Erases every cell and the wrap flag; resizes to `cols` when needed. The combined-text slots
-   * are kept, emptied (a flood of combining marks must not make an array of garbage per row).
+   * are kept (a flood of combining marks must not make an array of garbage per row), emptied
+   * when one may hold a text of its own.
    */
   reset(cols: number): void {
     this.wrapped = false;
@@ -58,14 +64,16 @@ export class Line {
       this.combined = null;
     } else if (this.dirty) {
       this.cells.fill(NULL_CELL);
-      this.combined?.fill("");
+      this.dropTexts();
     }
     this.dirty = false;
   }
 
-  /** Lets go of the combined texts (the line left the scrollback; its slot keeps it for reuse). */
+  /** Lets go of the combined texts of its own (the line left the scrollback; its slot keeps it). */
   dropTexts(): void {
+    if (!this.#ownTexts) return;
     this.combined?.fill("");
+    this.#ownTexts = false;
   }
 
   /** The text of the cell at `x` ("" for an erased cell). */
@@ -89,9 +97,11 @@ export class Line {
       const text = slots[x];
       if (text.length + (cp > 0xffff ? 2 : 1) <= MAX_CELL_TEXT) {
         slots[x] = _append(text, cp);
+        if (!_appendKept) this.#ownTexts = true;
       }
     } else if (c & CP_MASK) {
       this.combinedSlots()[x] = _append(String.fromCodePoint(c & CP_MASK), cp);
+      if (!_appendKept) this.#ownTexts = true;
       c = (c & ~CP_MASK) | COMBINED;
     } else {
       c = cp | NULL_CELL;
@@ -101,16 +111,25 @@ export class Line {
     this.dirty = true;
   }
 
+  /** Sets the combined text of columns [from, end) to `text` (cells written as a run). */
+  fillText(from: number, end: number, text: string): void {
+    if (!this.#ownTexts && !_KEPT.has(text)) this.#ownTexts = true;
+    this.combinedSlots().fill(text, from, end);
+  }
+
   /**
    * Estimated bytes of the combined texts (what this line adds to the scrollback's budget): a
    * pointer per slot, and per combined cell a string of at most {@link MAX_CELL_TEXT} units.
+   * `combinedCells`, when the caller knows it, saves counting them.
    */
-  combinedBytes(): number {
+  combinedBytes(combinedCells?: number): number {
     const slots = this.combined;
     if (slots === null) return 0;
-    const cells = this.cells;
-    let n = 0;
-    for (let i = 0; i < cells.length; i++) if (cells[i] & COMBINED) n++;
+    let n = combinedCells ?? 0;
+    if (combinedCells === undefined) {
+      const cells = this.cells;
+      for (let i = 0; i < cells.length; i++) if (cells[i] & COMBINED) n++;
+    }
     return 8 * slots.length + _STRING_BYTES * n;
   }
 
@@ -187,15 +206,22 @@ export class Line {
 const _APPENDED = new Map<string, Map<number, string>>();
 const _APPENDED_LIMIT = 4096;
 let _appendedCount = 0;
+// The texts _APPENDED keeps (it never lets one go).
+const _KEPT = new Set<string>();
+// Whether the text the last _append returned is one _APPENDED keeps.
+let _appendKept = false;
 
 function _append(text: string, cp: number): string {
   let next = _APPENDED.get(text);
   const known = next?.get(cp);
+  _appendKept = true;
   if (known !== undefined) return known;
   const joined = text + String.fromCodePoint(cp);
-  if (_appendedCount < _APPENDED_LIMIT) {
+  _appendKept = _appendedCount < _APPENDED_LIMIT;
+  if (_appendKept) {
     if (next === undefined) _APPENDED.set(text, next = new Map());
     next.set(cp, joined);
+    _KEPT.add(joined);
     _appendedCount++;
   }
   return joined;

@@ -100,3 +100,57 @@ Deno.test("a flood of huge REPs keeps keys' worth of work: each adds a bounded s
   ok(s.screen.every((row, y) => y === 39 || row === "x".repeat(120)), "every row but the last");
   ok(s.scrollback.includes("before"));
 });
+
+Deno.test("a flood of huge REPs, with or without other output between, ends as printing them", () => {
+  // After a REP that reached every row, the next one with only its pattern printed since changes
+  // the cursor row in place; anything else printed since makes it run the ordinary way.
+  const noises = [
+    "",
+    "",
+    "",
+    "",
+    "y",
+    "yz",
+    "abc",
+    "ab\r\nc",
+    "yz\x1b[2D",
+    "abc\x1b[3D",
+    "\x1b[3Dabc",
+    "\r",
+    "\x1b[C",
+    "\x1b[D",
+    "\r\n",
+    "\x1b[A",
+    "\x1b[2X",
+    "\b",
+  ];
+  for (let seed = 1; seed <= 300; seed++) {
+    const rnd = seededRandom(1000 + seed);
+    const int = (n: number) => Math.floor(rnd() * n);
+    const cols = 1 + int(12);
+    const rows = 1 + int(5);
+    const scrollback = int(30);
+    const cluster = CLUSTERS[int(CLUSTERS.length)];
+    const w = /中|🚀/.test(cluster) ? 2 : 1;
+    const per = Math.max(1, Math.floor(cols / w));
+    const limit = per * (rows + 4);
+    let setup = "text\r\nmore text\x1b[?7h\x1b[4l";
+    if (rnd() < 0.3 && rows > 1) setup += `\x1b[${1 + int(rows)};${1 + int(rows)}r`;
+    let withRep = setup;
+    let literal = setup;
+    for (let k = 2 + int(12); k > 0; k--) {
+      // the cluster itself half the time (what a flood prints between REPs)
+      const noise = rnd() < 0.5 ? cluster.repeat(int(3)) : noises[int(noises.length)];
+      const n = limit + int(per * 3 + 2);
+      withRep += `${noise}${cluster}\x1b[${n}b`;
+      literal += noise + cluster + cluster.repeat(n);
+    }
+    const a = new Terminal({ cols, rows, scrollback });
+    const b = new Terminal({ cols, rows, scrollback });
+    a.write(withRep);
+    b.write(literal);
+    const where = `seed ${seed} (${cols}x${rows}, ${JSON.stringify(withRep)})`;
+    assertEquals(visible(a.snapshot()), visible(b.snapshot()), where);
+    ok(a.snapshot().scrollback.length <= b.snapshot().scrollback.length, where);
+  }
+});

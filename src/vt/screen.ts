@@ -7,8 +7,10 @@
  */
 import { ScreenBuffer } from "./buffer.ts";
 import type { Charset } from "./charsets.ts";
+import { ClusterRun } from "./cluster_run.ts";
 import { COMBINED, CP_MASK, Line, NULL_CELL, WIDTH_MASK, WIDTH_SHIFT } from "./line.ts";
 import type { Modes } from "./modes.ts";
+import { RepMemo } from "./rep_memo.ts";
 import { charWidth } from "./width.ts";
 
 /**
@@ -20,8 +22,6 @@ const _MAX_JOINED_ROWS = 50;
 const _MAX_JOINED_CELLS = 12_000;
 
 const _E = 0x45;
-// How many rows other than its pattern the state a REP left may have before it is forgotten.
-const _REP_OTHER_ROWS = 4;
 
 /** The screen of a {@link Terminal}: buffers, cursor and every operation on them. */
 export class Screen {
@@ -47,12 +47,14 @@ export class Screen {
   // shared with the Terminal, which changes it in place: insert, wraparound, origin…
   readonly #modes: Readonly<Modes>;
   #gsets: (Charset | null)[] = [null, null, null, null];
-  // The last REP that ran through every row it could reach, while nothing else has changed any
-  // line but its cursor row since (every other change clears it): see `#repeatAgain`.
-  #repDone: RepDone | null = null;
+  // The last REP that ran through every row it could reach, while only rows it lists changed
+  // since (every other change clears it): see `RepMemo`, `#repeatInPlace`, `#repeatAgain`.
+  #repDone: RepMemo | null = null;
   // The code points of the last REP's text (a flood repeats the same one).
   #repText = "";
   #repCps: number[] = [];
+  // Writes a REP's runs of its cluster.
+  readonly #run = new ClusterRun();
   #glevel = 0;
 
   constructor(cols: number, rows: number, scrollback: number, modes: Readonly<Modes>) {
@@ -81,7 +83,7 @@ export class Screen {
 
   /** G0–G3 back to ASCII, G0 in use. */
   resetCharsets(): void {
-    this.#gsets.fill(null);
+    for (let i = 0; i < 4; i++) this.#gsets[i] = null;
     this.#glevel = 0;
     this.charset = null;
   }
@@ -176,11 +178,9 @@ export class Screen {
       for (let i = start; i < end; i++) this.printCp(bytes[i]);
       return;
     }
-    if (!this.inPrintRun) this.#startRun();
     const buf = this.buf;
-    if (this.#repDone !== null && !this.#repDone.lines.includes(buf.lines[buf.y])) {
-      this.#repDone = null;
-    }
+    this.#noteRep(buf.lines[buf.y], buf.x - 1, buf.x + 1); // what #startRun may change
+    if (!this.inPrintRun) this.#startRun();
     const cols = this.cols;
     const wrap = this.#modes.wraparound;
     let x = buf.x;
@@ -198,6 +198,7 @@ export class Screen {
           x = 0;
         } else {
           // no autowrap: everything left overwrites the last column
+          this.#noteRep(line, cols - 1, cols);
           cells[cols - 1] = bytes[end - 1] | NULL_CELL;
           x = cols;
           break;
@@ -205,6 +206,7 @@ export class Screen {
       }
       let m = cols - x;
       if (m > end - i) m = end - i;
+      this.#noteRep(line, x, x + m + 1); // and what #endPrint may change
       for (let k = 0; k < m; k++) cells[x + k] = bytes[i + k] | NULL_CELL;
       x += m;
       i += m;
@@ -216,11 +218,10 @@ export class Screen {
 
   /** Prints one code point: charset mapping, width, joining a combining mark, autowrap. */
   printCp(cp: number): void {
-    if (!this.inPrintRun) this.#startRun();
     const buf = this.buf;
-    if (this.#repDone !== null && !this.#repDone.lines.includes(buf.lines[buf.y])) {
-      this.#repDone = null;
-    }
+    // #startRun, joining a mark, the character, #endPrint
+    this.#noteRep(buf.lines[buf.y], buf.x - 2, buf.x + 3);
+    if (!this.inPrintRun) this.#startRun();
     const cols = this.cols;
     if (cp < 127 && this.charset !== null) {
       const mapped = this.charset[cp];
@@ -243,6 +244,8 @@ export class Screen {
         this.#wrapDown();
         buf.x = oldW;
         line = buf.lines[buf.y];
+        this.#noteRep(oldRow, oldCol, cols);
+        this.#noteRep(line, 0, oldW + 3);
         for (; oldCol < cols; oldCol++) oldRow.cells[oldCol] = NULL_CELL;
       } else {
         buf.x = cols - 1;
@@ -278,6 +281,11 @@ export class Screen {
       line.wrapped = true;
       this.#touch(line);
     }
+  }
+
+  /** Columns [from, to) of `line` change: the REP memo follows, or is forgotten. */
+  #noteRep(line: Line, from: number, to: number): void {
+    if (this.#repDone !== null && !this.#repDone.note(line, from, to)) this.#repDone = null;
   }
 
   /** `line` (of the buffer shown) may now hold content: RIS must erase it. */
@@ -323,7 +331,11 @@ export class Screen {
     let out: Line; // the row that leaves the region
     if (top === 0 && buf.scrollback !== null) {
       out = buf.lines.shift()!;
-      line = this.#blank(buf.scrollback.push(out));
+      // a row of the REP memo's pattern: its count of combined cells is known
+      const known = this.#repDone?.patternCells(out, buf, top, bottom);
+      line = this.#blank(
+        buf.scrollback.push(out, known === undefined ? known : out.combinedBytes(known)),
+      );
     } else {
       out = buf.lines.splice(top, 1)[0];
       line = this.#blank(out);
@@ -335,14 +347,10 @@ export class Screen {
     const done = this.#repDone;
     if (done !== null) {
       // the rows the last REP left all hold its pattern but these few: follow the scroll
-      if (!done.scrolls || done.buf !== buf || done.top !== top || done.bottom !== bottom) {
-        this.#repDone = null;
-      } else if (done.lines.length >= _REP_OTHER_ROWS) this.#repDone = null;
-      else {
-        const gone = done.lines.indexOf(out);
-        if (gone >= 0) done.lines.splice(gone, 1);
-        done.lines.push(line);
-      }
+      if (
+        !done.scrolls || done.buf !== buf || done.top !== top || done.bottom !== bottom ||
+        !done.scrolled(out, line)
+      ) this.#repDone = null;
     }
   }
 
@@ -354,7 +362,9 @@ export class Screen {
    */
   shiftLines(at: number, insertAt: number, n: number): void {
     this.#repDone = null;
-    const lines = this.buf.lines;
+    const buf = this.buf;
+    if (buf.blank) return; // blank lines moved and blanked: the same blank screen
+    const lines = buf.lines;
     if (at === insertAt) {
       this.#blank(lines[at]);
       return;
@@ -362,7 +372,10 @@ export class Screen {
     const up = at < insertAt;
     if (n > Math.abs(insertAt - at)) {
       // every row between them goes: blank them in place
-      for (let y = Math.min(at, insertAt); y <= Math.max(at, insertAt); y++) this.#blank(lines[y]);
+      const from = Math.min(at, insertAt);
+      const to = Math.max(at, insertAt);
+      for (let y = from; y <= to; y++) this.#blank(lines[y]);
+      if (from === 0 && to === this.rows - 1) buf.markBlank();
       return;
     }
     const removed = lines.splice(up ? at : at - n + 1, n);
@@ -373,6 +386,7 @@ export class Screen {
   /** ICH on `line`: inserts `n` blank cells at `pos`, shifting the rest right. */
   insertCells(line: Line, pos: number, n: number): void {
     this.#repDone = null;
+    if (!line.dirty) return; // every cell erased: shifting erased cells changes nothing
     const cells = line.cells;
     const len = cells.length;
     pos %= len;
@@ -390,6 +404,7 @@ export class Screen {
   /** DCH on `line`: deletes `n` cells at `pos`, shifting the rest left. */
   deleteCells(line: Line, pos: number, n: number): void {
     this.#repDone = null;
+    if (!line.dirty) return;
     const cells = line.cells;
     const len = cells.length;
     pos %= len;
@@ -408,6 +423,7 @@ export class Screen {
   eraseCells(y: number, start: number, end: number, clearWrap: boolean): void {
     this.#repDone = null;
     const line = this.buf.lines[y];
+    if (!line.dirty) return; // erased already, and not wrapped
     const cells = line.cells;
     const len = cells.length;
     if (start && (cells[start - 1] >>> WIDTH_SHIFT) === 2) cells[start - 1] = NULL_CELL;
@@ -561,7 +577,10 @@ export class Screen {
         return;
       }
       case 2:
+        this.#repDone = null;
+        if (buf.blank) return;
         for (let y = 0; y < this.rows; y++) this.#resetLine(y);
+        buf.markBlank();
         return;
       case 3:
         buf.scrollback?.clear();
@@ -602,6 +621,7 @@ export class Screen {
     const bulk = wrap && !this.#modes.insert && w <= cols;
     const per = Math.max(1, Math.floor(cols / w));
     const saturates = bulk && left >= per * (this.rows + 4);
+    if (saturates && this.#repDone !== null && this.#repeatInPlace(left)) return;
     while (left > 0) {
       // one cluster the ordinary way (it wraps and scrolls as needed)…
       for (const cp of cps) this.printCp(cp);
@@ -616,21 +636,11 @@ export class Screen {
       let m = Math.floor((cols - buf.x) / w);
       if (m > left) m = left;
       if (m === 0) continue;
-      const from = buf.x;
-      const to = from + m * w;
-      const slots = cell & COMBINED ? line.combinedSlots() : null;
-      const cluster = slots ? slots[at] : "";
-      if (w === 1) {
-        cells.fill(cell, from, to);
-        slots?.fill(cluster, from, to);
-      } else {
-        for (let p = from; p < to; p += 2) {
-          cells[p] = cell;
-          cells[p + 1] = 0;
-          if (slots) slots[p] = cluster;
-        }
-      }
-      buf.x = to;
+      const cluster = cell & COMBINED ? line.combinedSlots()[at] : "";
+      this.#touch(line);
+      this.#noteRep(line, buf.x, buf.x + m * w + 1);
+      this.#run.write(line, buf.x, m, cell, cluster, w);
+      buf.x += m * w;
       left -= m;
       this.#endPrint();
       if (
@@ -645,15 +655,58 @@ export class Screen {
       const at = buf.x - w;
       const cell = at >= 0 ? line.cells[at] : 0;
       const cluster = cell & COMBINED ? line.combined![at] : "";
+      // the cursor row holds the clusters left of the cursor (a last row below the margins,
+      // rewritten in place, a whole row of them)
+      const known = scrolls ? Math.floor(buf.x / w) : per;
       const { scrollTop: top, scrollBottom: bottom } = buf;
-      this.#repDone = { buf, lines: [line], top, bottom, cell, cluster, scrolls };
+      this.#repDone = new RepMemo(buf, line, known, scrolls, top, bottom, cell, w, cluster);
     }
+  }
+
+  /**
+   * A REP through every row it can reach (`left` clusters), when the last one left every such
+   * row holding this pattern and only more of it was printed since (checked in the columns
+   * written since, see `RepMemo.holds`): every row but the cursor row holds the pattern already,
+   * so only where the cursor row's clusters end, and the cursor, change. False when the state
+   * does not fit (the REP then runs the ordinary way).
+   */
+  #repeatInPlace(left: number): boolean {
+    const done = this.#repDone!;
+    const buf = this.buf;
+    const y = buf.y;
+    const line = buf.lines[y];
+    const w = done.w;
+    const cursor = done.row(line);
+    if (
+      cursor === undefined || done.buf !== buf || this.joinWidth !== w || buf.x % w !== 0 ||
+      done.top !== buf.scrollTop || done.bottom !== buf.scrollBottom ||
+      done.scrolls !== (y === buf.scrollBottom) || (!done.scrolls && y !== this.rows - 1)
+    ) return false;
+    const per = Math.max(1, Math.floor(this.cols / w));
+    const c = buf.x / w;
+    // the cursor row holds the clusters left of the cursor (below the margins, a whole row)
+    for (const r of done.rows) {
+      if (!done.holds(r, r === cursor && done.scrolls ? c : per)) return false;
+    }
+    const last = (c + left) % per || per;
+    for (const r of done.rows) {
+      r.line.wrapped = true; // every row it reaches was reached by autowrap
+      this.#touch(r.line);
+    }
+    if (done.scrolls && last > c) {
+      this.#run.write(line, c * w, last - c, done.cell, done.cluster, w);
+    } else if (done.scrolls && last < c) line.cells.fill(NULL_CELL, last * w, c * w);
+    buf.x = last * w;
+    this.#endPrint();
+    this.inPrintRun = true;
+    done.restart(line, done.scrolls ? last : per);
+    return true;
   }
 
   /**
    * The rest of a REP whose row is complete and that runs through every row it can reach
    * (`left` clusters more), when the last REP left every row it could reach holding this same
-   * pattern but a few (`RepDone.lines`, the cursor row among them) and nothing else changed
+   * pattern but a few (`RepMemo.rows`, the cursor row among them) and nothing else changed
    * since: only those rows change. At the bottom margin they scroll out in order (to the
    * scrollback, where the full repeat would push them among rows of the pattern), pattern rows
    * take their places and a fresh last row the last clusters; on a last row below the margins
@@ -664,7 +717,7 @@ export class Screen {
     const done = this.#repDone!;
     const y = buf.y;
     if (
-      done.buf !== buf || !done.lines.includes(line) || done.cell !== cell ||
+      done.buf !== buf || done.row(line) === undefined || done.cell !== cell || done.w !== w ||
       done.cluster !== cluster || done.top !== buf.scrollTop || done.bottom !== buf.scrollBottom ||
       done.scrolls !== (y === buf.scrollBottom) || (!done.scrolls && y !== this.rows - 1)
     ) return false;
@@ -674,25 +727,28 @@ export class Screen {
       this.#fillPattern(line, cell, cluster, w, per);
       buf.x = last * w;
       this.#endPrint();
+      done.restart(line, per);
       return true;
     }
-    const rows = done.lines.map((l) => buf.lines.indexOf(l)).sort((a, b) => a - b);
-    if (rows[0] < buf.scrollTop || rows[rows.length - 1] !== y) return false;
+    const listed = done.rows.map((r) => ({ r, y: buf.lines.indexOf(r.line) }));
+    listed.sort((a, b) => a.y - b.y);
+    if (listed[0].y < buf.scrollTop || listed[listed.length - 1].y !== y) return false;
     const sb = buf.scrollTop === 0 ? buf.scrollback : null;
-    for (const r of rows) {
-      const old = buf.lines[r];
-      if (_holdsPattern(old, cell, cluster, w, per)) {
+    for (const { r, y: ry } of listed) {
+      const old = r.line;
+      if (done.holds(r, per)) {
         // a row of the pattern already: the scrollback may miss it (see repeatCount)
-        if (r === y) old.cells.fill(NULL_CELL, last * w); // the pattern ends between clusters
+        old.wrapped = true;
+        if (ry === y) old.cells.fill(NULL_CELL, last * w); // the pattern ends between clusters
         continue;
       }
       const row = this.#blank(sb !== null ? sb.push(old) : old);
-      this.#fillPattern(row, cell, cluster, w, r === y ? last : per);
-      buf.lines[r] = row;
+      this.#fillPattern(row, cell, cluster, w, ry === y ? last : per);
+      buf.lines[ry] = row;
     }
     buf.x = last * w;
     this.#endPrint();
-    done.lines = [buf.lines[y]];
+    done.restart(buf.lines[y], last);
     return true;
   }
 
@@ -700,14 +756,7 @@ export class Screen {
   #fillPattern(row: Line, cell: number, cluster: string, w: number, count: number): void {
     row.wrapped = true;
     this.#touch(row);
-    const cells = row.cells;
-    const slots = cell & COMBINED ? row.combinedSlots() : null;
-    const end = count * w;
-    for (let p = 0; p < end; p += w) {
-      cells[p] = cell;
-      if (w === 2) cells[p + 1] = 0;
-      if (slots) slots[p] = cluster;
-    }
+    this.#run.write(row, 0, count, cell, cluster, w);
   }
 
   /** Shows the alternate buffer, the cursor carried over. */
@@ -746,10 +795,7 @@ export class Screen {
         if ((cells[cols - 1] >>> WIDTH_SHIFT) === 2) cells[cols - 1] = NULL_CELL;
       };
       buf.lines.forEach(resizeLine);
-      const tabs = new Uint8Array(cols);
-      tabs.set(buf.tabs.subarray(0, Math.min(cols, buf.tabs.length)));
-      for (let i = Math.ceil(buf.tabs.length / 8) * 8; i < cols; i += 8) tabs[i] = 1;
-      buf.tabs = tabs;
+      buf.resizeTabs(cols);
     }
     if (rows > oldRows) {
       for (let k = oldRows; k < rows; k++) {
@@ -757,6 +803,7 @@ export class Screen {
         const pulled = buf.y === buf.lines.length - 1 ? buf.scrollback?.pop() : undefined;
         if (pulled) {
           if (pulled.cells.length !== cols) pulled.setWidth(cols);
+          if (pulled.dirty) buf.markNotBlank();
           buf.lines.unshift(pulled);
           buf.y++;
           buf.savedY = Math.max(0, buf.savedY);
@@ -778,20 +825,6 @@ export class Screen {
     buf.scrollTop = 0;
     buf.scrollBottom = rows - 1;
   }
-}
-
-/** Whether `row` is a soft-wrapped row of `per` clusters of `cell` (text `cluster`), as REP fills. */
-function _holdsPattern(row: Line, cell: number, cluster: string, w: number, per: number): boolean {
-  if (!row.wrapped) return false;
-  const cells = row.cells;
-  const slots = cell & COMBINED ? row.combined : null;
-  if (slots === null && cell & COMBINED) return false;
-  const end = per * w;
-  for (let p = 0; p < end; p += w) {
-    if (cells[p] !== cell || (w === 2 && cells[p + 1] !== 0)) return false;
-    if (slots !== null && slots[p] !== cluster) return false;
-  }
-  return end === cells.length || cells[end] === NULL_CELL;
 }
 
 /** Text of rows [start, end) joined: all but the last row untrimmed, trailing spaces stripped. */
@@ -821,18 +854,4 @@ export function repeatCount(n: number, cols: number, rows: number, w: number, wr
   const per = Math.max(1, Math.floor(cols / w));
   const limit = per * (rows + 4);
   return n <= limit + per ? n : limit + ((n - limit) % per);
-}
-
-/** What `Screen.#repeatAgain` needs to know of the last REP that reached every row. */
-interface RepDone {
-  buf: ScreenBuffer;
-  /** The rows that may differ from the pattern: the cursor row and rows scrolled in since. */
-  lines: Line[];
-  /** It ended on the bottom margin (true) or on a last row below the margins (false). */
-  scrolls: boolean;
-  top: number;
-  bottom: number;
-  /** The repeated cell and its text (for a combined cell). */
-  cell: number;
-  cluster: string;
 }

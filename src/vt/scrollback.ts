@@ -46,13 +46,14 @@ export class Scrollback {
   }
 
   /**
-   * Appends `line`. Returns a line object the caller may reuse (one that left the ring: the
-   * evicted oldest, `line` itself when the capacity is 0), or null.
+   * Appends `line` (`bytes`: its `combinedBytes`, when the caller knows it). Returns a line
+   * object the caller may reuse (one that left the ring: the evicted oldest, `line` itself when
+   * the capacity is 0), or null.
    */
-  push(line: Line): Line | null {
+  push(line: Line, bytes?: number): Line | null {
     const cap = this.capacity;
     if (cap === 0) return line;
-    const bytes = line.combinedBytes();
+    bytes ??= line.combinedBytes();
     let free: Line | undefined;
     if (this.#length === cap) {
       free = this.#items[this.#start];

@@ -506,7 +506,7 @@ export class Terminal {
         this.#screen.index();
         break;
       case 0x88:
-        if (buf.x < this.#screen.cols) buf.tabs[buf.x] = 1;
+        buf.setStop(buf.x);
         break;
     }
   }
@@ -527,7 +527,7 @@ export class Terminal {
           buf.x = 0;
           return this.#screen.index();
         case 0x48: // H
-          if (buf.x < this.#screen.cols) buf.tabs[buf.x] = 1;
+          buf.setStop(buf.x);
           return;
         case 0x4d: // M
           return this.#screen.reverseIndex();
@@ -685,9 +685,8 @@ export class Terminal {
       case 0x65: // e VPR
         return this.#screen.moveCursor(0, n1);
       case 0x67: // g TBC
-        if (p0 === 0) {
-          if (buf.x < this.#screen.cols) buf.tabs[buf.x] = 0;
-        } else if (p0 === 3) buf.tabs.fill(0);
+        if (p0 === 0) buf.clearStop(buf.x);
+        else if (p0 === 3) buf.clearStops();
         return;
       case 0x68: // h SM
       case 0x6c: // l RM

@@ -201,3 +201,17 @@ Deno.test("a soft-wrapped flood joins into one logical line of at most 12,000 ce
   const narrow = term("start " + "x".repeat(20 * 4));
   assertEquals(narrow.logicalScreenLines()[0], "start " + "x".repeat(80), "a screenful is whole");
 });
+
+Deno.test("rows a resize brings back from the scrollback are erased like any other", () => {
+  // The screen was blank (SU over every row) when the resize pulled text back onto it.
+  const t = new Terminal({ cols: 10, rows: 4, scrollback: 10 });
+  t.write("a\r\nb\r\nc\r\nd");
+  t.resize(10, 2);
+  t.write("\x1b[999S");
+  t.resize(10, 4);
+  assertEquals(t.snapshot().screen, ["a", "b", "", ""]);
+  t.write("\x1b[2J");
+  assertEquals(t.snapshot().screen, ["", "", "", ""]);
+  t.write("\x1b[2;1Hx\x1b[H\x1b[999L");
+  assertEquals(t.snapshot().screen, ["", "", "", ""]);
+});

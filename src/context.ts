@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { type Config, loadConfig } from "../config/config.ts";
-import { dataDir, ensurePrivateDir } from "../config/paths.ts";
-import { Journal } from "../journal/journal.ts";
-import { ResilientJournal } from "../journal/resilient_journal.ts";
-import { sweepScratch } from "../session/scratch.ts";
+import { type Config, loadConfig } from "./config/config.ts";
+import { dataDir, ensurePrivateDir } from "./config/paths.ts";
+import { Journal } from "./journal/journal.ts";
+import { ResilientJournal } from "./journal/resilient_journal.ts";
+import { sweepScratch } from "./session/scratch.ts";
 
 /** Configuration, data directory and journal for one command. */
 export interface Context {

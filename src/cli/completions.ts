@@ -1,0 +1,36 @@
+/**
+ * `uuldana completions bash|zsh|fish`: prints a completion script made from the program's own
+ * command tree and the agents of the registry.
+ *
+ * @module
+ */
+import { Argument, Command } from "@commander-js/extra-typings";
+import { adapterNames } from "../../adapters/registry.ts";
+import { completionTree } from "./completion_tree.ts";
+import { completionScript, SHELLS } from "./completion_scripts.ts";
+
+/** The `completions` command. */
+export function completionsCommand(): Command<[string], Record<string, never>> {
+  return new Command("completions")
+    .description("print a shell completion script (commands, options, agent names)")
+    .addArgument(new Argument("<shell>", "the shell").choices(SHELLS))
+    .addHelpText(
+      "after",
+      `
+Examples:
+  source <(uuldana completions bash)                 bash, this shell only (add it to ~/.bashrc)
+  uuldana completions bash > ~/.local/share/bash-completion/completions/uuldana
+  source <(uuldana completions zsh)                  zsh, after compinit (add it to ~/.zshrc)
+  uuldana completions fish > ~/.config/fish/completions/uuldana.fish`,
+    )
+    .action((shell, _opts, cmd) => {
+      let root: Command<unknown[], Record<string, unknown>> = cmd as never;
+      while (root.parent) root = root.parent as never;
+      const script = completionScript(
+        shell as typeof SHELLS[number],
+        completionTree(root),
+        adapterNames(),
+      );
+      Deno.stdout.writeSync(new TextEncoder().encode(script));
+    }) as never;
+}
