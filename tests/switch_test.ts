@@ -250,6 +250,41 @@ Deno.test(
 );
 
 Deno.test(
+  "manual: /agent copilot shows the paste as [Paste #1 - N lines]: pasted once, then sent whole",
+  opts,
+  async () => {
+    const root = Deno.makeTempDirSync({ prefix: "uuldana-copilot-" });
+    const w = new SwitchWorld(["claude", "copilot"], {}, {
+      bins: installSimAgents(join(root, "bin"), ["copilot"], UULDANA),
+    });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", "refactor the parser");
+      await w.waitForEvent("claude", "reply");
+      await w.type("/agent copilot");
+      await w.term.waitFor(/\[Paste #1 - \d+ lines\]/, 30_000);
+      await new Promise((r) => setTimeout(r, 8000)); // longer than one receipt wait
+      assertEquals(
+        w.events("copilot", "paste").length,
+        1,
+        "a paste that showed is not pasted again",
+      );
+      w.withJournal((j) => {
+        const [h] = j.handoffs(1);
+        assertEquals(h.status, "pasted");
+        assertMatch(h.receipt ?? "", /visible on screen: "\[Paste #1 - \d+ lines\]"/);
+      });
+      await w.term.send("Enter");
+      const [submit] = await w.waitForEvent("copilot", "submit");
+      assert(framedBody(String(submit.text))?.body.includes("refactor the parser"));
+    } finally {
+      await w.close();
+      Deno.removeSync(root, { recursive: true });
+    }
+  },
+);
+
+Deno.test(
   "manual: a paste that never shows is not journaled as pasted; handoff.md is saved, the user told",
   opts,
   async () => {

@@ -293,10 +293,11 @@ class _Session {
     const claude = p.name === "claude";
     this.#editor = new LineEditor({
       backslashEnter: claude,
-      collapsePastes: claude || p.name === "gemini",
+      collapsePastes: claude || p.name === "gemini" || p.name === "copilot",
       trim: claude,
-      // Gemini CLI shows a long paste as `[Pasted Text: 43 lines]` until it is sent.
-      label: p.name === "gemini" ? "gemini" : "claude",
+      // Gemini CLI shows a long paste as `[Pasted Text: 43 lines]` until it is sent, Copilot CLI
+      // as `[Paste #1 - 42 lines]`.
+      label: p.name === "gemini" || p.name === "copilot" ? p.name : "claude",
     });
     const { cols, rows } = _size();
     this.#view = {

@@ -16,10 +16,10 @@ export interface EditorRules {
   /** The message is sent with leading and trailing blanks removed (Claude Code). */
   trim: boolean;
   /**
-   * How a collapsed paste is labelled: Claude Code's `[Pasted text #N +M lines]` (the default) or
-   * Gemini CLI's `[Pasted Text: L lines]`.
+   * How a collapsed paste is labelled: Claude Code's `[Pasted text #N +M lines]` (the default),
+   * Gemini CLI's `[Pasted Text: L lines]` or Copilot CLI 1.0.102's `[Paste #N - L lines]`.
    */
-  label?: "claude" | "gemini";
+  label?: "claude" | "gemini" | "copilot";
 }
 
 // Claude Code 2.1.197 collapses a paste longer than 800 characters or with more newlines than
@@ -27,6 +27,7 @@ export interface EditorRules {
 const _COLLAPSE_CHARS = 800;
 const _LABEL = /\[Pasted text #(\d+)(?: \+\d+ lines)?\]/g;
 const _GEMINI_LABEL = /\[Pasted Text: \d+ lines\]/g;
+const _COPILOT_LABEL = /\[Paste #(\d+) - \d+ lines?\]/g;
 
 /** The input box's text, cursor, history and pastes. */
 export class LineEditor {
@@ -82,6 +83,9 @@ export class LineEditor {
     const id = this.#nextPaste++;
     this.#pastes.set(id, text);
     if (this.#rules.label === "gemini") return this.insert(`[Pasted Text: ${newlines + 1} lines]`);
+    if (this.#rules.label === "copilot") {
+      return this.insert(`[Paste #${id} - ${newlines + 1} line${newlines ? "s" : ""}]`);
+    }
     this.insert(
       newlines === 0 ? `[Pasted text #${id}]` : `[Pasted text #${id} +${newlines} lines]`,
     );
@@ -185,7 +189,8 @@ export class LineEditor {
     const inOrder = [...this.#pastes.values()];
     const sent = (this.#rules.trim ? shown.trim() : shown)
       .replace(_LABEL, (label, id) => this.#pastes.get(Number(id)) ?? label)
-      .replace(_GEMINI_LABEL, (label) => inOrder.shift() ?? label);
+      .replace(_GEMINI_LABEL, (label) => inOrder.shift() ?? label)
+      .replace(_COPILOT_LABEL, (label, id) => this.#pastes.get(Number(id)) ?? label);
     this.#history.push(sent);
     this.#pastes.clear();
     this.clear();
