@@ -38,9 +38,9 @@ const _isPrompt = (rows: readonly string[], i: number) =>
 const _ECHO = /^( ?)❯ \S/;
 
 /**
- * Copilot's limit: its own `✗` row at column 0 (or its echo's column) whose text starts with a limit message (a failed
- * tool call is a `✗` row too, and its output below it is not read), after the latest turn, with
- * the input box back below.
+ * Copilot's limit: its own `✗` row at column 0 (or its echo's column) whose text starts with a
+ * limit message (a failed tool call is a `✗` row too, and its output below it is not read), after
+ * the latest turn, with the input box back below.
  */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = turnsAtColumnZero(hideDelivered(lines, opts.delivered), _ECHO);

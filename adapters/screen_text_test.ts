@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { hideDelivered } from "./screen_text.ts";
+import { hideDelivered, turnsAtColumnZero } from "./screen_text.ts";
 
 const HANDOFF = [
   "# uuldana handoff",
@@ -39,4 +39,28 @@ Deno.test("hideDelivered: the tail of a scrolled echo at the top is hidden only 
   // The same line at the top, but not followed by the rest of the text: not an echo.
   const alone = [LIMIT, "", "› "];
   assertEquals(hideDelivered(alone, [HANDOFF]), alone);
+});
+
+Deno.test("turnsAtColumnZero: a turn drawn at its echo's column moves left; deeper text stays deeper", () => {
+  const echo = /^( {0,2})> \S/;
+  assertEquals(
+    turnsAtColumnZero([
+      "  ● a notice before any echo",
+      "  > fix it",
+      "  ◆ The log shows:",
+      "    ✕ quoted",
+      "  ✕ [API Error: 429]",
+      "> at column 0",
+      "  ✕ not moved",
+    ], echo),
+    [
+      "  ● a notice before any echo",
+      "> fix it",
+      "◆ The log shows:",
+      "  ✕ quoted",
+      "✕ [API Error: 429]",
+      "> at column 0",
+      "  ✕ not moved",
+    ],
+  );
 });
