@@ -47,6 +47,12 @@ export class Line {
   // Texts the table keeps cost nothing more when a stale slot points at them, so a line of
   // shared texts (a flood's) is erased without a pass over its slots.
   #ownTexts = false;
+  // A text every combined slot holds but maybe the one at #holdExcept (-1: none), or null when
+  // unknown. A recycled row of a flood holds its cluster in every slot already (erasing keeps
+  // slots), so writing the cluster over the row again needs no store: storing 400 strings was
+  // most of the cost of a combining REP flood at 400 columns.
+  #hold: string | null = null;
+  #holdExcept = -1;
 
   constructor(cols: number) {
     this.cells = new Uint32Array(cols).fill(NULL_CELL);
@@ -74,6 +80,8 @@ export class Line {
     if (!this.#ownTexts) return;
     this.combined?.fill("");
     this.#ownTexts = false;
+    this.#hold = "";
+    this.#holdExcept = -1;
   }
 
   /** The text of the cell at `x` ("" for an erased cell). */
@@ -86,7 +94,27 @@ export class Line {
 
   /** The combined-text slots, created on first use. */
   combinedSlots(): string[] {
-    return this.combined ??= new Array<string>(this.cells.length).fill("");
+    if (this.combined !== null) return this.combined;
+    this.#hold = "";
+    this.#holdExcept = -1;
+    return this.combined = new Array<string>(this.cells.length).fill("");
+  }
+
+  /** Moves the combined texts of [start, end) to `target` (ICH, DCH), as `copyWithin`. */
+  moveTexts(target: number, start: number, end: number): void {
+    if (this.combined === null) return;
+    this.combined.copyWithin(target, start, end);
+    this.#hold = null;
+  }
+
+  // Slot `x` now holds `text`: keeps #hold true.
+  #slotSet(x: number, text: string): void {
+    const hold = this.#hold;
+    if (hold === null) return;
+    if (text === hold) {
+      if (x === this.#holdExcept) this.#holdExcept = -1;
+    } else if (this.#holdExcept === -1 || this.#holdExcept === x) this.#holdExcept = x;
+    else this.#hold = null;
   }
 
   /** Appends `cp` to the cell at `x` (combining mark); sets the width when `width` > 0. */
@@ -96,11 +124,15 @@ export class Line {
       const slots = this.combinedSlots();
       const text = slots[x];
       if (text.length + (cp > 0xffff ? 2 : 1) <= MAX_CELL_TEXT) {
-        slots[x] = _append(text, cp);
+        const joined = _append(text, cp);
+        slots[x] = joined;
+        this.#slotSet(x, joined);
         if (!_appendKept) this.#ownTexts = true;
       }
     } else if (c & CP_MASK) {
-      this.combinedSlots()[x] = _append(String.fromCodePoint(c & CP_MASK), cp);
+      const joined = _append(String.fromCodePoint(c & CP_MASK), cp);
+      this.combinedSlots()[x] = joined;
+      this.#slotSet(x, joined);
       if (!_appendKept) this.#ownTexts = true;
       c = (c & ~CP_MASK) | COMBINED;
     } else {
@@ -114,7 +146,29 @@ export class Line {
   /** Sets the combined text of columns [from, end) to `text` (cells written as a run). */
   fillText(from: number, end: number, text: string): void {
     if (!this.#ownTexts && !_KEPT.has(text)) this.#ownTexts = true;
-    this.combinedSlots().fill(text, from, end);
+    const except = this.#holdExcept;
+    if (
+      this.combined !== null && this.#hold === text && (except < from || except >= end)
+    ) return; // every slot of the range holds it already
+    const slots = this.combinedSlots();
+    slots.fill(text, from, end);
+    this.#holdAfterFill(slots, from, end, text);
+  }
+
+  // After [from, end) was filled with `text`: #hold is `text` when the few other slots hold it
+  // too (all but one at most), else unknown.
+  #holdAfterFill(slots: string[], from: number, end: number, text: string): void {
+    this.#hold = null;
+    if (from < 0 || end > slots.length || from >= end || from + slots.length - end > 4) return;
+    let except = -1;
+    for (let x = 0; x < slots.length; x++) {
+      if (x === from) x = end;
+      if (x >= slots.length || slots[x] === text) continue;
+      if (except !== -1) return;
+      except = x;
+    }
+    this.#hold = text;
+    this.#holdExcept = except;
   }
 
   /**
@@ -194,6 +248,7 @@ export class Line {
       const slots = this.combined.slice(0, cols);
       while (slots.length < cols) slots.push("");
       this.combined = slots;
+      this.#hold = null;
     }
   }
 }

@@ -393,7 +393,7 @@ export class Screen {
     if (pos && (cells[pos - 1] >>> WIDTH_SHIFT) === 2) cells[pos - 1] = NULL_CELL;
     if (n < len - pos) {
       cells.copyWithin(pos + n, pos, len - n);
-      line.combined?.copyWithin(pos + n, pos, len - n);
+      line.moveTexts(pos + n, pos, len - n);
       cells.fill(NULL_CELL, pos, pos + n);
     } else {
       cells.fill(NULL_CELL, pos, len);
@@ -410,7 +410,7 @@ export class Screen {
     pos %= len;
     if (n < len - pos) {
       cells.copyWithin(pos, pos + n, len);
-      line.combined?.copyWithin(pos, pos + n, len);
+      line.moveTexts(pos, pos + n, len);
       cells.fill(NULL_CELL, len - n, len);
     } else {
       cells.fill(NULL_CELL, pos, len);

@@ -11,15 +11,20 @@ import type { Line } from "./line.ts";
 /** Most bytes (estimated by `Line.combinedBytes`) the combined texts of the scrollback hold. */
 export const COMBINED_BUDGET_BYTES = 8 * 1024 * 1024;
 
+// Most lines dropped for the budget kept for reuse (a push drops about as many as it adds).
+const SPARE_LINES = 4;
+
 /** A ring buffer of at most `capacity` lines, oldest first. */
 export class Scrollback {
   /** Maximum number of lines kept. */
   readonly capacity: number;
   /** Most bytes the kept lines' combined texts may hold; the oldest lines go first. */
   readonly combinedBudget: number;
-  // Slots of the ring; a slot outside [start, start + length) holds a line that left the ring
-  // (handed back by push for reuse) or nothing.
+  // Slots of the ring; a slot outside [start, start + length) holds nothing.
   #items: (Line | undefined)[] = [];
+  // Lines dropped for the budget, newest last, handed back by push for reuse: the newest is the
+  // one written last, so the row a flood fills next is still in the CPU's cache.
+  #spare: Line[] = [];
   #bytes: number[] = [];
   #start = 0;
   #length = 0;
@@ -63,7 +68,7 @@ export class Scrollback {
       this.#start = (this.#start + 1) % cap;
     } else {
       const idx = (this.#start + this.#length) % cap;
-      free = this.#items[idx];
+      free = this.#spare.pop();
       this.#items[idx] = line;
       this.#bytes[idx] = bytes;
       this.#length++;
@@ -88,6 +93,7 @@ export class Scrollback {
   clear(): void {
     if (this.#length === 0 && this.#items.length === 0) return;
     this.#items = [];
+    this.#spare = [];
     this.#bytes = [];
     this.#start = 0;
     this.#length = 0;
@@ -96,7 +102,9 @@ export class Scrollback {
 
   #dropOldest(): void {
     const line = this.#items[this.#start]!;
-    line.dropTexts(); // its slot keeps the line for reuse, not its texts
+    line.dropTexts(); // the line is kept for reuse, not its texts
+    this.#items[this.#start] = undefined;
+    if (this.#spare.length < SPARE_LINES) this.#spare.push(line);
     this.#combined -= this.#bytes[this.#start];
     this.#start = (this.#start + 1) % this.capacity;
     this.#length--;

@@ -53,3 +53,16 @@ Deno.test("scrollback of a terminal flooded with combining marks stays within it
   plain.write("x".repeat(400 * 3000));
   assertEquals(plain.snapshot().scrollback.length, 2000);
 });
+
+Deno.test("scrollback: a line dropped for the budget is handed back for reuse, the newest first", () => {
+  const perLine = textLine("e".repeat(10), ELEVEN_MARKS).combinedBytes();
+  const sb = new Scrollback(1000, perLine * 2);
+  const lines = [0, 1, 2, 3].map(() => textLine("e".repeat(10), ELEVEN_MARKS));
+  assertEquals(sb.push(lines[0]), null);
+  assertEquals(sb.push(lines[1]), null);
+  assertEquals(sb.push(lines[2]), null, "lines[0] is dropped by this push, after it chose");
+  assertEquals(sb.push(lines[3]), lines[0], "the one the last push dropped");
+  assertEquals(sb.length, 2);
+  assertEquals(sb.push(textLine("plain")), lines[1]);
+  assertEquals(sb.push(textLine("plain")), null, "nothing dropped since: a new line is made");
+});
