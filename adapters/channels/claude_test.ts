@@ -157,3 +157,71 @@ Deno.test("the channel is off where Claude runs no hooks", () => {
   assertEquals(check(["--safe-mode"]), "--safe-mode turns Claude's hooks off");
   assertEquals(CLAUDE_CHANNEL.events, CLAUDE_CHANNEL_EVENTS);
 });
+
+// The launch: the channel's hooks ride in the one inline --settings uuldana passes.
+const relay = {
+  dir: "/data/scratch/p1/channel",
+  command: (e: string) => `/bin/sh '/data/relay-v1.sh' '/data/scratch/p1/channel' ${e}`,
+};
+const base = {
+  bin: "/usr/bin/claude",
+  handoff: null,
+  extraArgs: ["--model", "opus"],
+  workspace: "/w",
+  scratchDir: "/data/scratch/p1",
+};
+
+function settingsOf(
+  argv: string[],
+): { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> } {
+  const at = argv.indexOf("--settings");
+  assert(at > 0 && argv.indexOf("--settings", at + 1) < 0, "one --settings");
+  return JSON.parse(argv[at + 1]);
+}
+
+Deno.test("every road carries the channel's hooks, and only uuldana's relay runs them", async () => {
+  const { claude } = await import("../claude.ts");
+  for (const road of ["hook", "prompt", "paste"] as const) {
+    for (const handoff of [null, "the framed handoff"]) {
+      const launch = claude.launch({ ...base, road, handoff, channel: relay });
+      const { hooks } = settingsOf(launch.argv);
+      assertEquals(Object.keys(hooks).sort(), [...CLAUDE_CHANNEL_EVENTS].sort());
+      for (const event of CLAUDE_CHANNEL_EVENTS) {
+        const commands = hooks[event].flatMap((g) => g.hooks.map((h) => h.command));
+        assert(commands.includes(relay.command(event)), `${road}: ${event}`);
+      }
+      // The handoff never rides in a hook's command line.
+      assert(
+        !launch.argv.slice(0, -1).some((a) => a.includes("the framed handoff")) ||
+          road === "prompt",
+      );
+      if (road === "hook" && handoff) {
+        // The road's own SessionStart (cat the handoff's hook file) stays, beside the relay's.
+        assertEquals(hooks.SessionStart.map((g) => g.matcher ?? null), ["startup", null]);
+        assert(hooks.SessionStart[0].hooks[0].command.startsWith("cat '/data/scratch/p1/"));
+      }
+    }
+  }
+});
+
+Deno.test("no relay, --bare, or the user's own --settings: uuldana adds no channel", async () => {
+  const { claude } = await import("../claude.ts");
+  assertEquals(claude.launch({ ...base, road: "hook" }).argv, [
+    "/usr/bin/claude",
+    "--model",
+    "opus",
+  ]);
+  for (const extraArgs of [["--bare"], ["--settings", "/home/me/s.json"], ["--settings={}"]]) {
+    const launch = claude.launch({ ...base, road: "paste", extraArgs, channel: relay });
+    assertEquals(launch.argv, ["/usr/bin/claude", ...extraArgs]);
+  }
+  // The hook road still needs its own SessionStart, channel or not.
+  const hook = claude.launch({
+    ...base,
+    road: "hook",
+    handoff: "h",
+    extraArgs: ["--bare"],
+    channel: relay,
+  });
+  assertEquals(Object.keys(settingsOf(hook.argv).hooks), ["SessionStart"]);
+});

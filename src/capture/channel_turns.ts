@@ -87,8 +87,17 @@ export class ChannelTurns {
     return this.#pending.length;
   }
 
-  /** The user submitted `turn` (not a slash command) at `atMs`. */
+  /** Whether the channel was found silent and has said nothing since. */
+  get silent(): boolean {
+    return this.#silent;
+  }
+
+  /**
+   * The user submitted `turn` (not a slash command) at `atMs`: it waits for its `prompt` event, or
+   * is kept as typed at once when the channel was found silent.
+   */
   submit(turn: Submitted, atMs: number): TurnOutput[] {
+    if (this.#silent) return [this.#typed({ turn, atMs })];
     this.#pending.push({ turn, atMs });
     const out: TurnOutput[] = [];
     while (this.#pending.length > PENDING_MAX) out.push(this.#typed(this.#pending.shift()!));

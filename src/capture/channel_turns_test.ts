@@ -87,8 +87,12 @@ Deno.test("a silent channel: the submit is kept as typed after the wait, and tha
     { kind: "silent", why: `no event came ${PROMPT_WAIT_MS / 1000} s after a submit` },
     user("hello", "keystrokes", "reconstructed"),
   ]);
-  t.submit(exact("again"), PROMPT_WAIT_MS + 10);
-  assertEquals(t.tick(2 * PROMPT_WAIT_MS + 10), [user("again", "keystrokes")]);
+  assertEquals(t.silent, true);
+  // From now on a submit is kept as typed at once, until the channel speaks again.
+  assertEquals(t.submit(exact("again"), PROMPT_WAIT_MS + 10), [user("again", "keystrokes")]);
+  t.event({ type: "session", phase: "start" }, PROMPT_WAIT_MS + 20);
+  assertEquals(t.silent, false);
+  assertEquals(t.submit(exact("third"), PROMPT_WAIT_MS + 30), []);
 });
 
 Deno.test("once the channel speaks, a submit waits long for its event (queued behind a turn)", () => {
