@@ -79,6 +79,12 @@ export interface Launch {
    */
   prepare?: { argv: string[]; finish(stdout: string): string[] };
   /**
+   * The prompt the agent starts its first turn on, when the launch gives it one in its arguments
+   * (the prompt road's handoff, the hook road's kickoff): the channel's prompt event for it is
+   * uuldana's, not the user's.
+   */
+  opening?: string;
+  /**
    * A one-line prompt the session must submit itself once the TUI is ready (paste it, then
    * `submitKey`), for roads whose argv cannot start the turn (the store road). Absent otherwise.
    */

@@ -95,7 +95,10 @@ function _launch(req: LaunchRequest): Launch {
   if (req.road === "prompt") {
     requireArgFits("claude", req.handoff);
     // `--` ends options, so a variadic flag in extraArgs cannot swallow the prompt.
-    return { argv: [req.bin, ...req.extraArgs, ...settings, "--", req.handoff] };
+    return {
+      argv: [req.bin, ...req.extraArgs, ...settings, "--", req.handoff],
+      opening: req.handoff,
+    };
   }
   if ([...req.handoff].length > CLAUDE_HOOK_CAP) {
     throw new RoadError(
@@ -112,6 +115,7 @@ function _launch(req: LaunchRequest): Launch {
   return {
     argv: [req.bin, ...req.extraArgs, ..._settingsArgs(req, hookFile), "--", kickoff],
     files: [{ path: hookFile, content: output, mode: 0o600 }],
+    opening: kickoff,
   };
 }
 

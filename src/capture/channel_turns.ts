@@ -97,7 +97,7 @@ export class ChannelTurns {
    * is kept as typed at once when the channel was found silent.
    */
   submit(turn: Submitted, atMs: number): TurnOutput[] {
-    if (this.#silent) return [this.#typed({ turn, atMs })];
+    if (this.#silent) return [...this.flush(), this.#typed({ turn, atMs })];
     this.#pending.push({ turn, atMs });
     const out: TurnOutput[] = [];
     while (this.#pending.length > PENDING_MAX) out.push(this.#typed(this.#pending.shift()!));
@@ -124,17 +124,20 @@ export class ChannelTurns {
     }
   }
 
-  /** Time passed: submits that waited long enough are kept as typed. */
+  /**
+   * Time passed: submits that waited long enough are kept as typed — all of them at once when the
+   * channel turns out silent (each would wait in vain; their order is kept).
+   */
   tick(atMs: number): TurnOutput[] {
-    const out: TurnOutput[] = [];
     const first = this.#pending[0];
     if (!this.#heard && first && atMs - first.atMs >= PROMPT_WAIT_MS && !this.#silent) {
       this.#silent = true;
-      out.push({
-        kind: "silent",
-        why: `no event came ${PROMPT_WAIT_MS / 1000} s after a submit`,
-      });
+      return [
+        { kind: "silent", why: `no event came ${PROMPT_WAIT_MS / 1000} s after a submit` },
+        ...this.flush(),
+      ];
     }
+    const out: TurnOutput[] = [];
     while (this.#pending.length) {
       const p = this.#pending[0];
       const limit = this.#heard ? PENDING_MAX_MS : PROMPT_WAIT_MS;

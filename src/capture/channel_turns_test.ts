@@ -82,10 +82,12 @@ Deno.test("uuldana's own opening prompt opens the turn but is not the user's", (
 Deno.test("a silent channel: the submit is kept as typed after the wait, and that is said once", () => {
   const t = new ChannelTurns();
   t.submit({ text: "hello", certainty: "reconstructed" }, 0);
+  t.submit(exact("typed soon after"), 1_000);
   assertEquals(t.tick(PROMPT_WAIT_MS - 1), []);
   assertEquals(t.tick(PROMPT_WAIT_MS), [
     { kind: "silent", why: `no event came ${PROMPT_WAIT_MS / 1000} s after a submit` },
     user("hello", "keystrokes", "reconstructed"),
+    user("typed soon after", "keystrokes"),
   ]);
   assertEquals(t.silent, true);
   // From now on a submit is kept as typed at once, until the channel speaks again.

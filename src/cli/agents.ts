@@ -12,9 +12,14 @@ import { ADAPTERS } from "../../adapters/registry.ts";
 import { type AgentStatus, describeAgent } from "../../adapters/find.ts";
 import { bold, dim, green, red, yellow } from "./style.ts";
 import { type LimitState, limitState } from "../chain/limits.ts";
+import { agentConfig } from "../config/config.ts";
+import { channelLine, type ChannelState, channelState } from "../../adapters/channel_status.ts";
 
-/** An agent's status with its state in the limit ledger (null: no limit seen, or cleared). */
-export type AgentReport = AgentStatus & { limit: LimitState | null };
+/**
+ * An agent's status with its state in the limit ledger (null: no limit seen, or cleared) and its
+ * channel (hooks, or the screen only and why).
+ */
+export type AgentReport = AgentStatus & { limit: LimitState | null; channel: ChannelState };
 
 /** Probes every adapter in parallel (each probe ~3 s at most), with each one's ledger state. */
 export async function agentStatuses(): Promise<AgentReport[]> {
@@ -27,11 +32,19 @@ export async function agentStatuses(): Promise<AgentReport[]> {
   }
   try {
     const limits = journal?.latestLimits() ?? new Map();
+    const channels = journal?.latestChannels() ?? new Map();
     const now = new Date();
     const statuses = await Promise.all(ADAPTERS.map((a) => describeAgent(a, config, journal)));
-    return statuses.map((s) => {
+    return statuses.map((s, i) => {
       const entry = limits.get(s.name);
-      return { ...s, limit: entry ? limitState(entry, now) : null };
+      const cfg = agentConfig(config, s.name);
+      const latest = channels.get(s.name);
+      const channel = channelState(
+        ADAPTERS[i],
+        { extraArgs: cfg.args, env: cfg.env, version: s.version },
+        latest ? { runId: latest.runId, endedAt: latest.endedAt, ...latest.channel } : null,
+      );
+      return { ...s, limit: entry ? limitState(entry, now) : null, channel };
     });
   } finally {
     journal?.close();
@@ -58,6 +71,7 @@ export function renderAgents(statuses: readonly AgentReport[]): string {
     if (s.proof?.note) out.push(`    ${dim(s.proof.note)}`);
     const roads = s.roads.map((r) => (r === s.defaultRoad ? `${r} (default)` : r)).join(", ");
     out.push(`    roads: ${roads}`);
+    out.push(`    ${s.channel.why ? dim(channelLine(s.channel)) : channelLine(s.channel)}`);
     if (s.limit) out.push(`    ${s.limit.limited ? yellow(s.limit.line) : dim(s.limit.line)}`);
     if (s.handoffInArgv) {
       out.push(
@@ -80,13 +94,13 @@ export function agentsCommand() {
     )
     .option(
       "--json",
-      "print a JSON array of {name, found, path, version, acceptsInitialPrompt, proof, roads, defaultRoad, handoffInArgv, limit, …}",
+      "print a JSON array of {name, found, path, version, acceptsInitialPrompt, proof, roads, defaultRoad, handoffInArgv, limit, channel, …}",
     )
     .addHelpText(
       "after",
       `
 Examples:
-  uuldana agents                  installed?, version, opening-prompt proof, roads
+  uuldana agents                  installed?, version, opening-prompt proof, roads, channel
   uuldana agents --json | jq -r '.[] | select(.found) | .name'`,
     )
     .action(async (opts) => {

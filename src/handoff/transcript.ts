@@ -1,10 +1,13 @@
 /**
- * One run's conversation in time order: the typed user turns placed where the agent's screen
- * echoed them, so the last lines the agent showed are cut into the answer to each turn — User,
- * Agent, User, Agent…, oldest first. A screen row that only echoes a recorded turn is dropped
- * (the turn itself is carried), and so is everything after the limit message (the agent's own
- * limit menu is not the user's doing) and the live input box (what is typed there, e.g. a
- * `/agent NAME` switch, was never sent). Pure.
+ * One run's conversation in time order: the user turns (typed, or exact from the agent's channel)
+ * placed where the agent's screen echoed them, so the last lines the agent showed are cut into the
+ * answer to each turn — User, Agent, User, Agent…, oldest first. Where the channel carried a
+ * turn's reply, that exact reply is the answer and the screen keeps only what the reply does not
+ * say (tool calls and their output, the limit text); every turn's reply is carried, not only what
+ * the last screen lines still show. A screen row that only echoes a recorded turn is dropped (the
+ * turn itself is carried), and so is everything after the limit message (the agent's own limit
+ * menu is not the user's doing) and the live input box (what is typed there, e.g. a `/agent NAME`
+ * switch, was never sent). Pure.
  *
  * @module
  */
@@ -93,22 +96,83 @@ function _echoes(turns: readonly TranscriptEntry[], lines: readonly string[]): _
   return found;
 }
 
-function _agent(lines: readonly string[], from: number, to: number): TranscriptEntry[] {
-  const part = lines.slice(from, to);
+// What a screen row and a reply from the channel are compared on: letters and digits only (the
+// agent draws its markdown, bullets and markers its own way).
+function _words(s: string): string {
+  return s.replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
+// A row this short is taken as covered only between covered rows (a "1." or "}" of the reply).
+const _SHORT_ROW = 4;
+
+/**
+ * The rows of a screen part that show none of `replies` (the turn's answers from the channel,
+ * carried exactly): what only the screen has (a tool call and its output, the limit text).
+ */
+export function notInReplies(rows: readonly string[], replies: readonly string[]): string[] {
+  if (replies.length === 0) return [...rows];
+  const said = replies.map(_words).join("\n");
+  const words = rows.map(_words);
+  const covered = words.map((w) => w.length >= _SHORT_ROW && said.includes(w));
+  const near = (i: number, step: number) => {
+    for (let k = i + step; k >= 0 && k < rows.length; k += step) {
+      if (words[k] !== "") return covered[k];
+    }
+    return false;
+  };
+  const kept: string[] = [];
+  for (const [i, row] of rows.entries()) {
+    const w = words[i];
+    if (covered[i]) continue;
+    if (w !== "" && w.length < _SHORT_ROW && said.includes(w) && near(i, -1) && near(i, 1)) {
+      continue;
+    }
+    // Blank rows that only separated shown answers collapse to one.
+    if (w === "" && row.trim() === "" && kept.length && kept.at(-1)!.trim() === "") continue;
+    kept.push(row);
+  }
+  return kept.some((r) => _words(r) !== "") ? kept : [];
+}
+
+function _agent(
+  lines: readonly string[],
+  from: number,
+  to: number,
+  replies: readonly string[] = [],
+): TranscriptEntry[] {
+  const part = notInReplies(lines.slice(from, to), replies);
   while (part.length && part[0].trim() === "") part.shift();
   while (part.length && part[part.length - 1].trim() === "") part.pop();
   return part.length ? [{ role: "agent", text: part.join("\n"), fidelity: "screen" }] : [];
 }
 
+/** A user turn and the answers the channel gave to it (none for a typed turn without one). */
+interface _Group {
+  user: TranscriptEntry | null;
+  replies: TranscriptEntry[];
+}
+
+function _groups(entries: readonly TranscriptEntry[]): _Group[] {
+  const groups: _Group[] = [];
+  for (const e of entries) {
+    if (e.role === "user") groups.push({ user: e, replies: [] });
+    else if (groups.length) groups.at(-1)!.replies.push(e);
+    else groups.push({ user: null, replies: [e] });
+  }
+  return groups;
+}
+
 /**
- * Interleaves `turns` (the typed user turns, oldest first) with `screen` (the last lines with text
- * the agent showed), cut at `limitMessage` when given. Turns whose echo is not on the screen keep
- * their place in time: those older than the first echo before the whole screen, later ones just
- * before the next turn that has an echo (or at the end); when no turn has one, all before the
- * screen.
+ * Interleaves `entries` (the run's recorded turns, oldest first: typed or channel user turns,
+ * and the channel's replies) with `screen` (the last lines with text the agent showed), cut at
+ * `limitMessage` when given. Each user turn goes where the screen echoed it; the screen's rows
+ * after it are the answer, less the rows a reply from the channel already carries exactly (the
+ * reply follows them). Turns whose echo is not on the screen keep their place in time: those older
+ * than the first echo before the whole screen, later ones just before the next turn that has an
+ * echo (or at the end); when no turn has one, all before the screen.
  */
 export function timeOrdered(
-  turns: readonly TranscriptEntry[],
+  entries: readonly TranscriptEntry[],
   screen: readonly string[],
   limitMessage: string | null = null,
   box?: InputBox,
@@ -116,24 +180,45 @@ export function timeOrdered(
   // The live box is the lowest thing on the screen: found before the cut, which would leave an
   // echo looking like a box at the bottom.
   const lines = cutAtLimit(withoutInputBox([...screen], box), limitMessage);
+  const groups = _groups(entries);
+  // Leading replies (no user turn recorded before them) match no echo.
+  const turns = groups.map((g) =>
+    g.user ?? { role: "user" as const, text: "\u0000", fidelity: "event" as const }
+  );
   const echoes = _echoes(turns, lines);
   const out: TranscriptEntry[] = [];
+  // The replies of the turn emitted last: they follow its part of the screen.
+  let held: TranscriptEntry[] = [];
+  const flush = () => {
+    out.push(...held);
+    held = [];
+  };
+  const emit = (g: _Group) => {
+    flush();
+    if (g.user) out.push(g.user);
+    held = g.replies;
+  };
+  const part = (from: number, to: number) => {
+    out.push(..._agent(lines, from, to, held.map((r) => r.text)));
+    flush();
+  };
   let turn = 0;
   let line = 0;
   for (const [n, e] of echoes.entries()) {
     // Turns older than the first echo scrolled off: they came before all the screen shows.
-    if (n === 0) { while (turn < e.turn) out.push(turns[turn++]); }
-    out.push(..._agent(lines, line, e.from));
-    while (turn <= e.turn) out.push(turns[turn++]);
+    if (n === 0) { while (turn < e.turn) emit(groups[turn++]); }
+    part(line, e.from);
+    while (turn <= e.turn) emit(groups[turn++]);
     line = e.to + 1;
   }
   if (echoes.length === 0) {
-    out.push(...turns);
-    out.push(..._agent(lines, 0, lines.length));
+    for (const g of groups) emit(g);
+    part(0, lines.length);
     return out;
   }
   // Turns after the last echo came later than everything on the screen above.
-  out.push(..._agent(lines, line, lines.length));
-  out.push(...turns.slice(turn));
+  part(line, lines.length);
+  while (turn < groups.length) emit(groups[turn++]);
+  flush();
   return out;
 }

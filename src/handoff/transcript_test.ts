@@ -142,3 +142,70 @@ Deno.test("Gemini: the echo above the limit message is a turn, the live box belo
     agent(`✕ ${message}`),
   ]);
 });
+
+const said = (text: string): TranscriptEntry => ({
+  role: "user",
+  text,
+  fidelity: "event",
+  certainty: "exact",
+});
+const reply = (text: string): TranscriptEntry => ({ role: "agent", text, fidelity: "event" });
+
+// What Claude Code 2.1.332 showed for a turn with a tool call, then its limit (shortened).
+const limit332 = "You've hit your 5-hour limit · resets 12:47am (UTC)";
+const screen332 = [
+  "❯ Read the notes",
+  "● Let me look at the file first.",
+  "● Read(notes.txt)",
+  "  ⎿  Read 1 line",
+  "● Answer 1, line 1: **mock** reply text.",
+  "  1.",
+  "  Answer 1, line 2: mock reply text.",
+  "",
+  "✻ Baked for 3s · done 9:37 PM",
+  "❯ A3 add a --dry-run flag to deploy.sh",
+  `  ⎿  ${limit332}`,
+  "● Usage limit reached · set to continue automatically at 12:47am",
+];
+
+Deno.test("a reply from the channel is the answer; the screen keeps what only it shows", () => {
+  const text = "Let me look at the file first.\n\nAnswer 1, line 1: **mock** reply text.\n1.\n" +
+    "Answer 1, line 2: mock reply text.";
+  const entries = [
+    said("Read the notes"),
+    reply(text),
+    said("A3 add a --dry-run flag to deploy.sh"),
+  ];
+  assertEquals(timeOrdered(entries, screen332, limit332, CLAUDE_INPUT_BOX), [
+    entries[0],
+    agent("● Read(notes.txt)", "  ⎿  Read 1 line", "", "✻ Baked for 3s · done 9:37 PM"),
+    entries[1],
+    entries[2],
+    agent(`  ⎿  ${limit332}`),
+  ]);
+});
+
+Deno.test("replies of turns the screen no longer shows are carried all the same, in their place", () => {
+  const old = [said("first request"), reply("the first answer, long scrolled off")];
+  const seen = [said("Read the notes"), reply("Let me look at the file first.")];
+  const rows = ["  Answer 0, the tail of an older answer", ...screen332.slice(0, 4)];
+  assertEquals(timeOrdered([...old, ...seen], rows), [
+    old[0],
+    agent("  Answer 0, the tail of an older answer"),
+    old[1],
+    seen[0],
+    agent("● Read(notes.txt)", "  ⎿  Read 1 line"),
+    seen[1],
+  ]);
+  // No echo at all: every turn with its reply, then the screen less what the last reply says.
+  assertEquals(timeOrdered(seen, ["● Let me look at the file first.", "● Read(notes.txt)"]), [
+    seen[0],
+    agent("● Read(notes.txt)"),
+    seen[1],
+  ]);
+});
+
+Deno.test("a screen part that only shows the reply adds nothing", () => {
+  const entries = [said("hi"), reply("Hello there, friend.")];
+  assertEquals(timeOrdered(entries, ["❯ hi", "● Hello there,", "  friend.", ""]), entries);
+});

@@ -49,12 +49,30 @@ export interface NewRun {
   transport: "pty" | "headless";
 }
 
+/** What a run's structured channel did, as kept with the run. */
+export interface RunChannelRecord {
+  /** `on`: it spoke; `silent`: it said nothing when it should have; `off`: it was never on. */
+  state: "on" | "silent" | "off";
+  /** Why it is silent or off. */
+  why?: string;
+  /** Records read. */
+  records: number;
+  /** Records dropped, by reason (malformed, oversized, missing). */
+  dropped: Partial<Record<string, number>>;
+  /** Prompt and reply events refused (no submit seen, no open turn). */
+  ignored: number;
+  /** Prompt events the exact keys contradicted (the keys were kept). */
+  differs: number;
+}
+
 /** How a run ended, as recorded. */
 export interface RunEnd {
   reason: EndReason;
   exitCode?: number | null;
   limitMessage?: string | null;
   resetsAt?: string | null;
+  /** What its channel did, for agents that have one. */
+  channel?: RunChannelRecord | null;
 }
 
 /** A transcript entry to record. */
@@ -389,7 +407,8 @@ export class Journal {
   /** Records how a run ended (at `at`, default now). */
   endRun(id: number, end: RunEnd, at: string = _now()): void {
     this.#db.prepare(
-      `UPDATE runs SET ended_at = ?, end_reason = ?, exit_code = ?, limit_message = ?, resets_at = ?
+      `UPDATE runs SET ended_at = ?, end_reason = ?, exit_code = ?, limit_message = ?, resets_at = ?,
+         channel = ?
        WHERE id = ?`,
     ).run(
       at,
@@ -397,8 +416,31 @@ export class Journal {
       end.exitCode ?? null,
       end.limitMessage ?? null,
       end.resetsAt ?? null,
+      end.channel ? JSON.stringify(end.channel) : null,
       id,
     );
+  }
+
+  /** What run `id`'s channel did, or null (no channel, or not ended yet). */
+  runChannel(id: number): RunChannelRecord | null {
+    const row = this.#db.prepare("SELECT channel FROM runs WHERE id = ?").get(id) as
+      | { channel: string | null }
+      | undefined;
+    return _channelRecord(row?.channel ?? null);
+  }
+
+  /** Each agent's latest ended run that had a channel: its id, end and what the channel did. */
+  latestChannels(): Map<string, { runId: number; endedAt: string; channel: RunChannelRecord }> {
+    const rows = this.#db.prepare(
+      `SELECT r.agent, r.id, r.ended_at AS endedAt, r.channel FROM runs r
+       WHERE r.id = (SELECT max(id) FROM runs WHERE agent = r.agent AND channel IS NOT NULL)`,
+    ).all() as { agent: string; id: number; endedAt: string; channel: string }[];
+    const out = new Map<string, { runId: number; endedAt: string; channel: RunChannelRecord }>();
+    for (const r of rows) {
+      const channel = _channelRecord(r.channel);
+      if (channel) out.set(r.agent, { runId: Number(r.id), endedAt: r.endedAt, channel });
+    }
+    return out;
   }
 
   /** Appends a transcript entry (said at `at`, default now) and returns its sequence number. */
@@ -652,6 +694,15 @@ export class Journal {
   /** Closes the database. */
   close(): void {
     this.#db.close();
+  }
+}
+
+function _channelRecord(text: string | null): RunChannelRecord | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as RunChannelRecord;
+  } catch {
+    return null;
   }
 }
 

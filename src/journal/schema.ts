@@ -122,6 +122,9 @@ export const MIGRATIONS: readonly string[] = [
      cleared_at  TEXT
    );
    CREATE INDEX limits_agent ON limits(agent, id);`,
+  // 7: what a run's structured channel did (src/session/run_channel.ts: on, silent or off and
+  // why, records read, dropped and ignored), as JSON; null for runs without a channel.
+  `ALTER TABLE runs ADD COLUMN channel TEXT;`,
 ];
 
 /** The schema version this build writes. */

@@ -19,6 +19,7 @@ import { QuietDetector } from "./quiet.ts";
 import type { Keyboard } from "./keyboard.ts";
 import { OutputRecording } from "./recording.ts";
 import { RecordingFile } from "../journal/recording_file.ts";
+import { type ChannelSummary, RunChannel, type RunChannelSetup } from "./run_channel.ts";
 
 /** The user's side of the terminal. */
 export interface UserTerminal {
@@ -71,6 +72,13 @@ export interface AgentRunOptions {
   stallSeconds?: number;
   /** The clock limit detection resolves reset times against. */
   now?: () => Date;
+  /**
+   * The agent's structured channel, turned on at launch (its relay, the adapter's declaration,
+   * the opening prompts uuldana gave it); `{ off }`: it has one, but not for this launch, and why.
+   */
+  channel?: RunChannelSetup | { off: string };
+  /** One status line for the user (said while the agent runs: sparingly). */
+  status?: (line: string) => void;
 }
 
 const _DETECT_EVERY_MS = 40;
@@ -122,6 +130,8 @@ export class AgentRun {
   #altLines: string[] = [];
   /** Screen lines taken when the run's end was decided, before the agent is asked to quit. */
   #decidedLines: string[] | null = null;
+  /** The agent's structured channel, when on for this run. */
+  readonly #channel: RunChannel | null = null;
 
   private constructor(opts: AgentRunOptions, runId: number, pty: PtyProcess) {
     this.#opts = opts;
@@ -131,6 +141,7 @@ export class AgentRun {
     this.vt = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: _SCROLLBACK_ROWS });
     this.#quiet = new QuietDetector(performance.now(), { quietMs: opts.quietMs ?? 1500 });
     this.#recording = this.#startRecording();
+    this.#channel = this.#startChannel();
     this.outcome = new Promise((resolve) => this.#resolveOutcome = resolve);
     this.ended = this.#supervise();
   }
@@ -245,6 +256,8 @@ export class AgentRun {
     if (this.finished) return;
     clearTimeout(this.#confirmTimer);
     this.#decided = outcome;
+    // What the channel published up to now belongs to this run's conversation (its last reply).
+    this.#channel?.close();
     this.#decidedLines = this.#screenLines();
     this.#wakeWaiters();
     // The next agent must not wait for this one to finish quitting: detach it from the user's
@@ -310,6 +323,44 @@ export class AgentRun {
     this.#resolveOutcome(outcome);
   }
 
+  /** The run's channel reader, when the launch turned the agent's channel on. */
+  #startChannel(): RunChannel | null {
+    const setup = this.#opts.channel;
+    if (!setup || "off" in setup) return null;
+    try {
+      return new RunChannel({
+        ...setup,
+        journal: this.#opts.journal,
+        runId: this.runId,
+        agent: this.#opts.adapter.name,
+        status: this.#opts.status,
+      });
+    } catch (e) {
+      this.#opts.status?.(
+        `${this.#opts.adapter.name}'s channel could not start (${(e as Error)?.message ?? e}); ` +
+          "uuldana reads its screen only",
+      );
+      return null;
+    }
+  }
+
+  /** What the journal keeps about the run's channel. */
+  #channelSummary(): ChannelSummary | null {
+    const setup = this.#opts.channel;
+    if (!setup) return null;
+    if ("off" in setup) {
+      return { state: "off", why: setup.off, records: 0, dropped: {}, ignored: 0, differs: 0 };
+    }
+    return this.#channel?.summary ?? {
+      state: "off",
+      why: "its reader could not start",
+      records: 0,
+      dropped: {},
+      ignored: 0,
+      differs: 0,
+    };
+  }
+
   /** Records the output to a file beside the journal; without one the run goes on unrecorded. */
   #startRecording(): OutputRecording {
     const { journal, cols, rows } = this.#opts;
@@ -355,6 +406,7 @@ export class AgentRun {
 
   #record(outcome: RunOutcome): void {
     const { journal } = this.#opts;
+    this.#channel?.close();
     journal.saveScreen(this.runId, this.#decidedLines ?? this.#screenLines(), {
       cols: this.vt.cols,
       rows: this.vt.rows,
@@ -367,6 +419,7 @@ export class AgentRun {
       exitCode: outcome.exitCode,
       limitMessage: limit?.message ?? (outcome.reason === "stall" ? outcome.message : null),
       resetsAt: limit?.resetsAt ?? null,
+      channel: this.#channelSummary(),
     });
   }
 
@@ -392,6 +445,8 @@ export class AgentRun {
     const reading = box ? readInputBox(this.vt.logicalScreenLines(), box) : null;
     const turn = reconcile(event, reading, box);
     if (turn === null || isLocalCommand(turn.text, box)) return;
+    // The agent's own prompt event gives the exact text; slash commands fire none.
+    if (!turn.text.trimStart().startsWith("/") && this.#channel?.submit(turn)) return;
     this.#opts.journal.addEntry(this.runId, {
       role: "user",
       text: turn.text,

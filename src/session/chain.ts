@@ -47,6 +47,7 @@ import { handoffReason, limitSeen, stopMessage, type WorkStop } from "../chain/r
 import { availableAt, clock, isLimited, type LimitEntry, newLimitEntry } from "../chain/limits.ts";
 import type { NotifyEvent } from "../notify/event.ts";
 import { newScratchDir, removeScratchDir } from "./scratch.ts";
+import { prepareChannel, runChannelSetup } from "./channel_launch.ts";
 
 /** What a chain needs from the outside world. */
 export interface ChainOptions {
@@ -391,16 +392,25 @@ async function _launch(
   const atLaunch = start.handoff && start.road !== "paste" ? start.handoff : null;
   let launch: Launch;
   let run: AgentRun;
+  const extraArgs = [...cfg.args, ...start.extraArgs];
   try {
+    const channel = prepareChannel(adapter, {
+      scratchDir: scratch,
+      dataDir: ctx.dataDir,
+      extraArgs,
+      env: cfg.env,
+      version: found!.version,
+    });
     launch = adapter.launch({
       bin: found!.path,
       version: found!.version,
       road: start.road ?? adapter.defaultRoad,
       handoff: atLaunch?.composed.text ?? null,
       handoffFile: atLaunch?.file,
-      extraArgs: [...cfg.args, ...start.extraArgs],
+      extraArgs,
       workspace: opts.workspace,
       scratchDir: scratch,
+      channel: channel && "relay" in channel ? channel.relay : undefined,
     });
     const argv = await materializeLaunch(launch, opts.workspace, { env: cfg.env });
     const size = opts.size();
@@ -421,6 +431,8 @@ async function _launch(
       checkSwitch: (name) => _switchProblem(chain, adapter.name, name),
       listAgents: () => _agentList(chain, adapter.name),
       stallSeconds: cfg.stallSeconds,
+      channel: runChannelSetup(adapter, channel, launch),
+      status: opts.status,
     });
   } catch (e) {
     removeScratch();

@@ -21,18 +21,13 @@
  * `SIM_RETRY_GIVEUP=N` (OpenCode stops retrying after attempt N and ends the turn with its `┃`
  * error block), `SIM_SPLIT_MS` (the frame showing the limit is written in two parts this many ms
  * apart, cut inside the reset clause), `SIM_TOOL_CAT=FILE` (Claude answers a turn by running
- * `cat FILE` and ends the turn on its output).
+ * `cat FILE` and ends the turn on its output), `SIM_HOOKS_OFF=1` (Claude runs no hook at all, as
+ * under managed settings with `disableAllHooks`).
  *
  * @module
  */
 import { join } from "node:path";
-import {
-  type HookResult,
-  modelContext,
-  readSettings,
-  runHook,
-  sessionStartHooks,
-} from "./claude_hook.ts";
+import { eventHooks, type HookResult, modelContext, readSettings, runHook } from "./claude_hook.ts";
 import { KeyDecoder, type KeyEvent } from "./keys.ts";
 import { LineEditor } from "./editor.ts";
 import { completePath } from "./complete.ts";
@@ -285,11 +280,19 @@ class _Session {
   #session: StoredSession | null = null;
   #model: string | null = null;
   #signals: [Deno.Signal, () => void][] = [];
+  /** Claude: the settings whose hooks run (the user's own, then `--settings`). */
+  #settings: unknown[] = [];
+  readonly #sessionId: string;
+  /** Claude: the turn's `prompt_id`, as its hooks carry it. */
+  #promptId = "";
+  /** Claude: hooks not waited for (MessageDisplay), waited for before exit. */
+  readonly #unwaited = new Set<Promise<unknown>>();
 
   constructor(p: Persona, launch: SimLaunch, log: SimLog) {
     this.#p = p;
     this.#launch = launch;
     this.#log = log;
+    this.#sessionId = launch.sessionId ?? crypto.randomUUID();
     const claude = p.name === "claude";
     this.#editor = new LineEditor({
       backslashEnter: claude,
@@ -323,7 +326,8 @@ class _Session {
       _write(Deno.stderr, "Error: Raw mode is not supported on the current process.stdin\n");
       return 1;
     }
-    if (this.#p.name === "claude" && this.#launch.settings !== null) await this.#runHooks();
+    // SIM_HOOKS_OFF=1: as Claude under managed settings with `disableAllHooks`.
+    if (this.#p.name === "claude" && _env("SIM_HOOKS_OFF") !== "1") await this.#runHooks();
     if (this.#p.name === "opencode" && this.#launch.sessionId !== null) {
       const s = loadSession(simStateDir(), this.#launch.sessionId);
       if (!s) {
@@ -364,6 +368,11 @@ class _Session {
     this.#readLoop();
     const code = await finished;
     this.#cleanup();
+    if (this.#settings.length) {
+      // Claude runs its SessionEnd hooks on the way out (and lets the unwaited ones finish).
+      await this.#fire("SessionEnd", { reason: code === 0 ? "prompt_input_exit" : "other" });
+      await Promise.allSettled([...this.#unwaited]);
+    }
     return code;
   }
 
@@ -374,35 +383,74 @@ class _Session {
     } catch { /* signal unsupported here */ }
   }
 
-  async #runHooks(): Promise<void> {
-    let settings: unknown;
+  // Claude's settings: the user's own file and `--settings`, whose hook arrays Claude concatenates.
+  #loadSettings(): boolean {
+    const user = join(Deno.env.get("HOME") ?? "/nonexistent", ".claude", "settings.json");
     try {
-      settings = readSettings(this.#launch.settings!);
+      this.#settings.push(JSON.parse(Deno.readTextFileSync(user)));
+    } catch { /* none, or not JSON: Claude would say so; the simulation goes on */ }
+    if (this.#launch.settings === null) return true;
+    try {
+      this.#settings.push(readSettings(this.#launch.settings));
+      return true;
     } catch (e) {
       this.#log.write({ event: "hook", error: `invalid settings: ${(e as Error).message}` });
       this.#view.items.push({ kind: "note", text: `Settings error: ${(e as Error).message}` });
-      return;
+      return false;
     }
-    const sessionId = this.#launch.sessionId ?? crypto.randomUUID();
+  }
+
+  /**
+   * Runs every hook of `event` with Claude's stdin JSON (the fields real Claude 2.1.332 sends) and
+   * logs each; all of an event's hooks run at once.
+   */
+  async #fire(
+    event: string,
+    extra: Record<string, unknown>,
+    match?: string,
+  ): Promise<HookResult[]> {
+    const hooks = this.#settings.flatMap((s) => eventHooks(s, event, match));
+    if (hooks.length === 0) return [];
     const input = {
-      session_id: sessionId,
-      transcript_path: `${simStateDir()}/claude/${sessionId}.jsonl`,
+      session_id: this.#sessionId,
+      transcript_path: `${simStateDir()}/claude/${this.#sessionId}.jsonl`,
       cwd: Deno.cwd(),
-      hook_event_name: "SessionStart",
-      source: "startup",
-      model: "claude-sim-1",
+      ...(event === "SessionStart" ? {} : { prompt_id: this.#promptId }),
+      hook_event_name: event,
+      ...extra,
     };
-    for (const hook of sessionStartHooks(settings, "startup")) {
-      const r: HookResult = await runHook(hook, input, Deno.cwd());
-      const received = r.additionalContext ? modelContext(r.additionalContext) : "";
+    return await Promise.all(hooks.map(async (hook) => {
+      const r = await runHook(hook, input, Deno.cwd());
       this.#log.write({
         event: "hook",
+        hook: event,
         command: r.command,
         exitCode: r.exitCode,
         additionalContext: r.additionalContext,
-        modelReceived: received,
+        ...(event === "SessionStart"
+          ? { modelReceived: r.additionalContext ? modelContext(r.additionalContext) : "" }
+          : {}),
         ...(r.stderr ? { stderr: r.stderr } : {}),
       });
+      return r;
+    }));
+  }
+
+  // Claude does not wait for these (MessageDisplay): they may finish in any order.
+  #fireUnwaited(event: string, extra: Record<string, unknown>): void {
+    const p = this.#fire(event, extra).catch(() => []);
+    this.#unwaited.add(p);
+    p.finally(() => this.#unwaited.delete(p));
+  }
+
+  async #runHooks(): Promise<void> {
+    if (!this.#loadSettings()) return;
+    const results = await this.#fire(
+      "SessionStart",
+      { source: "startup", model: "claude-sim-1" },
+      "startup",
+    );
+    for (const r of results) {
       if (r.exitCode !== 0) {
         this.#view.items.push({ kind: "note", text: `SessionStart:startup hook error` });
       } else if (r.additionalContext) {
@@ -628,7 +676,19 @@ class _Session {
     v.items.push({ kind: "user", text });
     v.busy = true;
     this.#render();
-    setTimeout(() => this.#answer(text, turn), this.#replyMs);
+    if (!this.#settings.length) {
+      setTimeout(() => this.#answer(text, turn), this.#replyMs);
+      return;
+    }
+    // Claude runs the UserPromptSubmit hooks, then sends the turn with what they printed as
+    // context (the log's "model" event is what the model received).
+    this.#promptId = crypto.randomUUID();
+    this.#fire("UserPromptSubmit", { permission_mode: "default", prompt: text }).then((rs) => {
+      const hookContext = rs.filter((r) => r.exitCode === 0 && r.additionalContext)
+        .map((r) => `UserPromptSubmit hook additional context: ${r.additionalContext}`);
+      this.#log.write({ event: "model", turn, prompt: text, hookContext });
+      setTimeout(() => this.#answer(text, turn), this.#replyMs);
+    });
   }
 
   // OpenCode: what the turn's model request carries (the log's proof of what the model received).
@@ -691,9 +751,33 @@ class _Session {
       this.#log.write({ event: "reply", turn, text: lines.join("\n") });
       v.items.push({ kind: "reply", lines });
       v.busy = false;
+      if (this.#settings.length) this.#replyHooks(lines.join("\n"));
     }
     this.#render();
     if (!v.busy && !v.menu && this.#queue.length) this.#submit(this.#queue.shift()!);
+  }
+
+  // As real Claude: the displayed message in two MessageDisplay parts (not waited for), then Stop.
+  #replyHooks(text: string): void {
+    const message_id = crypto.randomUUID();
+    const cut = text.indexOf("\n") + 1;
+    const parts = cut > 0 ? [text.slice(0, cut), text.slice(cut)] : [text];
+    parts.forEach((delta, index) =>
+      this.#fireUnwaited("MessageDisplay", {
+        turn_id: this.#promptId,
+        message_id,
+        index,
+        final: index === parts.length - 1,
+        delta,
+      })
+    );
+    this.#fireUnwaited("Stop", {
+      permission_mode: "default",
+      stop_hook_active: false,
+      last_assistant_message: text,
+      background_tasks: [],
+      session_crons: [],
+    });
   }
 
   #showLimit(): void {
@@ -704,6 +788,12 @@ class _Session {
     switch (this.#p.name) {
       case "claude":
         v.items.push({ kind: "error", text: claudeLimitLine(reset) });
+        if (this.#settings.length) {
+          this.#fireUnwaited("StopFailure", {
+            error: "rate_limit",
+            last_assistant_message: claudeLimitLine(reset).replace(/^\s*⎿\s*/u, ""),
+          });
+        }
         v.items.push({ kind: "raw", rows: ["", "✻ Sautéed for 0s"] });
         v.items.push({ kind: "user", text: "/rate-limit-options" });
         v.menu = { purpose: "claude-limit", options: CLAUDE_LIMIT_OPTIONS, selected: 0 };

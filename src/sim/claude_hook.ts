@@ -1,7 +1,9 @@
 /**
- * Claude Code's SessionStart hook as the simulated `claude` runs it (PROVIDERS.md §2.1): read
- * `--settings` (inline JSON or a file), pick the `startup` hooks, run each with the documented
- * stdin JSON, and take `hookSpecificOutput.additionalContext` (or plain stdout) as context.
+ * Claude Code's hooks as the simulated `claude` runs them (PROVIDERS.md §2.1; the payloads real
+ * Claude 2.1.332 sends are in testdata/channels/): read `--settings` (inline JSON or a file) and
+ * the user's own `~/.claude/settings.json`, whose hook arrays Claude concatenates; pick an event's
+ * hooks (SessionStart's by the `startup` matcher), run each with the documented stdin JSON, and
+ * take `hookSpecificOutput.additionalContext` (or plain stdout) as context.
  *
  * @module
  */
@@ -36,12 +38,23 @@ export function readSettings(value: string): unknown {
 
 /** The SessionStart hooks whose matcher accepts `source` (empty/absent/`*` match everything). */
 export function sessionStartHooks(settings: unknown, source = "startup"): HookCommand[] {
-  const groups = (settings as { hooks?: { SessionStart?: unknown } })?.hooks?.SessionStart;
+  return eventHooks(settings, "SessionStart", source);
+}
+
+/**
+ * The hooks of `event` in `settings`, in order; with `match` (SessionStart's source), only the
+ * groups whose matcher accepts it (empty/absent/`*` match everything).
+ */
+export function eventHooks(settings: unknown, event: string, match?: string): HookCommand[] {
+  const groups = (settings as { hooks?: Record<string, unknown> })?.hooks?.[event];
   if (!Array.isArray(groups)) return [];
   const out: HookCommand[] = [];
   for (const g of groups) {
     const matcher = typeof g?.matcher === "string" ? g.matcher : "";
-    if (matcher && matcher !== "*" && !new RegExp(`^(?:${matcher})$`).test(source)) continue;
+    if (
+      match !== undefined && matcher && matcher !== "*" &&
+      !new RegExp(`^(?:${matcher})$`).test(match)
+    ) continue;
     for (const h of Array.isArray(g?.hooks) ? g.hooks : []) {
       if (h?.type !== "command" || typeof h.command !== "string") continue;
       out.push({

@@ -1,0 +1,52 @@
+/**
+ * What `uuldana agents` says about an agent's channel: its kind when uuldana turns it on, or
+ * `screen only` and why (no channel, an argument that turns it off, or the latest run found it
+ * silent). Pure.
+ *
+ * @module
+ */
+import type { Adapter } from "./adapter.ts";
+
+/** An agent's channel as the user is told it. */
+export interface ChannelState {
+  /** The channel's kind, or `screen only`. */
+  channel: "hooks" | "plugin" | "events" | "screen only";
+  /** Why the screen only, when so. */
+  why?: string;
+}
+
+/** What the latest run of an agent found about its channel (from the journal). */
+export interface LatestChannel {
+  runId: number;
+  endedAt: string;
+  state: "on" | "silent" | "off";
+  why?: string;
+}
+
+/** The channel state of `adapter` launched with `extraArgs`, given its latest run's. */
+export function channelState(
+  adapter: Pick<Adapter, "channel">,
+  launch: {
+    extraArgs: readonly string[];
+    env: Readonly<Record<string, string>>;
+    version: string | null;
+  },
+  latest: LatestChannel | null = null,
+): ChannelState {
+  const spec = adapter.channel;
+  if (!spec) return { channel: "screen only", why: "no channel uuldana can turn on in this agent" };
+  const off = spec.offReason(launch);
+  if (off) return { channel: "screen only", why: off };
+  if (latest?.state === "silent") {
+    return {
+      channel: "screen only",
+      why: `its ${spec.kind} were silent in run ${latest.runId} (${latest.why ?? "no event came"})`,
+    };
+  }
+  return { channel: spec.kind };
+}
+
+/** One line for `uuldana agents`: `channel: hooks`, or `channel: screen only (why)`. */
+export function channelLine(state: ChannelState): string {
+  return state.why ? `channel: ${state.channel} (${state.why})` : `channel: ${state.channel}`;
+}

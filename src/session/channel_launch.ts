@@ -1,0 +1,55 @@
+/**
+ * Turning an agent's channel on for one launch: whether it can be (the adapter's declaration, the
+ * launch's arguments), its folder and relay in the launch's scratch directory, and what the run
+ * needs to read it. Every agent the same: the adapter says how.
+ *
+ * @module
+ */
+import type { Adapter, ChannelRelay, Launch } from "../../adapters/adapter.ts";
+import type { RunChannelSetup } from "./run_channel.ts";
+import { openChannelDir } from "./channel_dir.ts";
+
+/** A launch's channel: its relay (pass it to `adapter.launch`), or why it is off. */
+export type LaunchChannel = { relay: ChannelRelay } | { off: string };
+
+/**
+ * The channel for launching `adapter`: null when it has none; off when the launch's arguments
+ * turn it off or its folder cannot be made (the run goes on with the screen).
+ */
+export function prepareChannel(
+  adapter: Adapter,
+  at: {
+    scratchDir: string;
+    dataDir: string;
+    extraArgs: readonly string[];
+    env: Readonly<Record<string, string>>;
+    version: string | null;
+  },
+): LaunchChannel | null {
+  const spec = adapter.channel;
+  if (!spec) return null;
+  const off = spec.offReason({ extraArgs: at.extraArgs, env: at.env, version: at.version });
+  if (off) return { off };
+  try {
+    return { relay: openChannelDir(at.scratchDir, at.dataDir) };
+  } catch (e) {
+    return { off: `its folder could not be made (${(e as Error)?.message ?? e})` };
+  }
+}
+
+/** What the run needs to read the channel `channel` that `launch` turned on. */
+export function runChannelSetup(
+  adapter: Adapter,
+  channel: LaunchChannel | null,
+  launch: Launch,
+): RunChannelSetup | { off: string } | undefined {
+  if (!channel || !adapter.channel) return undefined;
+  if ("off" in channel) return channel;
+  const own = [launch.opening, launch.kickoff].filter((p): p is string => !!p);
+  return {
+    relay: channel.relay,
+    spec: adapter.channel,
+    ownPrompts: own,
+    turnOpen: launch.opening !== undefined,
+  };
+}
