@@ -40,7 +40,7 @@ export function channelState(
   if (latest?.state === "silent") {
     return {
       channel: "screen only",
-      why: `its ${spec.kind} were silent in run ${latest.runId} (${latest.why ?? "no event came"})`,
+      why: `its ${spec.kind} were silent in run ${latest.runId}: ${latest.why ?? "no event came"}`,
     };
   }
   return { channel: spec.kind };

@@ -23,7 +23,7 @@ Deno.test("an agent's channel as `uuldana agents` says it", () => {
   };
   assertEquals(
     channelLine(channelState(claude, launch, silent)),
-    "channel: screen only (its hooks were silent in run 7 (no event came 4 s after a submit))",
+    "channel: screen only (its hooks were silent in run 7: no event came 4 s after a submit)",
   );
   // A later run that heard it again says hooks.
   assertEquals(channelState(claude, launch, { ...silent, state: "on" }), { channel: "hooks" });
