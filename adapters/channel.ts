@@ -119,6 +119,11 @@ export interface AgentChannel {
   readonly enables: string;
   /** The agent's event names the launch subscribes (the relay is called with one of these). */
   readonly events: readonly string[];
+  /**
+   * The channel says when a turn fails on a limit (Claude's StopFailure): while it speaks, a limit
+   * the screen shows waits briefly for its word (a channel that calls it an error vetoes it).
+   */
+  readonly reportsLimits: boolean;
   /** Why the channel cannot work for this launch (a flag that disables hooks), or null. */
   offReason(check: ChannelCheck): string | null;
   /** A fresh parser for one run. */

@@ -177,6 +177,7 @@ export const CLAUDE_CHANNEL: AgentChannel = {
   enables: "command hooks in the inline --settings JSON (SessionStart, UserPromptSubmit, " +
     "MessageDisplay, Stop, StopFailure, SessionEnd), each running uuldana's relay",
   events: CLAUDE_CHANNEL_EVENTS,
+  reportsLimits: true,
   offReason: ({ extraArgs }) => {
     const flag = extraArgs.find((a) => _NO_HOOKS.includes(a));
     return flag ? `${flag} turns Claude's hooks off` : null;

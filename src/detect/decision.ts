@@ -15,9 +15,12 @@ import type { ChannelEvent } from "../../adapters/channel.ts";
  * - `acted`: the run ends on it (a limit, or the stall rule);
  * - `rejected`: it was not acted on, and `why` says why (a rate limit still being retried, gone
  *   or changed before it was confirmed);
- * - `event`: a structured-channel event was heard (`event`).
+ * - `event`: a structured-channel event was heard (`event`);
+ * - `disagree`: the channel and the screen said different things about a limit (the agent
+ *   reported one the screen reader did not see, or the screen showed one the channel called an
+ *   error): `lines` is the screen at that moment, `why` says which.
  */
-export type DecisionVerdict = "seen" | "waiting" | "acted" | "rejected" | "event";
+export type DecisionVerdict = "seen" | "waiting" | "acted" | "rejected" | "event" | "disagree";
 
 /** One record of the decision log. */
 export interface Decision {
@@ -36,6 +39,8 @@ export interface Decision {
   why?: string;
   /** For `event`: the channel event heard. */
   event?: ChannelEvent;
+  /** For `disagree`: the screen's lines with text at that moment. */
+  lines?: string[];
 }
 
 /** Most records one run keeps; later ones are counted, not kept (hostile output is normal input). */

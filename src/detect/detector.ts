@@ -14,6 +14,19 @@
  * - the stall rule (off unless configured): busy by the agent's own spinner past the threshold,
  *   with no limit shown, ends the run as a stall, never as a limit.
  *
+ * With the agent's structured channel (issue 20; the channel's folder is reachable by every
+ * process the agent runs, so it is heard, not obeyed):
+ * - a limit the agent reports is acted on at once when the screen shows a limit too; when the
+ *   screen shows none, once the agent has stopped drawing for {@link WORKING_MS} inside a turn
+ *   uuldana saw start, {@link SCREEN_WORD_MS} after the report (a `disagree` record keeps the
+ *   screen: a limit screen this uuldana does not know); a report while the agent keeps drawing, or
+ *   outside any turn, waits for the screen to back it and is rejected after
+ *   {@link CHANNEL_HOLD_MS};
+ * - while a channel that reports limits speaks, a limit the screen confirmed waits up to
+ *   {@link CHANNEL_WORD_MS} for the channel's word: its report acts at once, its `error` (not a
+ *   limit: overload, server error) rejects it (`disagree`), its silence lets the screen act;
+ * - a channel report not worth a handoff by the policy (a rate limit still retried) is rejected.
+ *
  * Before handling an input at time t, every look due at or before t is made, at its due time.
  *
  * @example
@@ -42,6 +55,16 @@ export const LOOK_EVERY_MS = 40;
 export const SCROLLBACK_ROWS = 2_000;
 /** Lines with text a verdict (and {@link Detector.lastLines}) carries. */
 export const SCREEN_LINES = 120;
+/** Output this recent means the agent is still drawing: working, not stopped on a limit. */
+export const WORKING_MS = 300;
+/** How long a limit the agent reported waits for its screen to show it before acting alone. */
+export const SCREEN_WORD_MS = 500;
+/** How long a screen limit waits for the word of a channel that reports limits. */
+export const CHANNEL_WORD_MS = 1_000;
+/** How long a reported limit the screen does not back (agent drawing, no turn) waits, at most. */
+export const CHANNEL_HOLD_MS = 10_000;
+// How often a held channel limit is checked against the screen.
+const _CHECK_US = 100_000;
 
 /** What a {@link Detector} needs. */
 export interface DetectorOptions {
@@ -100,6 +123,20 @@ export class Detector {
   #decisions: Decision[] = [];
   #recorded = 0;
   #dropped = 0;
+  /** The agent's channel has spoken in this run. */
+  #heard = false;
+  /** A turn uuldana saw start is open, as the channel tells it (prompt/busy … idle). */
+  #turnOpen = false;
+  /** The channel called this turn's failure an error, not a limit (until the next turn). */
+  #notLimit: Extract<ChannelEvent, { type: "error" }> | null = null;
+  /** A limit the agent reported that the screen has not backed yet. */
+  #reported: { hit: LimitHit; sinceUs: number; inTurn: boolean } | null = null;
+  /** A limit the screen confirmed, waiting for the channel's word. */
+  #held: { hit: LimitHit; sinceUs: number } | null = null;
+  /** A screen limit the channel vetoed: not acted on while it stays. */
+  #vetoed: string | null = null;
+  /** When the held or reported limit is looked at again. */
+  #channelDueUs: number | null = null;
 
   constructor(opts: DetectorOptions) {
     this.#opts = opts;
@@ -149,8 +186,9 @@ export class Detector {
   }
 
   /**
-   * The agent's structured channel said `event` at `atMs`. Recorded next to the screen's
-   * decisions; the rules that act on channel events come with issue 20.
+   * The agent's structured channel said `event` at `atMs` (only events the session trusts: a
+   * prompt uuldana saw submitted, and what follows). Recorded next to the screen's decisions; a
+   * limit or an error is weighed against the screen (see the module documentation).
    */
   channel(event: ChannelEvent, atMs: number): Verdict | null {
     const t = this.#advance(atMs);
@@ -162,7 +200,31 @@ export class Detector {
       verdict: "event",
       event,
     });
-    return reached;
+    if (reached || this.#done) return reached;
+    this.#heard = true;
+    switch (event.type) {
+      case "prompt":
+      case "busy":
+        this.#turnOpen = true;
+        this.#notLimit = null;
+        this.#vetoed = null;
+        return null;
+      case "idle":
+        this.#turnOpen = false;
+        return null;
+      case "error":
+        this.#notLimit = event;
+        if (this.#held) {
+          const hit = this.#held.hit;
+          this.#held = null;
+          this.#vetoed = limitKey(hit);
+          this.#rejectScreen(hit, t / 1000, event);
+        }
+        return null;
+      case "limit":
+        return this.#reportedLimit(event, t);
+    }
+    return null;
   }
 
   /** Time passed: makes every look due at or before `atMs`. */
@@ -188,7 +250,9 @@ export class Detector {
     const t = this.#advance(atMs);
     const reached = this.#runDue(t);
     if (this.#done) return reached;
-    this.#lookDueUs = this.#confirmDueUs = null;
+    // An agent that quit right after reporting a limit in its turn stopped on it.
+    if (this.#reported?.inTurn) return this.#actOnReport(t, "the agent quit after reporting it");
+    this.#lookDueUs = this.#confirmDueUs = this.#channelDueUs = null;
     const last = this.#look(t, true);
     this.#stop();
     return last;
@@ -196,7 +260,7 @@ export class Detector {
 
   /** When the next look is due (ms), or null when none is. */
   nextWakeAt(): number | null {
-    const due = _earliest(this.#lookDueUs, this.#confirmDueUs);
+    const due = _earliest(_earliest(this.#lookDueUs, this.#confirmDueUs), this.#channelDueUs);
     return due === null ? null : due / 1000;
   }
 
@@ -221,14 +285,20 @@ export class Detector {
 
   #stop(): void {
     this.#done = true;
-    this.#lookDueUs = this.#confirmDueUs = null;
+    this.#lookDueUs = this.#confirmDueUs = this.#channelDueUs = null;
   }
 
   #runDue(t: number): Verdict | null {
     for (;;) {
       if (this.#done) return null;
-      const due = _earliest(this.#lookDueUs, this.#confirmDueUs);
+      const due = _earliest(_earliest(this.#lookDueUs, this.#confirmDueUs), this.#channelDueUs);
       if (due === null || due > t) return null;
+      if (this.#channelDueUs === due) {
+        this.#channelDueUs = null;
+        const reached = this.#weighChannel(due);
+        if (reached) return reached;
+        continue;
+      }
       if (this.#lookDueUs === due) {
         this.#lookDueUs = null;
         this.#lastLookUs = due;
@@ -252,6 +322,8 @@ export class Detector {
       timeZone: this.#opts.timeZone,
     });
     this.#noteSighting(found, atMs);
+    // A limit the agent reported, now on its screen too: both say so.
+    if (this.#reported && found) return this.#actOnReport(t, "its screen shows a limit too");
     const pending = this.#confirm.pending;
     const hit = found ?? (ended ? pending : null);
     const worth = hit !== null && this.#handOff(hit);
@@ -275,6 +347,8 @@ export class Detector {
     }
     if (verdict.action === "act" || (ended && worth)) {
       const acted = verdict.action === "act" ? verdict.hit : hit!;
+      if (!ended && this.#awaitsWord(acted, t)) return null;
+      this.#held = null;
       this.#record({ atMs, offset: this.#offset, source: "screen", verdict: "acted", hit: acted });
       return this.#reach({ kind: "limit", hit: acted, atMs, offset: this.#offset, lines: [] });
     }
@@ -293,6 +367,159 @@ export class Detector {
       return null;
     }
     return found ? null : this.#checkStall(lines, atMs);
+  }
+
+  /**
+   * Whether a limit the screen confirmed waits for the channel's word instead of acting now: a
+   * channel that reports limits speaks in this run, and it has not said yet.
+   */
+  #awaitsWord(hit: LimitHit, t: number): boolean {
+    if (!this.#heard || !this.#opts.adapter.channel?.reportsLimits) return false;
+    const key = limitKey(hit);
+    if (this.#vetoed === key) return true;
+    if (this.#notLimit) {
+      this.#vetoed = key;
+      this.#rejectScreen(hit, t / 1000, this.#notLimit);
+      return true;
+    }
+    if (this.#held && limitKey(this.#held.hit) === key) return true;
+    this.#held = { hit, sinceUs: t };
+    this.#channelDueUs = _earliest(this.#channelDueUs, t + _us(CHANNEL_WORD_MS));
+    this.#record({
+      atMs: t / 1000,
+      offset: this.#offset,
+      source: "screen",
+      verdict: "waiting",
+      hit,
+      retryInMs: CHANNEL_WORD_MS,
+      why: "waiting for the agent's channel to report it",
+    });
+    return true;
+  }
+
+  // The screen's limit, rejected because the channel called the turn's failure an error.
+  #rejectScreen(
+    hit: LimitHit,
+    atMs: number,
+    error: Extract<ChannelEvent, { type: "error" }>,
+  ): void {
+    const said = error.code ? `${error.code}: ${error.message}` : error.message;
+    const at = { atMs, offset: this.#offset, hit };
+    this.#record({
+      ...at,
+      source: "screen",
+      verdict: "rejected",
+      why: `the agent's channel called this an error, not a limit (${said})`,
+    });
+    this.#record({
+      ...at,
+      source: "channel",
+      verdict: "disagree",
+      why: `the screen shows a limit the agent's channel calls an error (${said})`,
+      lines: this.lastLines(),
+    });
+  }
+
+  // A limit the agent reported at `t` (µs).
+  #reportedLimit(event: Extract<ChannelEvent, { type: "limit" }>, t: number): Verdict | null {
+    const { type: _type, status: _status, code: _code, ...hit } = event;
+    const atMs = t / 1000;
+    const at = { atMs, offset: this.#offset, source: "channel" as const, hit };
+    if (!this.#handOff(hit)) {
+      this.#record({
+        ...at,
+        verdict: "rejected",
+        why: "a transient rate limit the agent is still retrying: not worth a handoff yet",
+      });
+      return null;
+    }
+    this.#reported = { hit, sinceUs: t, inTurn: this.#turnOpen };
+    if (this.#held) return this.#actOnReport(t, "its screen showed a limit already");
+    if (this.#screenLimit(t)) return this.#actOnReport(t, "its screen shows a limit too");
+    this.#record({
+      ...at,
+      verdict: "waiting",
+      retryInMs: SCREEN_WORD_MS,
+      why: this.#turnOpen
+        ? "checking it against the screen"
+        : "no turn uuldana saw start is open: waiting for the screen to show it",
+    });
+    this.#channelDueUs = _earliest(this.#channelDueUs, t + _us(SCREEN_WORD_MS));
+    return null;
+  }
+
+  // The held screen limit, or the reported one, looked at again at `t` (µs).
+  #weighChannel(t: number): Verdict | null {
+    const atMs = t / 1000;
+    if (this.#held && t - this.#held.sinceUs >= _us(CHANNEL_WORD_MS)) {
+      const hit = this.#held.hit;
+      this.#held = null;
+      this.#record({
+        atMs,
+        offset: this.#offset,
+        source: "screen",
+        verdict: "acted",
+        hit,
+        why: "the agent's channel said nothing about it",
+      });
+      return this.#reach({ kind: "limit", hit, atMs, offset: this.#offset, lines: [] });
+    }
+    if (this.#held) {
+      this.#channelDueUs = _earliest(this.#channelDueUs, this.#held.sinceUs + _us(CHANNEL_WORD_MS));
+    }
+    const r = this.#reported;
+    if (!r) return null;
+    if (this.#screenLimit(t)) return this.#actOnReport(t, "its screen shows a limit too");
+    const drawing = t - this.#lastOutputUs < _us(WORKING_MS);
+    if (r.inTurn && !drawing && t - r.sinceUs >= _us(SCREEN_WORD_MS)) {
+      this.#record({
+        atMs,
+        offset: this.#offset,
+        source: "channel",
+        verdict: "disagree",
+        hit: r.hit,
+        why: "the agent reported a limit its screen reader does not see",
+        lines: this.lastLines(),
+      });
+      return this.#actOnReport(t, "the agent stopped drawing after reporting it");
+    }
+    if (t - r.sinceUs >= _us(CHANNEL_HOLD_MS)) {
+      this.#reported = null;
+      this.#record({
+        atMs,
+        offset: this.#offset,
+        source: "channel",
+        verdict: "rejected",
+        hit: r.hit,
+        why: r.inTurn
+          ? `its screen showed the agent still working ${CHANNEL_HOLD_MS / 1000} s after it`
+          : `no turn uuldana saw start was open, and its screen showed no limit in ${
+            CHANNEL_HOLD_MS / 1000
+          } s`,
+      });
+      return null;
+    }
+    this.#channelDueUs = _earliest(this.#channelDueUs, t + _CHECK_US);
+    return null;
+  }
+
+  #actOnReport(t: number, why: string): Verdict {
+    const hit = this.#reported!.hit;
+    const atMs = t / 1000;
+    this.#reported = null;
+    this.#held = null;
+    this.#record({ atMs, offset: this.#offset, source: "channel", verdict: "acted", hit, why });
+    return this.#reach({ kind: "limit", hit, atMs, offset: this.#offset, lines: [] });
+  }
+
+  // Whether the screen shows any limit now (worth a handoff or not: a retry row backs a report).
+  #screenLimit(t: number): LimitHit | null {
+    return this.#opts.adapter.detectLimit(this.terminal.logicalScreenLines(), {
+      now: new Date(this.#opts.startedAt + t / 1000),
+      delivered: this.#opts.delivered as string[] | undefined,
+      cols: this.terminal.cols,
+      timeZone: this.#opts.timeZone,
+    });
   }
 
   // Agents that retry silently (Gemini capacity errors, Qwen) show only a spinner with a timer.

@@ -78,6 +78,8 @@ export interface AgentRunOptions {
   channel?: RunChannelSetup | { off: string };
   /** One status line for the user (said while the agent runs: sparingly). */
   status?: (line: string) => void;
+  /** The agent's version, when known (said when its screen is one uuldana does not know). */
+  version?: string | null;
 }
 
 /** Output reaches the recording's file at most this long after it was shown (if uuldana is killed). */
@@ -122,6 +124,8 @@ export class AgentRun {
   #decidedLines: string[] | null = null;
   /** The agent's structured channel, when on for this run. */
   readonly #channel: RunChannel | null = null;
+  /** A disagreement of channel and screen was said (once a run). */
+  #toldDisagreement = false;
 
   private constructor(opts: AgentRunOptions, runId: number, pty: PtyProcess) {
     this.#opts = opts;
@@ -260,9 +264,29 @@ export class AgentRun {
     return performance.now() - this.#t0;
   }
 
+  /**
+   * Drains the detector's decision records. A disagreement of channel and screen is said once:
+   * the screen reader meets a version it does not know (the recording helps fix it).
+   */
+  #takeDecisions(): void {
+    for (const d of this.#detector.takeDecisions()) {
+      if (d.verdict !== "disagree" || this.#toldDisagreement) continue;
+      this.#toldDisagreement = true;
+      const { adapter, version } = this.#opts;
+      const who = version ? `${adapter.name} ${version}` : adapter.name;
+      this.#opts.status?.(
+        d.source === "channel" && d.why?.includes("reported a limit")
+          ? `${who} drew a limit screen uuldana does not know yet; \`uuldana debug bundle last\` ` +
+            "helps us fix it"
+          : `${who}'s screen shows a limit its channel calls an error; uuldana did not switch ` +
+            "(`uuldana debug bundle last` helps us fix it)",
+      );
+    }
+  }
+
   /** Acts on the detector's verdict, if it reached one. */
   #act(verdict: Verdict | null): void {
-    this.#detector.takeDecisions();
+    this.#takeDecisions();
     if (verdict === null) return;
     const outcome: RunOutcome = verdict.kind === "limit"
       ? { reason: "limit", limit: verdict.hit, exitCode: null }
@@ -291,7 +315,7 @@ export class AgentRun {
     if (this.finished) return;
     if (lines === undefined) {
       const verdict = this.#detector.halt(this.#clock());
-      this.#detector.takeDecisions();
+      this.#takeDecisions();
       if (verdict && outcome.reason !== "stopped") return this.#act(verdict);
     }
     clearTimeout(this.#wakeTimer);

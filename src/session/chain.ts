@@ -433,6 +433,7 @@ async function _launch(
       stallSeconds: cfg.stallSeconds,
       channel: runChannelSetup(adapter, channel, launch),
       status: opts.status,
+      version: found!.version,
     });
   } catch (e) {
     removeScratch();

@@ -50,7 +50,10 @@ export interface RunChannelOptions {
   turnOpen?: boolean;
   /** One status line for the user. */
   status?(line: string): void;
-  /** Every event, in order, with its time (ms on `now`'s clock). */
+  /**
+   * Every event the conversation trusts, in order, with its time (ms on `now`'s clock): not a
+   * prompt uuldana saw no submit for (nor the busy of its record), nor a reply outside a turn.
+   */
   onEvent?(event: ChannelEvent, atMs: number): void;
   /** The clock (ms). */
   now?(): number;
@@ -158,7 +161,9 @@ export class RunChannel {
           this.#summary.records++;
           const at = this.#now();
           const events = this.#parser.parse(record, { now: this.#opts.clock?.() ?? new Date() });
-          for (const event of events) this.#event(event, at);
+          // A prompt refused refuses the rest of its record (the turn it would start).
+          let refused = false;
+          for (const event of events) refused = this.#event(event, at, refused);
         }
         more = look.more;
       } while (all && more);
@@ -167,13 +172,22 @@ export class RunChannel {
     return more;
   }
 
-  #event(event: ChannelEvent, atMs: number): void {
-    this.#apply(this.#turns.event(event, atMs));
+  // Handles one event; only those the conversation trusts go on to detection. Returns whether
+  // the record's prompt was refused.
+  #event(event: ChannelEvent, atMs: number, refused: boolean): boolean {
+    const outs = this.#turns.event(event, atMs);
+    this.#apply(outs);
+    const refusedNow = outs.some((o) => o.kind === "ignored" || o.kind === "differs");
+    if (event.type === "prompt" || event.type === "reply") refused = refusedNow;
+    if (refused && (event.type === "prompt" || event.type === "reply" || event.type === "busy")) {
+      return refused;
+    }
     try {
       this.#opts.onEvent?.(event, atMs);
     } catch (e) {
       this.#fail(e);
     }
+    return refused;
   }
 
   #apply(outputs: TurnOutput[]): void {

@@ -17,7 +17,8 @@
  * is set), `SIM_HELP_MS` (`--help` takes this long whatever the environment),
  * `SIM_DEFAULT_MODEL` (OpenCode: the model the user's own configuration picks, `provider/model`;
  * default `opencode/big-pickle`),
- * `SIM_LIMIT_TEXT` (the provider's limit text OpenCode's footer and Copilot's `✗` line show),
+ * `SIM_LIMIT_TEXT` (the provider's limit text OpenCode's footer and Copilot's `✗` line show; for
+ * Claude, the text of its `⎿` limit row and its StopFailure hook),
  * `SIM_RETRY_GIVEUP=N` (OpenCode stops retrying after attempt N and ends the turn with its `┃`
  * error block), `SIM_SPLIT_MS` (the frame showing the limit is written in two parts this many ms
  * apart, cut inside the reset clause), `SIM_TOOL_CAT=FILE` (Claude answers a turn by running
@@ -786,18 +787,21 @@ class _Session {
     v.busy = false;
     this.#splitNext = this.#splitMs > 0;
     switch (this.#p.name) {
-      case "claude":
-        v.items.push({ kind: "error", text: claudeLimitLine(reset) });
+      case "claude": {
+        // SIM_LIMIT_TEXT: a limit text of a Claude version uuldana's screen reader does not know.
+        const line = this.#limitText ? `  ⎿ \u00a0${this.#limitText}` : claudeLimitLine(reset);
+        v.items.push({ kind: "error", text: line });
         if (this.#settings.length) {
           this.#fireUnwaited("StopFailure", {
             error: "rate_limit",
-            last_assistant_message: claudeLimitLine(reset).replace(/^\s*⎿\s*/u, ""),
+            last_assistant_message: line.replace(/^\s*⎿\s*/u, ""),
           });
         }
         v.items.push({ kind: "raw", rows: ["", "✻ Sautéed for 0s"] });
         v.items.push({ kind: "user", text: "/rate-limit-options" });
         v.menu = { purpose: "claude-limit", options: CLAUDE_LIMIT_OPTIONS, selected: 0 };
         break;
+      }
       case "codex":
         v.items.push({ kind: "error", text: codexLimitLine(reset) });
         break;

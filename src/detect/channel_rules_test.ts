@@ -1,0 +1,204 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { adapterByName } from "../../adapters/registry.ts";
+import type { ChannelEvent } from "../../adapters/channel.ts";
+import { claudeScreen } from "../../adapters/_limit_screens_test_util.ts";
+import type { Decision } from "./decision.ts";
+import {
+  CHANNEL_HOLD_MS,
+  CHANNEL_WORD_MS,
+  Detector,
+  SCREEN_WORD_MS,
+  type Verdict,
+  WORKING_MS,
+} from "./detector.ts";
+
+const STARTED = Date.parse("2026-12-01T21:47:00Z");
+const claude = adapterByName("claude")!;
+const enc = new TextEncoder();
+const draw = (rows: string[]) => enc.encode("\x1b[H\x1b[2J" + rows.join("\r\n"));
+
+const LIMIT_TEXT = "You've hit your 5-hour limit · resets 12:47am (UTC)";
+// A limit screen the screen reader knows (Claude 2.1.197's), and one it does not.
+const KNOWN = claudeScreen([`  ⎿  ${LIMIT_TEXT}`], "menu");
+const UNKNOWN = claudeScreen(["● Usage limit reached · set to continue automatically at 12:47am"]);
+const WORKING = claudeScreen(["● Working on it"], "busy");
+const OVERLOADED = claudeScreen(["  ⎿  API Error: Request rejected (429) · overloaded"]);
+
+const limit: ChannelEvent = {
+  type: "limit",
+  kind: "usage",
+  message: LIMIT_TEXT,
+  resetsAt: "2026-12-02T00:47:00.000Z",
+  code: "rate_limit",
+};
+const prompt: ChannelEvent = { type: "prompt", text: "A3 add a --dry-run flag" };
+
+type Input = { at: number; bytes: Uint8Array } | { at: number; event: ChannelEvent };
+
+/** Feeds timed inputs, waking only when the detector asks, up to `until`. */
+function drive(inputs: Input[], until: number) {
+  const d = new Detector({
+    adapter: claude,
+    cols: 120,
+    rows: 40,
+    startedAt: STARTED,
+    timeZone: "UTC",
+  });
+  let verdict: Verdict | null = null;
+  const wakeUntil = (t: number) => {
+    for (let due = d.nextWakeAt(); !verdict && due !== null && due <= t; due = d.nextWakeAt()) {
+      verdict = d.wake(due);
+    }
+  };
+  for (const input of inputs) {
+    if (verdict) break;
+    wakeUntil(input.at);
+    verdict ??= "bytes" in input
+      ? d.output(input.bytes, input.at)
+      : d.channel(input.event, input.at);
+  }
+  wakeUntil(until);
+  const decisions = d.takeDecisions().filter((x) => x.verdict !== "event");
+  return { verdict: verdict as Verdict | null, decisions };
+}
+
+const brief = (ds: Decision[]) => ds.map((d) => `${d.source}:${d.verdict}@${d.atMs}`);
+
+// The agent draws a spinner frame every `every` ms from `from` to `to`.
+function spinner(from: number, to: number, every = 100): Input[] {
+  const out: Input[] = [];
+  for (let at = from; at <= to; at += every) out.push({ at, bytes: draw(WORKING) });
+  return out;
+}
+
+Deno.test("a limit the agent reports acts at once when its screen shows one too", () => {
+  const { verdict, decisions } = drive([
+    { at: 0, event: prompt },
+    { at: 10, bytes: draw(KNOWN) },
+    { at: 20, event: limit },
+  ], 5000);
+  assertEquals(verdict?.kind, "limit");
+  assertEquals(verdict?.atMs, 20);
+  assert(verdict!.kind === "limit" && verdict.hit.message === LIMIT_TEXT);
+  assertEquals(decisions.at(-1)?.why, "its screen shows a limit too");
+});
+
+Deno.test("a screen this uuldana does not know: the report acts once the agent stopped, and the screen is kept", () => {
+  const { verdict, decisions } = drive([
+    { at: 0, event: prompt },
+    { at: 10, bytes: draw(UNKNOWN) },
+    { at: 12, event: limit },
+  ], 5000);
+  assertEquals(verdict?.kind, "limit");
+  assertEquals(verdict?.atMs, 12 + SCREEN_WORD_MS);
+  assert(verdict!.kind === "limit" && verdict.hit.resetsAt === "2026-12-02T00:47:00.000Z");
+  const disagree = decisions.find((x) => x.verdict === "disagree")!;
+  assertEquals(disagree.why, "the agent reported a limit its screen reader does not see");
+  assert(disagree.lines!.some((l) => l.includes("set to continue automatically")), "rows kept");
+  assertEquals(brief(decisions).slice(-3), [
+    "channel:waiting@12",
+    `channel:disagree@${12 + SCREEN_WORD_MS}`,
+    `channel:acted@${12 + SCREEN_WORD_MS}`,
+  ]);
+});
+
+Deno.test("a report while the agent keeps drawing is not obeyed, and rejected after the hold", () => {
+  const end = CHANNEL_HOLD_MS + 2000;
+  const { verdict, decisions } = drive([
+    { at: 0, event: prompt },
+    ...spinner(5, 40).slice(0, 1),
+    { at: 50, event: limit }, // forged by a tool the agent runs: it is still working
+    ...spinner(60, end),
+  ], end);
+  assertEquals(verdict, null);
+  const rejected = decisions.find((x) => x.verdict === "rejected")!;
+  assertEquals(rejected.source, "channel");
+  assertEquals(rejected.atMs, 50 + CHANNEL_HOLD_MS);
+  assert(/still working/.test(rejected.why!), rejected.why);
+});
+
+Deno.test("a report outside any turn uuldana saw start waits for the screen, and is rejected without it", () => {
+  const quiet = drive([{ at: 10, bytes: draw(UNKNOWN) }, { at: 20, event: limit }], 20_000);
+  assertEquals(quiet.verdict, null);
+  assert(/no turn uuldana saw start/.test(quiet.decisions.at(-1)!.why!));
+  // The same report backed by a screen that shows a limit acts.
+  const backed = drive([{ at: 10, event: limit }, { at: 700, bytes: draw(KNOWN) }], 20_000);
+  assertEquals(backed.verdict?.kind, "limit");
+  assertEquals(backed.verdict?.atMs, 700);
+});
+
+Deno.test("while the channel speaks, a screen limit waits for its word: its report acts at once", () => {
+  const { verdict, decisions } = drive([
+    { at: 0, event: prompt },
+    { at: 10, bytes: draw(KNOWN) },
+    { at: 300, event: limit },
+  ], 5000);
+  assertEquals(verdict?.atMs, 300);
+  assertEquals(
+    decisions.find((x) => x.why === "waiting for the agent's channel to report it")?.atMs,
+    50,
+  );
+});
+
+Deno.test("its silence lets the screen act after the wait", () => {
+  const { verdict, decisions } = drive(
+    [{ at: 0, event: prompt }, { at: 10, bytes: draw(KNOWN) }],
+    5000,
+  );
+  assertEquals(verdict?.atMs, 50 + CHANNEL_WORD_MS);
+  assertEquals(decisions.at(-1)?.why, "the agent's channel said nothing about it");
+});
+
+Deno.test("an error the channel calls not a limit never switches on the screen's text alone", () => {
+  const error: ChannelEvent = {
+    type: "error",
+    message: "API Error: Overloaded",
+    code: "overloaded",
+  };
+  for (const order of ["screen first", "error first"]) {
+    const inputs: Input[] = order === "screen first"
+      ? [{ at: 0, event: prompt }, { at: 10, bytes: draw(OVERLOADED) }, { at: 200, event: error }]
+      : [{ at: 0, event: prompt }, { at: 5, event: error }, { at: 10, bytes: draw(OVERLOADED) }];
+    const { verdict, decisions } = drive(inputs, 30_000);
+    assertEquals(verdict, null, order);
+    const disagree = decisions.filter((x) => x.verdict === "disagree");
+    assertEquals(disagree.length, 1, order);
+    assert(/calls an error \(overloaded: API Error: Overloaded\)/.test(disagree[0].why!), order);
+    assert(disagree[0].lines!.some((l) => l.includes("Request rejected (429)")), order);
+  }
+  // The next turn clears it: a limit there counts again.
+  const next = drive([
+    { at: 0, event: prompt },
+    { at: 5, event: { type: "error", message: "Overloaded", code: "overloaded" } },
+    { at: 100, event: prompt },
+    { at: 200, bytes: draw(KNOWN) },
+  ], 5000);
+  assertEquals(next.verdict?.atMs, 240 + CHANNEL_WORD_MS);
+});
+
+Deno.test("a reported rate limit the agent still retries is not worth a handoff", () => {
+  const rate: ChannelEvent = {
+    type: "limit",
+    kind: "rate",
+    message: "429 Too Many Requests",
+    resetsAt: null,
+    attempt: 1,
+  };
+  const { verdict, decisions } = drive([{ at: 0, event: prompt }, { at: 10, event: rate }], 5000);
+  assertEquals(verdict, null);
+  assertEquals(brief(decisions), ["channel:rejected@10"]);
+});
+
+Deno.test("the agent still drawing delays the report until it stops", () => {
+  const { verdict } = drive([
+    { at: 0, event: prompt },
+    { at: 10, event: limit },
+    ...spinner(20, 900),
+    { at: 950, bytes: draw(UNKNOWN) },
+  ], 5000);
+  assertEquals(verdict?.kind, "limit");
+  assert(
+    verdict!.atMs >= 950 + WORKING_MS && verdict!.atMs < 950 + WORKING_MS + 150,
+    `${verdict!.atMs}`,
+  );
+});
