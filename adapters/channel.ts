@@ -36,6 +36,8 @@ export const CHANNEL_PAYLOAD_NAME: RegExp = /^r\.[0-9]{1,12}\.[0-9]{1,4}$/;
 /** A limit the agent itself reported through its channel. */
 export interface ChannelLimit extends LimitHit {
   type: "limit";
+  /** The turn it ended (see {@link ChannelEvent}). */
+  turn?: string;
   /** The provider's HTTP status, when the channel carries it. */
   status?: number;
   /**
@@ -54,15 +56,19 @@ export interface ChannelLimit extends LimitHit {
  * - `busy` / `idle`: a turn started / ended (whatever its outcome);
  * - `limit`: the agent reports a usage or rate limit (a {@link ChannelLimit});
  * - `error`: the turn failed for a reason that is not a limit (overload, server error, auth).
+ *
+ * `turn` is the agent's own id of the turn, when its channel gives one (Claude's `prompt_id`): a
+ * turn's end closes that turn only (a message queued behind a running turn starts its own turn
+ * before the first one ends). Without it, `idle` ends every turn.
  */
 export type ChannelEvent =
   | { type: "session"; phase: "start" | "end"; detail?: string }
-  | { type: "prompt"; text: string }
-  | { type: "reply"; text: string }
-  | { type: "busy" }
-  | { type: "idle" }
+  | { type: "prompt"; text: string; turn?: string }
+  | { type: "reply"; text: string; turn?: string }
+  | { type: "busy"; turn?: string }
+  | { type: "idle"; turn?: string }
   | ChannelLimit
-  | { type: "error"; message: string; status?: number; code?: string };
+  | { type: "error"; message: string; status?: number; code?: string; turn?: string };
 
 /** One record as the reader found it: the agent's event name and its parsed JSON payload. */
 export interface ChannelRecord {

@@ -100,12 +100,15 @@ class _ClaudeParser implements ChannelParser {
     const d = (record.data ?? {}) as Record<string, unknown>;
     if (typeof d !== "object") return [];
     const turn = _str(d.prompt_id) ?? "";
+    const id = turn ? { turn } : {};
     switch (record.name) {
       case "SessionStart":
         return [{ type: "session", phase: "start", detail: _str(d.source) ?? undefined }];
       case "UserPromptSubmit": {
         const prompt = _str(d.prompt);
-        return prompt === null ? [] : [{ type: "prompt", text: prompt }, { type: "busy" }];
+        return prompt === null
+          ? []
+          : [{ type: "prompt", text: prompt, ...id }, { type: "busy", ...id }];
       }
       case "MessageDisplay":
         if (typeof d.index === "number") {
@@ -114,7 +117,10 @@ class _ClaudeParser implements ChannelParser {
         return [];
       case "Stop": {
         const text = this.#answer(turn, _str(d.last_assistant_message));
-        return [...(text ? [{ type: "reply" as const, text }] : []), { type: "idle" }];
+        return [...(text ? [{ type: "reply" as const, text, ...id }] : []), {
+          type: "idle",
+          ...id,
+        }];
       }
       case "StopFailure": {
         // Its text is Claude's error message, not the model's: the reply is what was displayed.
@@ -124,7 +130,11 @@ class _ClaudeParser implements ChannelParser {
           _str(d.last_assistant_message) ?? "",
           opts,
         );
-        return [...(text ? [{ type: "reply" as const, text }] : []), failure, { type: "idle" }];
+        return [
+          ...(text ? [{ type: "reply" as const, text, ...id }] : []),
+          { ...failure, ...id },
+          { type: "idle", ...id },
+        ];
       }
       case "SessionEnd":
         return [{ type: "session", phase: "end", detail: _str(d.reason) ?? undefined }];

@@ -18,9 +18,17 @@ const NOW = { now: new Date("2026-12-01T21:47:00Z"), timeZone: "UTC" };
 const answer = (n: number) =>
   Array.from({ length: 30 }, (_, i) => `Answer ${n}, line ${i + 1}: mock reply text.`).join("\n");
 
+// The events, with each one's turn id checked against the record's `prompt_id`, then left out.
 function parseAll(records: ChannelRecord[]): ChannelEvent[] {
   const parser = CLAUDE_CHANNEL.parser();
-  return records.flatMap((r) => parser.parse(r, NOW));
+  return records.flatMap((r) =>
+    parser.parse(r, NOW).map((e) => {
+      if (!("turn" in e)) return e;
+      assertEquals(e.turn, (r.data as { prompt_id: string }).prompt_id);
+      const { turn: _, ...rest } = e;
+      return rest as ChannelEvent;
+    })
+  );
 }
 
 // 2.1.332 quit at the second Ctrl-C while waiting for its reset; 2.1.197 from its limit menu.
@@ -82,17 +90,17 @@ Deno.test("a late part of a turn never leaks into the next one", () => {
   parse(md("t1", "m1", 1, "world"));
   parse(md("t1", "m1", 0, "hello "));
   assertEquals(parse({ name: "Stop", data: { prompt_id: "t1", last_assistant_message: null } }), [
-    { type: "reply", text: "hello world" },
-    { type: "idle" },
+    { type: "reply", text: "hello world", turn: "t1" },
+    { type: "idle", turn: "t1" },
   ]);
   parse(md("t1", "m1", 2, " (late)"));
   parse(md("t2", "m2", 0, "second turn"));
   assertEquals(
     parse({ name: "Stop", data: { prompt_id: "t2", last_assistant_message: "second turn" } }),
-    [{ type: "reply", text: "second turn" }, { type: "idle" }],
+    [{ type: "reply", text: "second turn", turn: "t2" }, { type: "idle", turn: "t2" }],
   );
   // A turn that displayed nothing and has no text: no reply, only the turn's end.
-  assertEquals(parse({ name: "Stop", data: { prompt_id: "t3" } }), [{ type: "idle" }]);
+  assertEquals(parse({ name: "Stop", data: { prompt_id: "t3" } }), [{ type: "idle", turn: "t3" }]);
 });
 
 Deno.test("a turn's kept text is bounded", () => {

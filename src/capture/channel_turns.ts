@@ -59,9 +59,15 @@ export class ChannelTurns {
   readonly #pending: _Pending[] = [];
   readonly #own: string[];
   #heard = false;
-  #open: boolean;
+  /** The turns open now, by the agent's id ("" for a turn without one). */
+  readonly #open = new Set<string>();
   /** The channel was found silent (said once); it may speak again later. */
   #silent = false;
+  /**
+   * User turns of messages queued behind a running turn: journaled once that turn ends, after its
+   * reply, so each answer follows its own turn.
+   */
+  #queued: TurnOutput[] = [];
 
   /**
    * `ownPrompts`: the opening prompts uuldana gave the agent itself (a handoff as its argument,
@@ -69,7 +75,7 @@ export class ChannelTurns {
    */
   constructor(opts: { ownPrompts?: readonly string[]; turnOpen?: boolean } = {}) {
     this.#own = (opts.ownPrompts ?? []).map(_squash);
-    this.#open = opts.turnOpen ?? false;
+    if (opts.turnOpen) this.#open.add("");
   }
 
   /** Whether the channel has said anything in this run. */
@@ -79,7 +85,7 @@ export class ChannelTurns {
 
   /** Whether a turn the user (or uuldana) started is in progress, as the channel tells it. */
   get turnOpen(): boolean {
-    return this.#open;
+    return this.#open.size > 0;
   }
 
   /** How many submits wait for their event. */
@@ -110,15 +116,20 @@ export class ChannelTurns {
     this.#silent = false;
     switch (event.type) {
       case "prompt":
-        return this.#prompt(event.text, atMs);
+        return this.#prompt(event.text, atMs, event.turn ?? "");
       case "reply":
-        if (!this.#open) {
+        if (this.#open.size === 0) {
           return [{ kind: "ignored", event: "reply", why: "no turn uuldana saw start was open" }];
         }
         return [{ kind: "entry", entry: { role: "agent", text: event.text, fidelity: "event" } }];
       case "idle":
-        this.#open = false;
-        return [];
+        // A turn's end closes that turn (and one that started without an id, the opening one).
+        if (event.turn === undefined) this.#open.clear();
+        else {
+          this.#open.delete(event.turn);
+          this.#open.delete("");
+        }
+        return this.#queued.splice(0);
       default:
         return [];
     }
@@ -149,29 +160,36 @@ export class ChannelTurns {
 
   /** The run is over (or handing off): every waiting submit is kept as typed. */
   flush(): TurnOutput[] {
-    return this.#pending.splice(0).map((p) => this.#typed(p));
+    return [...this.#queued.splice(0), ...this.#pending.splice(0).map((p) => this.#typed(p))];
   }
 
   // The submit a prompt event answers: the oldest waiting one with the same text, else the oldest
   // one whose keys were not exact (the event is surer than they are). Submits before it never
   // reached the model as turns (an answer typed into a dialog): they are kept as typed.
-  #prompt(text: string, atMs: number): TurnOutput[] {
+  #prompt(text: string, atMs: number, turn: string): TurnOutput[] {
     const want = _squash(text);
     let at = this.#pending.findIndex((p) => _squash(p.turn.text) === want);
     if (at < 0) at = this.#pending.findIndex((p) => p.turn.certainty !== "exact");
     if (at >= 0 && this.#pending[at].atMs <= atMs) {
       const before = this.#pending.splice(0, at + 1);
       before.pop();
-      this.#open = true;
-      return [
+      const out: TurnOutput[] = [
         ...before.map((p) => this.#typed(p)),
         { kind: "entry", entry: { role: "user", text, fidelity: "event", certainty: "exact" } },
       ];
+      // Queued behind a turn still running (another id): its entry waits for that turn's reply.
+      const behind = turn !== "" && [...this.#open].some((t) => t !== "" && t !== turn);
+      this.#open.add(turn);
+      if (behind) {
+        this.#queued.push(...out);
+        return [];
+      }
+      return out;
     }
     const own = this.#own.indexOf(want);
     if (own >= 0) {
       this.#own.splice(own, 1);
-      this.#open = true;
+      this.#open.add(turn);
       return [];
     }
     const last = this.#pending.at(-1);

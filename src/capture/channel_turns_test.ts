@@ -105,6 +105,22 @@ Deno.test("once the channel speaks, a submit waits long for its event (queued be
   assertEquals(t.tick(100 + PENDING_MAX_MS), [user("next", "keystrokes")]);
 });
 
+Deno.test("a message queued behind a running turn opens its own: the first turn's end leaves it open", () => {
+  const t = new ChannelTurns();
+  t.submit(exact("first"), 0);
+  assertEquals(t.event({ type: "prompt", text: "first", turn: "a" }, 10), [user("first")]);
+  t.submit(exact("queued"), 20);
+  // Its entry waits for the running turn's reply: each answer follows its own turn.
+  assertEquals(t.event({ type: "prompt", text: "queued", turn: "b" }, 30), []);
+  assertEquals(t.event({ type: "reply", text: "first answer", turn: "a" }, 35), [
+    agent("first answer"),
+  ]);
+  assertEquals(t.event({ type: "idle", turn: "a" }, 40), [user("queued")]);
+  assertEquals(t.turnOpen, true);
+  t.event({ type: "idle", turn: "b" }, 50);
+  assertEquals(t.turnOpen, false);
+});
+
 Deno.test("waiting submits are bounded, and flushed as typed at the end", () => {
   const t = new ChannelTurns();
   t.event({ type: "session", phase: "start" }, 0);

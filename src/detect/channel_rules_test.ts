@@ -176,6 +176,17 @@ Deno.test("an error the channel calls not a limit never switches on the screen's
   assertEquals(next.verdict?.atMs, 240 + CHANNEL_WORD_MS);
 });
 
+Deno.test("a limit of a message queued behind a turn is in a turn, though the first turn ended", () => {
+  const { verdict } = drive([
+    { at: 0, event: { type: "prompt", text: "first", turn: "a" } },
+    { at: 10, event: { type: "prompt", text: "queued", turn: "b" } },
+    { at: 20, event: { type: "idle", turn: "a" } },
+    { at: 30, bytes: draw(UNKNOWN) },
+    { at: 40, event: { ...limit, turn: "b" } },
+  ], 5000);
+  assertEquals(verdict?.atMs, 40 + SCREEN_WORD_MS);
+});
+
 Deno.test("a reported rate limit the agent still retries is not worth a handoff", () => {
   const rate: ChannelEvent = {
     type: "limit",

@@ -125,8 +125,8 @@ export class Detector {
   #dropped = 0;
   /** The agent's channel has spoken in this run. */
   #heard = false;
-  /** A turn uuldana saw start is open, as the channel tells it (prompt/busy … idle). */
-  #turnOpen = false;
+  /** The turns uuldana saw start that are open, as the channel tells them (prompt/busy … idle). */
+  readonly #turns = new Set<string>();
   /** The channel called this turn's failure an error, not a limit (until the next turn). */
   #notLimit: Extract<ChannelEvent, { type: "error" }> | null = null;
   /** A limit the agent reported that the screen has not backed yet. */
@@ -205,12 +205,13 @@ export class Detector {
     switch (event.type) {
       case "prompt":
       case "busy":
-        this.#turnOpen = true;
+        this.#turns.add(event.turn ?? "");
         this.#notLimit = null;
         this.#vetoed = null;
         return null;
       case "idle":
-        this.#turnOpen = false;
+        if (event.turn === undefined) this.#turns.clear();
+        else this.#turns.delete(event.turn);
         return null;
       case "error":
         this.#notLimit = event;
@@ -422,7 +423,7 @@ export class Detector {
 
   // A limit the agent reported at `t` (µs).
   #reportedLimit(event: Extract<ChannelEvent, { type: "limit" }>, t: number): Verdict | null {
-    const { type: _type, status: _status, code: _code, ...hit } = event;
+    const { type: _type, status: _status, code: _code, turn: _turn, ...hit } = event;
     const atMs = t / 1000;
     const at = { atMs, offset: this.#offset, source: "channel" as const, hit };
     if (!this.#handOff(hit)) {
@@ -433,14 +434,14 @@ export class Detector {
       });
       return null;
     }
-    this.#reported = { hit, sinceUs: t, inTurn: this.#turnOpen };
+    this.#reported = { hit, sinceUs: t, inTurn: this.#turns.size > 0 };
     if (this.#held) return this.#actOnReport(t, "its screen showed a limit already");
     if (this.#screenLimit(t)) return this.#actOnReport(t, "its screen shows a limit too");
     this.#record({
       ...at,
       verdict: "waiting",
       retryInMs: SCREEN_WORD_MS,
-      why: this.#turnOpen
+      why: this.#turns.size > 0
         ? "checking it against the screen"
         : "no turn uuldana saw start is open: waiting for the screen to show it",
     });
