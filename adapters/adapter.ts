@@ -216,6 +216,12 @@ export interface Adapter {
    */
   readonly busyPattern?: RegExp;
   /**
+   * Matches a row the agent shows only while it works on a turn (Claude's `esc to interrupt`):
+   * a limit its channel reports while the screen shows one is not taken on its word. Default:
+   * `BUSY_ROW` (`esc to interrupt`/`esc to cancel`).
+   */
+  readonly workingRow?: RegExp;
+  /**
    * The agent's structured channel (hooks, a plugin, an event stream), turned on by `launch` when
    * its request carries a relay; absent: uuldana reads only its screen.
    */

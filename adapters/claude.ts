@@ -272,5 +272,8 @@ export const claude: Adapter = {
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
   inputBox: CLAUDE_INPUT_BOX,
+  // Its footer while a turn runs (2.1.332; 2.1.197 on its spinner row); "Esc to cancel" is the
+  // wait for a limit's reset, not work.
+  workingRow: /\besc to interrupt\b/i,
   channel: CLAUDE_CHANNEL,
 };

@@ -117,6 +117,27 @@ Deno.test("a report while the agent keeps drawing is not obeyed, and rejected af
   assert(/still working/.test(rejected.why!), rejected.why);
 });
 
+Deno.test("a report while the screen shows the agent working, though it draws nothing, is not obeyed", () => {
+  // Claude 2.1.332 streams slowly: nothing drawn for half a second, its footer says it works.
+  const working = claudeScreen(["● Answer, line 1"], "busy");
+  const { verdict, decisions } = drive([
+    { at: 0, event: prompt },
+    { at: 10, bytes: draw(working) },
+    { at: 50, event: limit },
+  ], CHANNEL_HOLD_MS + 1000);
+  assertEquals(verdict, null);
+  assertEquals(decisions.at(-1)?.verdict, "rejected");
+  // Once it shows its input box again (the turn stopped), the same report acts.
+  const stopped = drive([
+    { at: 0, event: prompt },
+    { at: 10, bytes: draw(working) },
+    { at: 50, event: limit },
+    { at: 2000, bytes: draw(UNKNOWN) },
+  ], CHANNEL_HOLD_MS + 1000);
+  assertEquals(stopped.verdict?.kind, "limit");
+  assert(stopped.verdict!.atMs >= 2000 + WORKING_MS, `${stopped.verdict!.atMs}`);
+});
+
 Deno.test("a report outside any turn uuldana saw start waits for the screen, and is rejected without it", () => {
   const quiet = drive([{ at: 10, bytes: draw(UNKNOWN) }, { at: 20, event: limit }], 20_000);
   assertEquals(quiet.verdict, null);

@@ -17,8 +17,9 @@
  * With the agent's structured channel (issue 20; the channel's folder is reachable by every
  * process the agent runs, so it is heard, not obeyed):
  * - a limit the agent reports is acted on at once when the screen shows a limit too; when the
- *   screen shows none, once the agent has stopped drawing for {@link WORKING_MS} inside a turn
- *   uuldana saw start, {@link SCREEN_WORD_MS} after the report (a `disagree` record keeps the
+ *   screen shows none, once the agent stopped working (it has not drawn for {@link WORKING_MS}
+ *   and its screen shows no working row, `Adapter.workingRow`) inside a turn uuldana saw start,
+ *   {@link SCREEN_WORD_MS} after the report (a `disagree` record keeps the
  *   screen: a limit screen this uuldana does not know); a report while the agent keeps drawing, or
  *   outside any turn, waits for the screen to back it and is rejected after
  *   {@link CHANNEL_HOLD_MS};
@@ -42,6 +43,7 @@ import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
 import type { ChannelEvent } from "../../adapters/channel.ts";
 import { shouldHandOff } from "../../adapters/policy.ts";
 import { busySeconds } from "../../adapters/stall.ts";
+import { BUSY_ROW } from "../../adapters/screen_text.ts";
 import { Terminal } from "../vt/mod.ts";
 import { LimitConfirmation, limitKey } from "./confirm.ts";
 import { type Decision, MAX_DECISIONS } from "./decision.ts";
@@ -471,8 +473,7 @@ export class Detector {
     const r = this.#reported;
     if (!r) return null;
     if (this.#screenLimit(t)) return this.#actOnReport(t, "its screen shows a limit too");
-    const drawing = t - this.#lastOutputUs < _us(WORKING_MS);
-    if (r.inTurn && !drawing && t - r.sinceUs >= _us(SCREEN_WORD_MS)) {
+    if (r.inTurn && !this.#working(t) && t - r.sinceUs >= _us(SCREEN_WORD_MS)) {
       this.#record({
         atMs,
         offset: this.#offset,
@@ -511,6 +512,13 @@ export class Detector {
     this.#held = null;
     this.#record({ atMs, offset: this.#offset, source: "channel", verdict: "acted", hit, why });
     return this.#reach({ kind: "limit", hit, atMs, offset: this.#offset, lines: [] });
+  }
+
+  // Whether the agent still works: it drew within WORKING_MS, or its screen shows its working row.
+  #working(t: number): boolean {
+    if (t - this.#lastOutputUs < _us(WORKING_MS)) return true;
+    const row = this.#opts.adapter.workingRow ?? BUSY_ROW;
+    return this.terminal.logicalScreenLines().some((l) => row.test(l));
   }
 
   // Whether the screen shows any limit now (worth a handoff or not: a retry row backs a report).
