@@ -123,6 +123,26 @@ export class SwitchWorld {
     );
   }
 
+  /**
+   * The hook event that carried the handoff into Claude (its SessionStart context), waited for:
+   * Claude's channel hooks run in every session too, with nothing to add.
+   */
+  async waitForHandoffHook(agent = "claude", timeoutMs = 30_000): Promise<SimEvent> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hook = this.events(agent, "hook").find((h) => h.additionalContext);
+      if (hook) return hook;
+      if (Date.now() > deadline) {
+        throw new Error(
+          `${agent} got no handoff through a hook:\n${
+            JSON.stringify(this.events(agent, "hook"), null, 1).slice(0, 3000)
+          }`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   /** Starts `uuldana ARGS…` in a 120x40 tmux window. */
   start(args: string[]): Promise<void> {
     return this.term.start([...UULDANA, ...args], {

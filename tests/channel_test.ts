@@ -120,7 +120,7 @@ Deno.test(
         keyboard: keys,
         onRun: (run) => {
           if (run?.adapterName === "claude") typeWhenReady(keys, run, "A3 add a --dry-run flag");
-          else run?.waitUntil(() => run.isQuiet(), 20_000).then(() => run.stop("SIGTERM"));
+          else if (run) w.waitForEvent("codex", "start").then(() => run.stop("SIGTERM"));
         },
       });
       const [start] = w.events("codex", "start");
@@ -136,7 +136,10 @@ Deno.test(
         l.includes("drew a limit screen uuldana does not know yet")
       );
       assertEquals(told.length, 1, status.join("\n"));
-      assert(/^claude [\d.]+\S* drew a limit screen .*`uuldana debug bundle last`/.test(told[0]));
+      // (The version, when its --version answered in time: 2.1.197-sim.)
+      assert(
+        /^claude(?: [\d.]+\S*)? drew a limit screen .*`uuldana debug bundle last`/.test(told[0]),
+      );
       const run = w.withJournal((j) => j.runs().find((r) => r.agent === "claude")!);
       assertEquals(run.limitMessage, text);
       assertEquals(run.resetsAt?.endsWith("T03:01:00.000Z"), true);

@@ -213,7 +213,7 @@ Deno.test(
       assertEquals(code, 3, status.join("\n"));
       const [, second] = w.events("claude", "start");
       assert(second, "claude started a second time");
-      const [hook] = w.events("claude", "hook");
+      const hook = w.events("claude", "hook").find((h) => h.additionalContext)!;
       assert(framedBody(String(hook.additionalContext))?.body.includes(REQUEST));
     } finally {
       Date.now = realNow;
@@ -356,7 +356,7 @@ Deno.test(
         status.join("\n"),
       );
       assert(status.some((l) => l.startsWith("codex → claude: claude is available again")));
-      const [hook] = w.events("claude", "hook");
+      const hook = w.events("claude", "hook").find((h) => h.additionalContext)!;
       const framed = framedBody(String(hook.additionalContext));
       assert(framed && framed.body.includes(REQUEST), String(hook.additionalContext).slice(0, 300));
       assert(framed.body.includes("claude's usage limit has reset"), framed.body.slice(0, 800));

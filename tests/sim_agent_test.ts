@@ -446,3 +446,46 @@ else await p.parseAsync(Deno.args, { from: "user" });
     ok(!(await run("--help")).stdout.includes("sim-agent"), "hidden from help");
   });
 });
+
+Deno.test("claude: the hooks of --settings get the JSON real Claude 2.1.332 sends, event by event", async () => {
+  const { dir, bin, env } = setup();
+  const seen = join(dir, "hooks");
+  Deno.mkdirSync(seen);
+  const events = [
+    "SessionStart",
+    "UserPromptSubmit",
+    "MessageDisplay",
+    "Stop",
+    "StopFailure",
+    "SessionEnd",
+  ];
+  const hooks = Object.fromEntries(events.map((e) => [e, [{
+    hooks: [{ type: "command", command: `cat > ${_sh(seen)}/${e}.$$.json` }],
+  }]]));
+  const pty = new ScriptPty(
+    [bin.claude, "--settings", JSON.stringify({ hooks })],
+    { ...env, SIM_LIMIT_AFTER: "2" },
+    dir,
+  );
+  try {
+    await pty.waitText("? for shortcuts");
+    await pty.send("first\r");
+    await pty.waitText("Done.");
+    await pty.send("second\r");
+    await pty.waitText("❯ 1. Stop and wait for limit to reset");
+    await pty.send("/quit\r");
+    await pty.send("\x03\x03");
+    assertEquals(await pty.exit(), 0);
+  } finally {
+    pty.kill();
+  }
+  // Real Claude's own records (testdata/channels/claude-2.1.332): the same fields, each event.
+  const real = join(ROOT, "testdata", "channels", "claude-2.1.332");
+  const keysOf = (path: string) => Object.keys(JSON.parse(Deno.readTextFileSync(path))).sort();
+  for (const event of events) {
+    const mine = [...Deno.readDirSync(seen)].filter((f) => f.name.startsWith(`${event}.`));
+    ok(mine.length > 0, `no ${event} hook ran`);
+    const theirs = [...Deno.readDirSync(real)].find((f) => f.name.endsWith(`-${event}.json`))!;
+    assertEquals(keysOf(join(seen, mine[0].name)), keysOf(join(real, theirs.name)), event);
+  }
+});

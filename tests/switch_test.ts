@@ -72,9 +72,10 @@ Deno.test(
         ]);
         assertEquals(claudeRun.limitMessage, "You've hit your session limit · resets 3:01am (UTC)");
         assertMatch(claudeRun.resetsAt ?? "", /T03:01:00/);
+        // Exact from Claude's own UserPromptSubmit hook (its channel).
         assertEquals(
           j.entries(claudeRun.id).filter((e) => e.role === "user").map((e) => [e.text, e.fidelity]),
-          [[REQUEST, "keystrokes"]],
+          [[REQUEST, "event"]],
         );
         assert(j.screen(claudeRun.id)!.some((l) => l.includes("You've hit your session limit")));
         const [h] = j.handoffsFrom(claudeRun.id);
@@ -105,7 +106,7 @@ Deno.test(
       await w.term.waitFor("? for shortcuts");
       await new Promise((r) => setTimeout(r, 300));
       await w.type(REQUEST);
-      const [hook] = await w.waitForEvent("claude", "hook");
+      const hook = await w.waitForHandoffHook();
       const context = String(hook.additionalContext);
       assert(framedBody(context), context.slice(0, 300));
       assert(context.includes(REQUEST));
@@ -462,7 +463,7 @@ Deno.test(
       await w.term.waitFor(/waiting for claude to reset/, 20_000);
       const [, second] = await w.waitForEvent("claude", "start", 2, 150_000);
       assertEquals(second.prompt !== undefined, true);
-      const [hook] = await w.waitForEvent("claude", "hook");
+      const hook = await w.waitForHandoffHook();
       assert(String(hook.additionalContext).includes(REQUEST));
     } finally {
       await w.close();

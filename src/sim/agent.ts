@@ -774,6 +774,7 @@ class _Session {
     );
     this.#fireUnwaited("Stop", {
       permission_mode: "default",
+      effort: { level: "medium" },
       stop_hook_active: false,
       last_assistant_message: text,
       background_tasks: [],
@@ -793,6 +794,7 @@ class _Session {
         v.items.push({ kind: "error", text: line });
         if (this.#settings.length) {
           this.#fireUnwaited("StopFailure", {
+            effort: { level: "medium" },
             error: "rate_limit",
             last_assistant_message: line.replace(/^\s*⎿\s*/u, ""),
           });
