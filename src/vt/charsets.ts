@@ -1,6 +1,7 @@
 /**
  * Character sets selectable with SCS (`ESC ( 0` …): the 94-character sets that replace ASCII
- * glyphs. Only DEC Special Graphics and UK are mapped; other national sets print ASCII.
+ * glyphs, and which of them a screen has designated and shifted in. Only DEC Special Graphics and
+ * UK are mapped; other national sets print ASCII.
  *
  * @module
  */
@@ -79,5 +80,32 @@ export function charsetFor(final: number): Charset | null | undefined {
       return null;
     default:
       return undefined;
+  }
+}
+
+/** G0–G3 as designated by SCS, and the set shifted in (GL) that printing maps through. */
+export class Charsets {
+  /** The set in use (GL), null for ASCII. DECRC restores it directly, as xterm.js does. */
+  gl: Charset | null = null;
+  readonly #g: (Charset | null)[] = [null, null, null, null];
+  #level = 0;
+
+  /** G0–G3 back to ASCII, G0 shifted in. */
+  reset(): void {
+    for (let i = 0; i < 4; i++) this.#g[i] = null;
+    this.#level = 0;
+    this.gl = null;
+  }
+
+  /** Locking shift (SI, SO, LS2, LS3…): G`level` becomes the set in use. */
+  shift(level: number): void {
+    this.#level = level;
+    this.gl = this.#g[level];
+  }
+
+  /** SCS: designates `charset` as G`g` (in use at once when G`g` is shifted in). */
+  designate(g: number, charset: Charset | null): void {
+    this.#g[g] = charset;
+    if (this.#level === g) this.gl = charset;
   }
 }
