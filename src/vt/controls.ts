@@ -14,13 +14,13 @@ const bell: ControlHandler = (vt) => {
   vt.bells++;
 };
 /** BS: one column left (reverse wraparound aside). */
-const backspace: ControlHandler = (vt) => vt.screen.backspace();
+const backspace: ControlHandler = (vt) => vt.screen.cursor.backspace();
 /** HT: next tab stop. */
-const tab: ControlHandler = (vt) => vt.screen.tab();
+const tab: ControlHandler = (vt) => vt.screen.cursor.tab();
 /** LF, VT, FF: next row. */
 const lineFeed: ControlHandler = (vt) => vt.screen.lineFeed();
 /** CR: column 0. */
-const carriageReturn: ControlHandler = (vt) => vt.screen.carriageReturn();
+const carriageReturn: ControlHandler = (vt) => vt.screen.cursor.carriageReturn();
 /** SO: G1 in use. */
 const shiftOut: ControlHandler = (vt) => vt.screen.charsets.shift(1);
 /** SI: G0 in use. */
@@ -30,7 +30,7 @@ const index: ControlHandler = (vt) => vt.screen.index();
 /** NEL (C1). */
 const nextLine: ControlHandler = (vt) => vt.screen.nextLine();
 /** HTS (C1). */
-const setTabStop: ControlHandler = (vt) => vt.screen.setTabStop();
+const setTabStop: ControlHandler = (vt) => vt.screen.cursor.setTabStop();
 
 /** Handlers by control code (0x00–0x9f). */
 export const CONTROLS: readonly (ControlHandler | undefined)[] = (() => {

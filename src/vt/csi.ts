@@ -19,80 +19,80 @@ export type CsiHandler = (vt: Interpreter, params: Params) => void;
 const _count = (p: Params) => p.values[0] || 1;
 
 /** ICH: insert blank characters. */
-const insertChars: CsiHandler = (vt, p) => vt.screen.insertChars(_count(p));
+const insertChars: CsiHandler = (vt, p) => vt.screen.edits.insertChars(_count(p));
 /** CUU: cursor up. */
-const cursorUp: CsiHandler = (vt, p) => vt.screen.cursorUp(_count(p));
+const cursorUp: CsiHandler = (vt, p) => vt.screen.cursor.up(_count(p));
 /** CUD: cursor down. */
-const cursorDown: CsiHandler = (vt, p) => vt.screen.cursorDown(_count(p));
+const cursorDown: CsiHandler = (vt, p) => vt.screen.cursor.down(_count(p));
 /** CUF / HPR: cursor forward. */
-const cursorForward: CsiHandler = (vt, p) => vt.screen.moveCursor(_count(p), 0);
+const cursorForward: CsiHandler = (vt, p) => vt.screen.cursor.move(_count(p), 0);
 /** CUB: cursor backward. */
-const cursorBackward: CsiHandler = (vt, p) => vt.screen.moveCursor(-_count(p), 0);
+const cursorBackward: CsiHandler = (vt, p) => vt.screen.cursor.move(-_count(p), 0);
 /** VPR: cursor down, past the margins. */
-const rowForward: CsiHandler = (vt, p) => vt.screen.moveCursor(0, _count(p));
+const rowForward: CsiHandler = (vt, p) => vt.screen.cursor.move(0, _count(p));
 
 /** CNL: cursor down, to column 0. */
 const cursorNextLine: CsiHandler = (vt, p) => {
-  vt.screen.cursorDown(_count(p));
-  vt.screen.carriageReturn();
+  vt.screen.cursor.down(_count(p));
+  vt.screen.cursor.carriageReturn();
 };
 
 /** CPL: cursor up, to column 0. */
 const cursorPrecedingLine: CsiHandler = (vt, p) => {
-  vt.screen.cursorUp(_count(p));
-  vt.screen.carriageReturn();
+  vt.screen.cursor.up(_count(p));
+  vt.screen.cursor.carriageReturn();
 };
 
 /** CHA / HPA: to a column. */
-const cursorToColumn: CsiHandler = (vt, p) => vt.screen.cursorToColumn(_count(p) - 1);
+const cursorToColumn: CsiHandler = (vt, p) => vt.screen.cursor.toColumn(_count(p) - 1);
 /** VPA: to a row. */
-const cursorToRow: CsiHandler = (vt, p) => vt.screen.cursorToRow(_count(p) - 1);
+const cursorToRow: CsiHandler = (vt, p) => vt.screen.cursor.toRow(_count(p) - 1);
 /** CUP / HVP: to a row and column. */
 const cursorPosition: CsiHandler = (vt, p) =>
-  vt.screen.setCursor((p.at(1) || 1) - 1, _count(p) - 1);
+  vt.screen.cursor.set((p.at(1) || 1) - 1, _count(p) - 1);
 /** CHT: forward tab stops. */
-const tabForward: CsiHandler = (vt, p) => vt.screen.tabs(_count(p), true);
+const tabForward: CsiHandler = (vt, p) => vt.screen.cursor.tabs(_count(p), true);
 /** CBT: backward tab stops. */
-const tabBackward: CsiHandler = (vt, p) => vt.screen.tabs(_count(p), false);
+const tabBackward: CsiHandler = (vt, p) => vt.screen.cursor.tabs(_count(p), false);
 
 /** TBC: clear the tab stop at the cursor (0) or all of them (3). */
 const clearTabStops: CsiHandler = (vt, p) => {
   const mode = p.values[0];
-  if (mode === 0 || mode === 3) vt.screen.clearTabStops(mode === 3);
+  if (mode === 0 || mode === 3) vt.screen.cursor.clearTabStops(mode === 3);
 };
 
 /** ED / DECSED: erase in display. */
-const eraseInDisplay: CsiHandler = (vt, p) => vt.screen.eraseInDisplay(p.values[0]);
+const eraseInDisplay: CsiHandler = (vt, p) => vt.screen.edits.eraseInDisplay(p.values[0]);
 /** EL / DECSEL: erase in line. */
-const eraseInLine: CsiHandler = (vt, p) => vt.screen.eraseInLine(p.values[0]);
+const eraseInLine: CsiHandler = (vt, p) => vt.screen.edits.eraseInLine(p.values[0]);
 /** IL: insert lines. */
 const insertLines: CsiHandler = (vt, p) => vt.screen.insertLines(_count(p));
 /** DL: delete lines. */
 const deleteLines: CsiHandler = (vt, p) => vt.screen.deleteLines(_count(p));
 /** DCH: delete characters. */
-const deleteChars: CsiHandler = (vt, p) => vt.screen.deleteChars(_count(p));
+const deleteChars: CsiHandler = (vt, p) => vt.screen.edits.deleteChars(_count(p));
 /** ECH: erase characters. */
-const eraseChars: CsiHandler = (vt, p) => vt.screen.eraseChars(_count(p));
+const eraseChars: CsiHandler = (vt, p) => vt.screen.edits.eraseChars(_count(p));
 /** SU: scroll up. */
 const scrollUp: CsiHandler = (vt, p) => vt.screen.scrollUp(_count(p));
 /** SD: scroll down. */
 const scrollDown: CsiHandler = (vt, p) => vt.screen.scrollDown(_count(p));
 /** SL: shift the region's columns left. */
-const shiftLeft: CsiHandler = (vt, p) => vt.screen.shiftColumns(_count(p), true);
+const shiftLeft: CsiHandler = (vt, p) => vt.screen.edits.shiftColumns(_count(p), true);
 /** SR: shift the region's columns right. */
-const shiftRight: CsiHandler = (vt, p) => vt.screen.shiftColumns(_count(p), false);
+const shiftRight: CsiHandler = (vt, p) => vt.screen.edits.shiftColumns(_count(p), false);
 /** DECIC: insert columns. */
-const insertColumns: CsiHandler = (vt, p) => vt.screen.editColumns(_count(p), true);
+const insertColumns: CsiHandler = (vt, p) => vt.screen.edits.editColumns(_count(p), true);
 /** DECDC: delete columns. */
-const deleteColumns: CsiHandler = (vt, p) => vt.screen.editColumns(_count(p), false);
+const deleteColumns: CsiHandler = (vt, p) => vt.screen.edits.editColumns(_count(p), false);
 /** REP: repeat the preceding character. */
 const repeat: CsiHandler = (vt, p) => vt.screen.repeat(_count(p));
 /** DECSTBM: set the scroll region (no bottom: the last row). */
 const setScrollRegion: CsiHandler = (vt, p) => vt.screen.setScrollRegion(_count(p), p.at(1));
 /** SCOSC: save the cursor. */
-const saveCursor: CsiHandler = (vt) => vt.screen.saveCursor();
+const saveCursor: CsiHandler = (vt) => vt.screen.cursor.save();
 /** SCORC: restore the cursor. */
-const restoreCursor: CsiHandler = (vt) => vt.screen.restoreCursor();
+const restoreCursor: CsiHandler = (vt) => vt.screen.cursor.restore();
 
 /** SM / RM: every ANSI mode listed. */
 const ansiModes = (on: boolean): CsiHandler => (vt, p) => {

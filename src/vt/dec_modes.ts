@@ -31,7 +31,7 @@ const ansiCharsets: ModeEffect = (vt, on) => {
 /** DECOM (6): origin mode; the cursor goes home. */
 const origin: ModeEffect = (vt, on) => {
   vt.modes.set("origin", on);
-  vt.screen.setCursor(0, 0);
+  vt.screen.cursor.set(0, 0);
 };
 
 /** DECAWM (7): autowrap. */
@@ -61,7 +61,7 @@ const mouseEncoding = (encoding: MouseEncoding): ModeEffect => (vt, on) =>
 
 /** 1048: save (set) or restore (reset) the cursor. */
 const saveCursor: ModeEffect = (vt, on) =>
-  on ? vt.screen.saveCursor() : vt.screen.restoreCursor();
+  on ? vt.screen.cursor.save() : vt.screen.cursor.restore();
 
 /**
  * 47, 1047, 1049: the alternate screen; 1049 saves the cursor before showing it and restores it
@@ -69,13 +69,13 @@ const saveCursor: ModeEffect = (vt, on) =>
  */
 const altScreen = (saves: boolean): ModeEffect => (vt, on) => {
   if (on) {
-    if (saves) vt.screen.saveCursor();
+    if (saves) vt.screen.cursor.save();
     vt.screen.activateAlt();
     vt.modes.set("altScreen", true);
   } else {
     vt.screen.activateNormal();
     vt.modes.set("altScreen", false);
-    if (saves) vt.screen.restoreCursor();
+    if (saves) vt.screen.cursor.restore();
   }
 };
 

@@ -14,15 +14,15 @@ import { fullReset } from "./resets.ts";
 export type EscHandler = (vt: Interpreter) => void;
 
 /** DECSC: save the cursor. */
-const saveCursor: EscHandler = (vt) => vt.screen.saveCursor();
+const saveCursor: EscHandler = (vt) => vt.screen.cursor.save();
 /** DECRC: restore the cursor. */
-const restoreCursor: EscHandler = (vt) => vt.screen.restoreCursor();
+const restoreCursor: EscHandler = (vt) => vt.screen.cursor.restore();
 /** IND: index. */
 const index: EscHandler = (vt) => vt.screen.index();
 /** NEL: next line. */
 const nextLine: EscHandler = (vt) => vt.screen.nextLine();
 /** HTS: tab stop at the cursor. */
-const setTabStop: EscHandler = (vt) => vt.screen.setTabStop();
+const setTabStop: EscHandler = (vt) => vt.screen.cursor.setTabStop();
 /** RI: reverse index. */
 const reverseIndex: EscHandler = (vt) => vt.screen.reverseIndex();
 /** DECKPAM: application keypad. */
@@ -30,7 +30,7 @@ const keypadApplication: EscHandler = (vt) => vt.modes.set("applicationKeypad", 
 /** DECKPNM: numeric keypad. */
 const keypadNumeric: EscHandler = (vt) => vt.modes.set("applicationKeypad", false);
 /** DECALN: screen alignment test (fill with E). */
-const screenAlignment: EscHandler = (vt) => vt.screen.screenAlignment();
+const screenAlignment: EscHandler = (vt) => vt.screen.edits.screenAlignment();
 
 /** A locking shift: G`level` in use (LS2, LS3, LS1R, LS2R, LS3R). */
 const lockingShift = (level: number): EscHandler => (vt) => vt.screen.charsets.shift(level);

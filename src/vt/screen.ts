@@ -1,22 +1,22 @@
 /**
- * The screen model the interpreter drives, and the one place its rules live: the normal and
- * alternate buffers, the cursor and how it is clamped (margins, origin mode, pending wrap),
- * printing (autowrap, wide and combining characters, charsets), editing (erase, insert, delete,
- * scroll) and resize. Every operation is named for what it does (`cursorUp`, `insertLines`,
- * `setScrollRegion`…); the handlers of `csi.ts`, `esc.ts` and `controls.ts` only read their
- * parameters and call one. Pure. REP is `repeat.ts`, reading the screen as text
- * `screen_text.ts`.
+ * The screen model the interpreter drives: the normal and alternate buffers and which one is
+ * shown, printing (autowrap, wide and combining characters, charsets), line feeds and scrolling
+ * (margins, the scrollback), resize. Its parts, one concept each: the cursor rules (`cursor.ts`),
+ * cell edits (`cell_edits.ts`), REP (`repeat.ts`); reading it as text is `screen_text.ts`. Every
+ * operation is named for what it does (`insertLines`, `setScrollRegion`, `cursor.up`…): the
+ * handlers of `csi.ts`, `esc.ts` and `controls.ts` only read their parameters and call one, and
+ * clamping is the screen's. Pure.
  *
  * @module
  */
 import { ScreenBuffer } from "./buffer.ts";
+import { CellEdits } from "./cell_edits.ts";
 import { Charsets } from "./charsets.ts";
-import { COMBINED, CP_MASK, Line, NULL_CELL, WIDTH_MASK, WIDTH_SHIFT } from "./line.ts";
+import { Cursor } from "./cursor.ts";
+import { Line, NULL_CELL, WIDTH_MASK, WIDTH_SHIFT } from "./line.ts";
 import type { Modes } from "./modes.ts";
 import { Repeater } from "./repeat.ts";
 import { charWidth } from "./width.ts";
-
-const _E = 0x45;
 
 /** The screen of a {@link Terminal}: buffers, cursor and every operation on them. */
 export class Screen {
@@ -34,6 +34,10 @@ export class Screen {
   convertEol = false;
   /** G0–G3 and the set printing maps through. */
   readonly charsets: Charsets = new Charsets();
+  /** The cursor rules (the position is the buffer's). */
+  readonly cursor: Cursor;
+  /** Erasing, inserting and deleting cells. */
+  readonly edits: CellEdits;
   /** Width of the preceding printed char, 0 when a combining mark would not join it. */
   joinWidth = 0;
   /** Inside a run of printed characters (the wide-char fix-up of `#startRun` is done). */
@@ -49,6 +53,8 @@ export class Screen {
     this.#scrollbackSize = scrollback;
     this.#modes = modes;
     this.#rep = new Repeater(this, modes);
+    this.cursor = new Cursor(this, modes, this.#rep);
+    this.edits = new CellEdits(this, this.#rep);
     this.resetBuffers();
   }
 
@@ -327,9 +333,9 @@ export class Screen {
 
   /** IND: next row, scrolling at the bottom margin; a pending wrap is dropped. */
   index(): void {
-    this.restrictCursor();
+    this.cursor.restrict();
     this.#down(false);
-    this.restrictCursor();
+    this.cursor.restrict();
   }
 
   /** NEL: first column of the next row, scrolling at the bottom margin. */
@@ -340,13 +346,13 @@ export class Screen {
 
   /** RI: previous row, scrolling down at the top margin. */
   reverseIndex(): void {
-    this.restrictCursor();
+    this.cursor.restrict();
     const buf = this.buf;
     if (buf.y === buf.scrollTop) {
       this.#shiftLines(buf.scrollBottom, buf.scrollTop, 1);
     } else {
       buf.y--;
-      this.restrictCursor();
+      this.cursor.restrict();
     }
   }
 
@@ -358,7 +364,7 @@ export class Screen {
 
   /** IL: `n` blank lines at the cursor row, the region below moving down; column 0. */
   insertLines(n: number): void {
-    this.restrictCursor();
+    this.cursor.restrict();
     if (!this.#inRegion()) return;
     const buf = this.buf;
     this.#shiftLines(buf.scrollBottom, buf.y, Math.min(n, buf.scrollBottom - buf.y + 1));
@@ -367,7 +373,7 @@ export class Screen {
 
   /** DL: deletes `n` lines at the cursor row, the region below moving up; column 0. */
   deleteLines(n: number): void {
-    this.restrictCursor();
+    this.cursor.restrict();
     if (!this.#inRegion()) return;
     const buf = this.buf;
     this.#shiftLines(buf.y, buf.scrollBottom, Math.min(n, buf.scrollBottom - buf.y + 1));
@@ -398,240 +404,7 @@ export class Screen {
     const buf = this.buf;
     buf.scrollTop = top - 1;
     buf.scrollBottom = bottom - 1;
-    this.setCursor(0, 0);
-  }
-
-  // ---------------------------------------------------------------- editing
-
-  /** ICH: `n` blank cells at the cursor, the rest of the row moving right. */
-  insertChars(n: number): void {
-    this.restrictCursor();
-    this.#rep.forget();
-    this.buf.lines[this.buf.y].insertCells(this.buf.x, n);
-  }
-
-  /** DCH: deletes `n` cells at the cursor, the rest of the row moving left. */
-  deleteChars(n: number): void {
-    this.restrictCursor();
-    this.#rep.forget();
-    this.buf.lines[this.buf.y].deleteCells(this.buf.x, n);
-  }
-
-  /** ECH: erases `n` cells from the cursor (the cursor stays). */
-  eraseChars(n: number): void {
-    this.restrictCursor();
-    const buf = this.buf;
-    this.#eraseCells(buf.y, buf.x, buf.x + n, false);
-  }
-
-  /**
-   * SL (`left`) / SR: every row of the scroll region shifts `n` columns left or right, as DCH /
-   * ICH at column 0 would; nothing when the cursor is outside the region.
-   */
-  shiftColumns(n: number, left: boolean): void {
-    this.#editColumns(0, n, !left);
-  }
-
-  /** DECIC (`insert`) / DECDC: `n` columns inserted or deleted at the cursor's, in the region. */
-  editColumns(n: number, insert: boolean): void {
-    this.#editColumns(this.buf.x, n, insert);
-  }
-
-  #editColumns(x: number, n: number, insert: boolean): void {
-    if (!this.#inRegion()) return;
-    this.#rep.forget();
-    const buf = this.buf;
-    for (let y = buf.scrollTop; y <= buf.scrollBottom; y++) {
-      const line = buf.lines[y];
-      if (insert) line.insertCells(x, n);
-      else line.deleteCells(x, n);
-      line.wrapped = false;
-    }
-  }
-
-  /** Erases cells [start, end) of row `y`, fixing wide characters cut at either edge. */
-  #eraseCells(y: number, start: number, end: number, clearWrap: boolean): void {
-    this.#rep.forget();
-    this.buf.lines[y].eraseCells(start, end, clearWrap);
-  }
-
-  #resetLine(y: number): void {
-    this.#rep.forget();
-    this.buf.lines[y].reset(this.cols);
-  }
-
-  /** ED / DECSED with parameter `mode`. */
-  eraseInDisplay(mode: number): void {
-    this.restrictCursor(this.cols);
-    const buf = this.buf;
-    const cols = this.cols;
-    switch (mode) {
-      case 0:
-        this.#eraseCells(buf.y, buf.x, cols, buf.x === 0);
-        for (let y = buf.y + 1; y < this.rows; y++) this.#resetLine(y);
-        return;
-      case 1: {
-        this.#eraseCells(buf.y, 0, buf.x + 1, true);
-        if (buf.x + 1 >= cols) {
-          // xterm.js clears the wrap flag of the line at absolute index y+1 (ignoring ybase)
-          const abs = buf.y + 1;
-          const base = buf.base;
-          const line = abs < base ? buf.scrollback!.get(abs) : buf.lines[abs - base];
-          if (line) line.wrapped = false;
-        }
-        for (let y = buf.y - 1; y >= 0; y--) this.#resetLine(y);
-        return;
-      }
-      case 2:
-        this.#rep.forget();
-        if (buf.blank) return;
-        for (let y = 0; y < this.rows; y++) this.#resetLine(y);
-        buf.markBlank();
-        return;
-      case 3:
-        buf.scrollback?.clear();
-        return;
-    }
-  }
-
-  /** EL / DECSEL with parameter `mode`. */
-  eraseInLine(mode: number): void {
-    this.restrictCursor(this.cols);
-    const buf = this.buf;
-    if (mode === 0) this.#eraseCells(buf.y, buf.x, this.cols, buf.x === 0);
-    else if (mode === 1) this.#eraseCells(buf.y, 0, buf.x + 1, false);
-    else if (mode === 2) this.#eraseCells(buf.y, 0, this.cols, true);
-  }
-
-  /** DECALN: fills the screen with `E`. */
-  screenAlignment(): void {
-    this.#rep.forget();
-    this.setCursor(0, 0);
-    const buf = this.buf;
-    for (let y = buf.y; y < this.rows; y++) {
-      const line = buf.lines[y];
-      line.cells.fill(_E | NULL_CELL);
-      line.combined = null;
-      line.wrapped = false;
-      this.touch(line);
-    }
-    this.setCursor(0, 0);
-  }
-
-  // ---------------------------------------------------------------- cursor
-
-  /** Clamps the cursor into the screen (into the margins in origin mode). */
-  restrictCursor(maxCol = this.cols - 1): void {
-    const buf = this.buf;
-    buf.x = Math.min(maxCol, Math.max(0, buf.x));
-    buf.y = this.#modes.origin
-      ? Math.min(buf.scrollBottom, Math.max(buf.scrollTop, buf.y))
-      : Math.min(this.rows - 1, Math.max(0, buf.y));
-  }
-
-  /** CUP: moves the cursor to (x, y), relative to the top margin in origin mode, clamped. */
-  setCursor(x: number, y: number): void {
-    const buf = this.buf;
-    buf.x = x;
-    buf.y = this.#modes.origin ? buf.scrollTop + y : y;
-    this.restrictCursor();
-  }
-
-  /** CHA/HPA: to column `x` (0-based) of the cursor row. */
-  cursorToColumn(x: number): void {
-    this.setCursor(x, this.buf.y);
-  }
-
-  /** VPA: to row `y` (0-based, relative to the top margin in origin mode), same column. */
-  cursorToRow(y: number): void {
-    this.setCursor(this.buf.x, y);
-  }
-
-  /** Moves the cursor by (dx, dy); like xterm.js, adds the top margin in origin mode. */
-  moveCursor(dx: number, dy: number): void {
-    this.restrictCursor();
-    this.setCursor(this.buf.x + dx, this.buf.y + dy);
-  }
-
-  /** CUU: `n` rows up, stopping at the top margin when the cursor is below it. */
-  cursorUp(n: number): void {
-    const d = this.buf.y - this.buf.scrollTop;
-    this.moveCursor(0, -(d >= 0 ? Math.min(d, n) : n));
-  }
-
-  /** CUD: `n` rows down, stopping at the bottom margin when the cursor is above it. */
-  cursorDown(n: number): void {
-    const d = this.buf.scrollBottom - this.buf.y;
-    this.moveCursor(0, d >= 0 ? Math.min(d, n) : n);
-  }
-
-  /** CR: column 0. */
-  carriageReturn(): void {
-    this.buf.x = 0;
-  }
-
-  /** HT: to the next tab stop (the last column at most); nothing at a pending wrap. */
-  tab(): void {
-    const buf = this.buf;
-    if (buf.x < this.cols) buf.x = buf.nextStop(buf.x);
-  }
-
-  /** CHT (`forward`) / CBT: `n` tab stops right or left; nothing at a pending wrap. */
-  tabs(n: number, forward: boolean): void {
-    const buf = this.buf;
-    if (buf.x >= this.cols) return;
-    for (let k = Math.min(n, this.cols); k > 0; k--) {
-      buf.x = forward ? buf.nextStop(buf.x) : buf.prevStop(buf.x);
-    }
-  }
-
-  /** HTS: a tab stop at the cursor column. */
-  setTabStop(): void {
-    this.buf.setStop(this.buf.x);
-  }
-
-  /** TBC 0 (`all` false) / TBC 3: no tab stop at the cursor column, or none at all. */
-  clearTabStops(all: boolean): void {
-    if (all) this.buf.clearStops();
-    else this.buf.clearStop(this.buf.x);
-  }
-
-  /** BS, wrapping back over soft-wrapped rows in reverse-wraparound mode. */
-  backspace(): void {
-    this.#rep.forget();
-    const buf = this.buf;
-    if (!this.#modes.reverseWraparound) {
-      this.restrictCursor();
-      if (buf.x > 0) buf.x--;
-      return;
-    }
-    this.restrictCursor(this.cols);
-    if (buf.x > 0) buf.x--;
-    else if (buf.y > buf.scrollTop && buf.y <= buf.scrollBottom && buf.lines[buf.y].wrapped) {
-      buf.lines[buf.y].wrapped = false;
-      buf.y--;
-      buf.x = this.cols - 1;
-      const c = buf.lines[buf.y].cells[buf.x];
-      if ((c & WIDTH_MASK) && !(c & (CP_MASK | COMBINED))) buf.x--;
-    }
-    this.restrictCursor();
-  }
-
-  /** DECSC: saves the cursor (row as an absolute index, like xterm.js) and charset. */
-  saveCursor(): void {
-    const buf = this.buf;
-    buf.savedX = buf.x;
-    buf.savedY = buf.base + buf.y;
-    buf.savedCharset = this.charsets.gl;
-  }
-
-  /** DECRC: restores what `saveCursor` saved. */
-  restoreCursor(): void {
-    const buf = this.buf;
-    buf.x = buf.savedX || 0;
-    buf.y = Math.max(buf.savedY - buf.base, 0);
-    this.charsets.gl = buf.savedCharset;
-    this.restrictCursor();
+    this.cursor.set(0, 0);
   }
 
   // ---------------------------------------------------------------- buffers
