@@ -59,7 +59,7 @@ export interface Performer {
    * `afterControl`: some other action came between this and the previous print.
    */
   printAscii(bytes: Uint8Array, start: number, end: number, afterControl: boolean): void;
-  /** Prints one decoded code point (≥ U+0020, not DEL); `afterControl` as for `printAscii`. */
+  /** Prints one decoded code point (not a control, not DEL); `afterControl` as for `printAscii`. */
   print(cp: number, afterControl: boolean): void;
   /** Executes a C0 or C1 control (BEL, BS, HT, LF, CR, SO, SI, IND, NEL, HTS …). */
   execute(code: number): void;
