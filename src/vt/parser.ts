@@ -8,7 +8,8 @@
  * Bounds (hostile output is normal input): at most {@link MAX_PARAMS} parameters, each saturated
  * at 2^31−1, sub-parameters parsed over; OSC and DCS strings kept up to {@link MAX_STRING} UTF-16
  * units (a longer one is dispatched as overflowed, without its text); SOS/PM/APC strings are
- * swallowed as xterm.js does. Malformed UTF-8 is dropped (overlongs, surrogates, code points past
+ * swallowed as xterm.js swallows them (it has no handler for them, and a non-ASCII character ends
+ * one, so no text of one would come whole). Malformed UTF-8 is dropped (overlongs, surrogates, code points past
  * U+10FFFF, a lead byte cut short) or, with `replaceMalformed`, printed as U+FFFD; a BOM is
  * dropped. Every bound is per sequence, so the cost is linear in the bytes.
  *
