@@ -1,8 +1,8 @@
 /**
  * The cursor of the buffer shown and its rules: where it may be (inside the screen, inside the
  * margins in origin mode, one past the last column while a wrap is pending), how each movement
- * is clamped, backspace (reverse wraparound), tab stops, and DECSC/DECRC. The position lives in the buffer (each buffer has its
- * own); these are the rules.
+ * is clamped, backspace (reverse wraparound), tab stops, and DECSC/DECRC. The position lives in
+ * the buffer (each buffer has its own); these are the rules.
  *
  * @module
  */
@@ -50,7 +50,7 @@ export class Cursor {
     this.set(this.#screen.buf.x, y);
   }
 
-  /** By (dx, dy), clamped (CUF, CUB, HPR, VPR); like xterm.js, adds the top margin in origin mode. */
+  /** By (dx, dy), clamped (CUF, CUB, HPR, VPR); origin mode adds the top margin (xterm.js). */
   move(dx: number, dy: number): void {
     this.restrict();
     const buf = this.#screen.buf;

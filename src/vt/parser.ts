@@ -9,9 +9,9 @@
  * at 2^31−1, sub-parameters parsed over; OSC and DCS strings kept up to {@link MAX_STRING} UTF-16
  * units (a longer one is dispatched as overflowed, without its text); SOS/PM/APC strings are
  * swallowed as xterm.js swallows them (it has no handler for them, and a non-ASCII character ends
- * one, so no text of one would come whole). Malformed UTF-8 is dropped (overlongs, surrogates, code points past
- * U+10FFFF, a lead byte cut short) or, with `replaceMalformed`, printed as U+FFFD; a BOM is
- * dropped. Every bound is per sequence, so the cost is linear in the bytes.
+ * one, so no text of one would come whole). Malformed UTF-8 is dropped (overlongs, surrogates,
+ * code points past U+10FFFF, a lead byte cut short) or, with `replaceMalformed`, printed as
+ * U+FFFD; a BOM is dropped. Every bound is per sequence, so the cost is linear in the bytes.
  *
  * @module
  */
@@ -32,7 +32,7 @@ export class Params {
   count = 1;
   /** More than {@link MAX_PARAMS} were given (the later ones are dropped). */
   overflowed = false;
-  // inside a sub-parameter (after ':'): its digits are not kept
+  /** Inside a sub-parameter (after ':'), whose digits are not kept (parser state). */
   sub = false;
 
   /** The `k`-th parameter, 0 when it is empty or absent. */
@@ -82,7 +82,7 @@ export interface Performer {
   dcsDispatch(ident: number, data: string | null, terminator: number): void;
 }
 
-/** OSC string sub-states: before the id, in the id, in the payload, malformed (ignored). */
+/** Where an OSC string is: in its id (from its start), in its text, malformed (ignored). */
 const _OSC_ID = 1;
 const _OSC_PAYLOAD = 2;
 const _OSC_MALFORMED = 3;
