@@ -131,6 +131,24 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
   const first = _ERROR_ROW.exec(rows[start] ?? "");
   if (!first || start < 0) return null;
   const text = normalizeSpace([first[1], ...rows.slice(start + 1, i + 1)].join(" "));
+  return piErrorHit(
+    text,
+    opts,
+    retry ? { attempt: Number(retry[1]), waitSeconds: Number(retry[3]) } : {},
+  );
+}
+
+/**
+ * What pi's error text (`errorMessage`, or an `Error:` row without its `Error: `) means: a usage
+ * or rate limit, or null for any other error. `Retry failed after N attempts: …` is final; a
+ * retry's attempt and wait (from its countdown) apply only before that. Shared by the screen
+ * and pi's channel.
+ */
+export function piErrorHit(
+  text: string,
+  opts: Pick<DetectOptions, "now" | "timeZone">,
+  retry: { attempt?: number; waitSeconds?: number } = {},
+): LimitHit | null {
   const gaveUp = _GAVE_UP.exec(text);
   const message = gaveUp ? gaveUp[2] : text;
   const rule = matchRule(message, PI_LIMITS);
@@ -138,10 +156,7 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
   const kind = rule.kind === "usage" && PI_NOT_USAGE.some((v) => v.test(message))
     ? "rate"
     : rule.kind;
-  const hit = limitHit(kind, text, opts, {
-    ...(gaveUp ? { final: true } : {}),
-    ...(retry && !gaveUp ? { attempt: Number(retry[1]), waitSeconds: Number(retry[3]) } : {}),
-  });
+  const hit = limitHit(kind, text, opts, gaveUp ? { final: true } : retry);
   if (hit.resetsAt === null) {
     const at = _RESETS_AT.exec(message);
     const within = _RESETS_IN.exec(message);

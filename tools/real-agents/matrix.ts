@@ -546,7 +546,12 @@ async function receiverCell(
   if (!frame.body.includes(REQUEST)) return "FAIL: the frame lacks the request";
   // The configured model (agents.json), not one the handoff chose.
   const model = /"model"\s*:\s*"([^"]+)"/.exec(req.body)?.[1];
-  return model ? `pass (model ${model})` : "pass";
+  // How long the agent took, start-up included: the simulated limit to its first model request.
+  const limit = readSimLog(w.simLog(from)).find((e) => e.event === "limit");
+  const after = limit
+    ? `, ${seconds((req.t - Date.parse(String(limit.time))) / 1000)} after the limit`
+    : "";
+  return `pass (${model ? `model ${model}` : "its request"}${after})`;
 }
 
 /** OpenCode and Kilo: the store road (import, `-s`, kickoff) instead of the default road. */
