@@ -6,7 +6,8 @@
  * `-----`, which pi's parser takes for an option). pi wraps a file as `<file name="…">…</file>`
  * and submits it at once. Its limit is the provider's error on its own `Error: …` row, right
  * above its input box, with its retry countdown (`Retrying (1/3) in 2s...`) between them while
- * it retries; `Error: Retry failed after 3 attempts: …` when it gave up.
+ * it retries; `Error: Retry failed after 3 attempts: …` when it gave up. Its channel is uuldana's
+ * extension, loaded with `-e` (`channels/pi.ts`).
  *
  * @module
  */
@@ -22,8 +23,10 @@ import type {
 } from "./adapter.ts";
 import { refuseResume, requireRoad } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
-import { PI_LIMITS, PI_NOT_USAGE } from "./limit_messages.ts";
-import { hideDelivered, isRule, limitHit, matchRule, normalizeSpace } from "./screen_text.ts";
+import { hideDelivered, isRule, normalizeSpace } from "./screen_text.ts";
+import { piErrorHit } from "./pi_limit.ts";
+import { PI_CHANNEL } from "./channels/pi.ts";
+import { PI_CHANNEL_ENV, PI_EXTENSION_FILE, PI_EXTENSION_SOURCE } from "./channels/pi_extension.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
 const _RESUME = ["-c", "--continue", "-r", "--resume", "--session", "--fork"];
@@ -31,15 +34,29 @@ const _RESUME = ["-c", "--continue", "-r", "--resume", "--session", "--fork"];
 /** The file in the launch's scratch directory that holds the handoff on the prompt road. */
 export const PI_HANDOFF_FILE = "handoff.md";
 
+// A fresh session: with a channel, uuldana's extension from the scratch folder (`-e FILE`), told
+// by the environment where to write its records.
+function _fresh(req: LaunchRequest): Launch {
+  if (!req.channel) return { argv: [req.bin, ...req.extraArgs] };
+  const ext = join(req.scratchDir, PI_EXTENSION_FILE);
+  return {
+    argv: [req.bin, "-e", ext, ...req.extraArgs],
+    env: { [PI_CHANNEL_ENV]: req.channel.dir },
+    files: [{ path: ext, content: PI_EXTENSION_SOURCE, mode: 0o600 }],
+  };
+}
+
 function _launch(req: LaunchRequest): Launch {
-  if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs] };
+  const fresh = _fresh(req);
+  if (req.handoff === null) return fresh;
   requireRoad("pi", req.road, _ROADS);
   refuseResume("pi", req.extraArgs, _RESUME);
-  if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
+  if (req.road === "paste") return fresh;
   const file = join(req.scratchDir, PI_HANDOFF_FILE);
   return {
-    argv: [req.bin, ...req.extraArgs, `@${file}`],
-    files: [{ path: file, content: req.handoff, mode: 0o600 }],
+    ...fresh,
+    argv: [...fresh.argv, `@${file}`],
+    files: [...(fresh.files ?? []), { path: file, content: req.handoff, mode: 0o600 }],
   };
 }
 
@@ -89,10 +106,6 @@ const _RETRY_ROW = /^\s?\S\s+Retrying \((\d+)\/(\d+)\) in (\d+)s\.\.\./;
 const _BUSY_ROW = /^\s?\S\s+(?:Working|Compacting|Summarizing)\b.*\.\.\./;
 // Its own error rows, at column 1 (or 0), and a wrapped row of one.
 const _ERROR_ROW = /^ ?Error: (.*)$/;
-const _GAVE_UP = /^Retry failed after (\d+) attempts?: (.*)$/;
-// The reset a raw provider error carries (OpenAI's `usage_limit_reached` body).
-const _RESETS_AT = /"resets_at"\s*:\s*(\d{9,11})\b/;
-const _RESETS_IN = /"resets_in_seconds"\s*:\s*(\d+)\b/;
 
 /** The rows of pi's input box (top rule, bottom rule), the lowest on the screen, or null. */
 function _box(rows: readonly string[]): { top: number; bottom: number } | null {
@@ -138,36 +151,6 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
   );
 }
 
-/**
- * What pi's error text (`errorMessage`, or an `Error:` row without its `Error: `) means: a usage
- * or rate limit, or null for any other error. `Retry failed after N attempts: …` is final; a
- * retry's attempt and wait (from its countdown) apply only before that. Shared by the screen
- * and pi's channel.
- */
-export function piErrorHit(
-  text: string,
-  opts: Pick<DetectOptions, "now" | "timeZone">,
-  retry: { attempt?: number; waitSeconds?: number } = {},
-): LimitHit | null {
-  const gaveUp = _GAVE_UP.exec(text);
-  const message = gaveUp ? gaveUp[2] : text;
-  const rule = matchRule(message, PI_LIMITS);
-  if (!rule) return null;
-  const kind = rule.kind === "usage" && PI_NOT_USAGE.some((v) => v.test(message))
-    ? "rate"
-    : rule.kind;
-  const hit = limitHit(kind, text, opts, gaveUp ? { final: true } : retry);
-  if (hit.resetsAt === null) {
-    const at = _RESETS_AT.exec(message);
-    const within = _RESETS_IN.exec(message);
-    if (at) hit.resetsAt = new Date(Number(at[1]) * 1000).toISOString();
-    else if (within) {
-      hit.resetsAt = new Date(opts.now.getTime() + Number(within[1]) * 1000).toISOString();
-    }
-  }
-  return hit;
-}
-
 /** The pi adapter. */
 export const pi: Adapter = {
   name: "pi",
@@ -190,4 +173,5 @@ export const pi: Adapter = {
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
   inputBox: PI_INPUT_BOX,
+  channel: PI_CHANNEL,
 };

@@ -33,13 +33,21 @@ function record(event, data) {
   if (!dir) return;
   try {
     let json = JSON.stringify(data);
-    if (Buffer.byteLength(json) > MAX && typeof data.text === "string") {
+    if (new TextEncoder().encode(json).length > MAX && typeof data.text === "string") {
       json = JSON.stringify({ ...data, text: data.text.slice(0, 256 * 1024), cut: true });
     }
-    n = (n % 9999) + 1;
-    const file = "r." + process.pid + "." + n;
-    writeFileSync(join(dir, file), json, { mode: 0o600 });
-    appendFileSync(join(dir, "events"), event + " " + file + "\\n");
+    // A new payload file of its own ("wx": never over a name not yet read).
+    let file = null;
+    for (let tries = 0; file === null && tries < 16; tries++) {
+      n = (n % 9999) + 1;
+      try {
+        writeFileSync(join(dir, "r." + process.pid + "." + n), json, { mode: 0o600, flag: "wx" });
+        file = "r." + process.pid + "." + n;
+      } catch (e) {
+        if (!e || e.code !== "EEXIST") throw e;
+      }
+    }
+    if (file !== null) appendFileSync(join(dir, "events"), event + " " + file + "\\n");
   } catch {
     // A record that cannot be written is dropped: pi goes on.
   }
