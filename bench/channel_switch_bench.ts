@@ -21,7 +21,7 @@
  * @module
  */
 import { join } from "node:path";
-import { UULDANA } from "../tests/_paths.ts";
+import { fakeAgent, timeSwitch } from "./_switch_world.ts";
 
 const runs = Number(Deno.args[0] ?? 10);
 
@@ -50,17 +50,6 @@ const UNKNOWN = [
   "  ⚠ Usage limit reached · limit resets 3:01am",
 ];
 
-function _agent(path: string, body: string, version: string, usage: string): void {
-  Deno.writeTextFileSync(
-    path,
-    `#!/bin/sh
-case "$1" in --version) echo "${version}"; exit 0;; --help) echo "${usage}"; exit 0;; esac
-${body}
-`,
-  );
-  Deno.chmodSync(path, 0o755);
-}
-
 // A shell line that prints `rows` (single quotes escaped).
 function _print(rows: string[]): string {
   return rows.map((r) => `printf '%s\\n' '${r.replaceAll("'", `'"'"'`)}'`).join("\n");
@@ -69,7 +58,6 @@ function _print(rows: string[]): string {
 async function once(i: number, kind: Case): Promise<number> {
   const dir = Deno.makeTempDirSync({ prefix: `uuldana-channel-switch-bench-${i}-` });
   const t0 = join(dir, "t0");
-  const t1 = join(dir, "t1");
   const hooks = kind !== "screen";
   // Before anything is timed: the hook commands from `--settings`, each into its own file.
   const extract = `python3 - "$@" <<'PY'
@@ -91,7 +79,7 @@ hook() { /bin/sh -c "$(cat '${dir}'/$1.cmd)" < '${dir}'/$1.json; }`;
   for (const [event, data] of Object.entries(payloads)) {
     Deno.writeTextFileSync(join(dir, `${event}.json`), JSON.stringify(data));
   }
-  _agent(
+  fakeAgent(
     join(dir, "claude"),
     `${extract}
 ${hooks ? "hook SessionStart" : ""}
@@ -105,41 +93,10 @@ sleep 30`,
     kind === "unknown" ? "2.1.332 (Claude Code)" : "2.1.197 (Claude Code)",
     "Usage: claude [options] [command] [prompt]",
   );
-  const prompt = join(dir, "prompt");
-  _agent(
-    join(dir, "codex"),
-    `date +%s%N > '${t1}'\nprintf '%s' "$*" > '${prompt}'`,
-    "codex-cli 0.171.0",
-    "Usage: codex [OPTIONS] [PROMPT]",
-  );
-  Deno.writeTextFileSync(
-    join(dir, "config.json"),
-    JSON.stringify({
-      chain: ["claude", "codex"],
-      agents: { claude: { bin: join(dir, "claude") }, codex: { bin: join(dir, "codex") } },
-    }),
-  );
-  const child = new Deno.Command(UULDANA[0], {
-    args: [...UULDANA.slice(1), "run", "claude", "--then", "codex"],
-    cwd: dir,
-    env: { UULDANA_HOME: join(dir, "home"), UULDANA_CONFIG: join(dir, "config.json") },
-    stdin: "piped",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await new Promise((r) => setTimeout(r, 1500)); // the agent is at its prompt
-  await w.write(new TextEncoder().encode("refactor the parser\r"));
-  const killer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-  await child.status;
-  clearTimeout(killer);
-  await w.close().catch(() => {});
-  const ns = (p: string) => BigInt(Deno.readTextFileSync(p).trim());
-  let ms = NaN;
-  try {
-    ms = Number(ns(t1) - ns(t0)) / 1e6;
-    if (!Deno.readTextFileSync(prompt).includes("BEGIN UULDANA HANDOFF")) ms = NaN;
-  } catch { /* no switch */ }
+  const ms = await timeSwitch(dir, new TextEncoder().encode("refactor the parser\r"), {
+    settleMs: 1500,
+    killMs: 20_000,
+  });
   Deno.removeSync(dir, { recursive: true });
   return ms;
 }

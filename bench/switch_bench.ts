@@ -13,21 +13,10 @@
  * signal uuldana waits for), the second as its first act.
  */
 import { join } from "node:path";
-import { UULDANA } from "../tests/_paths.ts";
+import { fakeAgent, timeSwitch } from "./_switch_world.ts";
 import { certificateChains } from "./_key_text.ts";
 
 const runs = Number(Deno.args[0] ?? 20);
-
-function _agent(path: string, body: string, version: string, usage: string): void {
-  Deno.writeTextFileSync(
-    path,
-    `#!/bin/sh
-case "$1" in --version) echo "${version}"; exit 0;; --help) echo "${usage}"; exit 0;; esac
-${body}
-`,
-  );
-  Deno.chmodSync(path, 0o755);
-}
 
 // What the user sends: a typed request, or a bracketed paste of `paste` and Enter.
 function _keys(paste: string | null): Uint8Array {
@@ -38,7 +27,6 @@ function _keys(paste: string | null): Uint8Array {
 async function once(i: number, paste: string | null): Promise<number> {
   const dir = Deno.makeTempDirSync({ prefix: `uuldana-switch-bench-${i}-` });
   const t0 = join(dir, "t0");
-  const t1 = join(dir, "t1");
   const keys = _keys(paste);
   // A paste is read whole with the line discipline off (a canonical line holds 4 KB at most).
   const read = paste === null
@@ -46,7 +34,7 @@ async function once(i: number, paste: string | null): Promise<number> {
 printf '\\n❯ %s\\n' "$line"`
     : `stty -icanon -echo min 1; printf '> '; head -c ${keys.length} > /dev/null
 printf '\\n❯ [Pasted text +%s lines]\\n' "${paste.split("\n").length}"`;
-  _agent(
+  fakeAgent(
     join(dir, "claude"),
     `${read}
 date +%s%N > '${t0}'
@@ -58,38 +46,8 @@ sleep 30`,
     "2.1.197 (Claude Code)",
     "Usage: claude [options] [command] [prompt]",
   );
-  const prompt = join(dir, "prompt");
-  _agent(
-    join(dir, "codex"),
-    `date +%s%N > '${t1}'\nprintf '%s' "$*" > '${prompt}'`,
-    "codex-cli 0.171.0",
-    "Usage: codex [OPTIONS] [PROMPT]",
-  );
-  Deno.writeTextFileSync(
-    join(dir, "config.json"),
-    JSON.stringify({
-      chain: ["claude", "codex"],
-      agents: { claude: { bin: join(dir, "claude") }, codex: { bin: join(dir, "codex") } },
-    }),
-  );
-  const child = new Deno.Command(UULDANA[0], {
-    args: [...UULDANA.slice(1), "run", "claude", "--then", "codex"],
-    cwd: dir,
-    env: { UULDANA_HOME: join(dir, "home"), UULDANA_CONFIG: join(dir, "config.json") },
-    stdin: "piped",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await new Promise((r) => setTimeout(r, 800)); // the agent is at its prompt
-  await w.write(keys);
-  await child.status;
-  await w.close().catch(() => {});
-  const ns = (p: string) => BigInt(Deno.readTextFileSync(p).trim());
-  const ms = Number(ns(t1) - ns(t0)) / 1e6;
-  if (!Deno.readTextFileSync(prompt).includes("BEGIN UULDANA HANDOFF")) {
-    throw new Error("the second agent started without the framed handoff");
-  }
+  const ms = await timeSwitch(dir, keys, { settleMs: 800 });
+  if (Number.isNaN(ms)) throw new Error("the second agent started without the framed handoff");
   Deno.removeSync(dir, { recursive: true });
   return ms;
 }

@@ -68,6 +68,11 @@ export class ChannelTurns {
    * reply, so each answer follows its own turn.
    */
   #queued: TurnOutput[] = [];
+  /**
+   * Submits already kept as typed (their event came late: a slow or loaded agent): a prompt event
+   * for one of them still opens its turn, without a second entry.
+   */
+  readonly #late: _Pending[] = [];
 
   /**
    * `ownPrompts`: the opening prompts uuldana gave the agent itself (a handoff as its argument,
@@ -192,12 +197,23 @@ export class ChannelTurns {
       this.#open.add(turn);
       return [];
     }
+    const late = this.#late.findIndex((p) =>
+      p.atMs <= atMs && atMs - p.atMs < PENDING_MAX_MS &&
+      (_squash(p.turn.text) === want || p.turn.certainty !== "exact")
+    );
+    if (late >= 0) {
+      this.#late.splice(0, late + 1);
+      this.#open.add(turn);
+      return [];
+    }
     const last = this.#pending.at(-1);
     if (last) return [{ kind: "differs", typed: last.turn.text, received: text }];
     return [{ kind: "ignored", event: "prompt", why: "uuldana saw no submit for it" }];
   }
 
   #typed(p: _Pending): TurnOutput {
+    this.#late.push(p);
+    if (this.#late.length > PENDING_MAX) this.#late.shift();
     return {
       kind: "entry",
       entry: {

@@ -97,6 +97,22 @@ Deno.test("a silent channel: the submit is kept as typed after the wait, and tha
   assertEquals(t.submit(exact("third"), PROMPT_WAIT_MS + 30), []);
 });
 
+Deno.test("an event that comes after its submit was kept as typed still opens the turn, once", () => {
+  const t = new ChannelTurns();
+  t.submit(exact("slow agent"), 0);
+  t.tick(PROMPT_WAIT_MS); // kept as typed: the channel seemed silent
+  assertEquals(
+    t.event({ type: "prompt", text: "slow agent", turn: "a" }, PROMPT_WAIT_MS + 500),
+    [],
+  );
+  assertEquals(t.turnOpen, true);
+  t.event({ type: "idle", turn: "a" }, PROMPT_WAIT_MS + 600);
+  assertEquals(
+    t.event({ type: "prompt", text: "slow agent" }, PROMPT_WAIT_MS + 700)[0].kind,
+    "ignored",
+  );
+});
+
 Deno.test("once the channel speaks, a submit waits long for its event (queued behind a turn)", () => {
   const t = new ChannelTurns();
   t.event({ type: "session", phase: "start" }, 0);
