@@ -148,11 +148,11 @@ Deno.test("a report outside any turn uuldana saw start waits for the screen, and
   assertEquals(backed.verdict?.atMs, 700);
 });
 
-Deno.test("while the channel speaks, a screen limit waits for its word: its report acts at once", () => {
+Deno.test("while the channel speaks, a screen rate limit waits for its word: its report acts at once", () => {
   const { verdict, decisions } = drive([
     { at: 0, event: prompt },
-    { at: 10, bytes: draw(KNOWN) },
-    { at: 300, event: limit },
+    { at: 10, bytes: draw(OVERLOADED) },
+    { at: 300, event: { ...limit, kind: "rate", final: true, message: "Request rejected (429)" } },
   ], 5000);
   assertEquals(verdict?.atMs, 300);
   assertEquals(
@@ -161,13 +161,13 @@ Deno.test("while the channel speaks, a screen limit waits for its word: its repo
   );
 });
 
-Deno.test("its silence lets the screen act after the wait", () => {
-  const { verdict, decisions } = drive(
-    [{ at: 0, event: prompt }, { at: 10, bytes: draw(KNOWN) }],
-    5000,
-  );
-  assertEquals(verdict?.atMs, 50 + CHANNEL_WORD_MS);
-  assertEquals(decisions.at(-1)?.why, "the agent's channel said nothing about it");
+Deno.test("its silence lets the screen's rate limit act after the wait; a usage limit acts at once", () => {
+  const rate = drive([{ at: 0, event: prompt }, { at: 10, bytes: draw(OVERLOADED) }], 5000);
+  assertEquals(rate.verdict?.atMs, 50 + CHANNEL_WORD_MS);
+  assertEquals(rate.decisions.at(-1)?.why, "the agent's channel said nothing about it");
+  // Claude runs its StopFailure hook ~0.75 s after drawing its limit: its own words are enough.
+  const usage = drive([{ at: 0, event: prompt }, { at: 10, bytes: draw(KNOWN) }], 5000);
+  assertEquals(usage.verdict?.atMs, 50);
 });
 
 Deno.test("an error the channel calls not a limit never switches on the screen's text alone", () => {
@@ -187,14 +187,20 @@ Deno.test("an error the channel calls not a limit never switches on the screen's
     assert(/calls an error \(overloaded: API Error: Overloaded\)/.test(disagree[0].why!), order);
     assert(disagree[0].lines!.some((l) => l.includes("Request rejected (429)")), order);
   }
-  // The next turn clears it: a limit there counts again.
+  // A usage limit on the screen after the error is vetoed too, until the next turn clears it.
+  const vetoed = drive([
+    { at: 0, event: prompt },
+    { at: 5, event: { type: "error", message: "Overloaded", code: "overloaded" } },
+    { at: 200, bytes: draw(KNOWN) },
+  ], 5000);
+  assertEquals(vetoed.verdict, null);
   const next = drive([
     { at: 0, event: prompt },
     { at: 5, event: { type: "error", message: "Overloaded", code: "overloaded" } },
     { at: 100, event: prompt },
     { at: 200, bytes: draw(KNOWN) },
   ], 5000);
-  assertEquals(next.verdict?.atMs, 240 + CHANNEL_WORD_MS);
+  assertEquals(next.verdict?.atMs, 240);
 });
 
 Deno.test("a limit of a message queued behind a turn is in a turn, though the first turn ended", () => {

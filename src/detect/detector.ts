@@ -23,9 +23,11 @@
  *   screen: a limit screen this uuldana does not know); a report while the agent keeps drawing, or
  *   outside any turn, waits for the screen to back it and is rejected after
  *   {@link CHANNEL_HOLD_MS};
- * - while a channel that reports limits speaks, a limit the screen confirmed waits up to
- *   {@link CHANNEL_WORD_MS} for the channel's word: its report acts at once, its `error` (not a
- *   limit: overload, server error) rejects it (`disagree`), its silence lets the screen act;
+ * - while a channel that reports limits speaks, an `error` it reported for the turn (not a limit:
+ *   overload, server error) vetoes a limit the screen confirmed (`disagree`); a rate limit the
+ *   screen confirmed (a rejected request may be a throttle) waits up to {@link CHANNEL_WORD_MS}
+ *   for the channel's word: its report acts at once, its error vetoes, its silence lets the
+ *   screen act; a usage limit in the agent's own words acts at once;
  * - a channel report not worth a handoff by the policy (a rate limit still retried) is rejected.
  *
  * Before handling an input at time t, every look due at or before t is made, at its due time.
@@ -61,7 +63,7 @@ export const SCREEN_LINES = 120;
 export const WORKING_MS = 300;
 /** How long a limit the agent reported waits for its screen to show it before acting alone. */
 export const SCREEN_WORD_MS = 500;
-/** How long a screen limit waits for the word of a channel that reports limits. */
+/** How long a screen rate limit waits for the word of a channel that reports limits. */
 export const CHANNEL_WORD_MS = 1_000;
 /** How long a reported limit the screen does not back (agent drawing, no turn) waits, at most. */
 export const CHANNEL_HOLD_MS = 10_000;
@@ -374,7 +376,10 @@ export class Detector {
 
   /**
    * Whether a limit the screen confirmed waits for the channel's word instead of acting now: a
-   * channel that reports limits speaks in this run, and it has not said yet.
+   * channel that reports limits speaks in this run and called this turn's failure an error (it
+   * never acts then), or the screen's limit is a rate limit (a rejected request may be a server's
+   * throttle: the channel tells) and the channel has not said yet. A usage limit in the agent's
+   * own words acts at once: Claude runs its StopFailure hook ~0.75 s after drawing it.
    */
   #awaitsWord(hit: LimitHit, t: number): boolean {
     if (!this.#heard || !this.#opts.adapter.channel?.reportsLimits) return false;
@@ -385,6 +390,7 @@ export class Detector {
       this.#rejectScreen(hit, t / 1000, this.#notLimit);
       return true;
     }
+    if (hit.kind === "usage") return false;
     if (this.#held && limitKey(this.#held.hit) === key) return true;
     this.#held = { hit, sinceUs: t };
     this.#channelDueUs = _earliest(this.#channelDueUs, t + _us(CHANNEL_WORD_MS));
