@@ -52,7 +52,7 @@ export function userTexts(messages: Message[]): string[] {
 /** A user text with Claude Code 2.1.332's paste wrapper (`<pasted_content id="N">`) taken off. */
 export function unwrapPastes(text: string): string {
   return text.replace(
-    /\n\n<pasted_content id="(\d+)">\n([\s\S]*?)\n<\/pasted_content id="\1">\n/g,
+    /\n\n<pasted_content id="([^"]+)">\n([\s\S]*?)\n<\/pasted_content id="\1">\n/g,
     (_, _id, body) => body,
   );
 }

@@ -81,20 +81,48 @@ console.log(`original request: ${short(original)} (model's first: ${short(model[
 console.log(`limit menu carried: ${body.includes("/rate-limit-options") ? "YES" : "no"}`);
 
 // The replies: each turn's text blocks as the model sent them (the history Claude sent back),
-// against the handoff's Agent entries.
-const agents = conversation.filter((e) => e.role === "Agent").map((e) => e.text);
-const turns = assistantTurns(lastMessages).filter((t) => t.length > 0);
-const carried = turns.map((blocks) => blocks.every((b) => agents.some((a) => a.includes(b))));
+// against the handoff's Agent entries, each taken as the answer to the User entry before it.
+const turns = assistantTurns(lastMessages);
+const answerOf: Map<number, string[]> = new Map();
+// Matched from the newest entry back: the handoff keeps the newest part of the conversation, and
+// a repeated text ("explain it" twice) belongs to the later turn.
+let turn = model.length;
+let pending: string[] = [];
+for (const e of [...conversation].reverse()) {
+  if (e.role === "Agent") {
+    pending.push(e.text);
+    continue;
+  }
+  let i = turn - 1;
+  while (i >= 0 && model[i].trimEnd() !== e.text.trimEnd()) i--;
+  if (i < 0) continue;
+  turn = i;
+  answerOf.set(i, pending.reverse());
+  pending = [];
+}
+const has = (i: number, blocks: string[]) =>
+  blocks.every((b) => (answerOf.get(i) ?? []).some((a) => a.includes(b)));
+const carried = turns.map((blocks, i) => blocks.length > 0 && has(i, blocks));
+const misplaced = turns.map((blocks, i) =>
+  !carried[i] && blocks.length > 0 &&
+    [...answerOf.entries()].some(([k, as]) =>
+      k !== i && blocks.every((b) => as.some((a) => a.includes(b)))
+    )
+    ? i + 1
+    : 0
+).filter((i) => i);
 const oldest = carried.indexOf(true);
 const gaps = oldest < 0
   ? []
-  : carried.map((c, i) => (!c && i > oldest ? i + 1 : 0)).filter((i) => i);
+  : carried.map((c, i) => (!c && i > oldest && turns[i].length > 0 ? i + 1 : 0)).filter((i) => i);
+const withText = turns.filter((t) => t.length > 0).length;
 console.log(
-  `replies: ${carried.filter((c) => c).length} of ${turns.length} turns' replies carried whole` +
-    (oldest > 0 ? ` (the oldest ${oldest} left out to fit the cap)` : "") +
-    (gaps.length ? `; MISSING newer ones: ${gaps.join(", ")}` : ""),
+  `replies: ${carried.filter((c) => c).length} of ${withText} turns' replies carried whole under ` +
+    `their turn` + (oldest > 0 ? ` (the oldest left out to fit the cap)` : "") +
+    (gaps.length ? `; MISSING newer ones: ${gaps.join(", ")}` : "") +
+    (misplaced.length ? `; under another turn: ${misplaced.join(", ")}` : ""),
 );
-if (gaps.length) problems.push(`replies ${gaps.join(", ")} missing from the handoff`);
+if (gaps.length) problems.push(`replies ${gaps.join(", ")} not under their turn in the handoff`);
 if (carried.filter((c) => c).length < minReplies) {
   problems.push(`only ${carried.filter((c) => c).length} replies carried (want ${minReplies})`);
 }
