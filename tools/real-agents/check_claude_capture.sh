@@ -23,6 +23,7 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-capture-XXXXXX")"
 sock="uuldana-capture-$$"
 limit=16
 cleanup() {
+  stop_claudes 2>/dev/null || true
   tmux -L "$sock" kill-server 2>/dev/null || true
   kill "${mock_pid:-0}" 2>/dev/null || true
 }

@@ -27,6 +27,7 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/claude-hooks-XXXXXX")"
 sock="claude-hooks-$$"
 managed_file=/etc/claude-code/managed-settings.json
 cleanup() {
+  stop_claudes 2>/dev/null || true
   tmux -L "$sock" kill-server 2>/dev/null || true
   kill "${mock_pid:-0}" 2>/dev/null || true
   if [[ -n "${placed_managed:-}" ]]; then rm -f "$managed_file"; rmdir /etc/claude-code 2>/dev/null || true; fi
