@@ -49,6 +49,33 @@ export function userTexts(messages: Message[]): string[] {
   return out;
 }
 
+/** A user text with Claude Code 2.1.332's paste wrapper (`<pasted_content id="N">`) taken off. */
+export function unwrapPastes(text: string): string {
+  return text.replace(
+    /\n\n<pasted_content id="([^"]+)">\n([\s\S]*?)\n<\/pasted_content id="\1">\n/g,
+    (_, _id, body) => body,
+  );
+}
+
+/**
+ * The model's replies, one list per user turn (the turns `userTexts` lists, oldest first): the
+ * non-empty text blocks of the assistant messages that follow that turn, trimmed.
+ */
+export function assistantTurns(messages: Message[]): string[][] {
+  const turns: string[][] = [];
+  for (const m of messages) {
+    const blocks = typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content;
+    if (m.role === "user") {
+      if (userTexts([m]).length > 0) turns.push([]);
+      continue;
+    }
+    for (const b of blocks) {
+      if (b.type === "text" && b.text?.trim()) turns.at(-1)?.push(b.text.trim());
+    }
+  }
+  return turns;
+}
+
 /** A content block of an assistant message (a tool call gets an id when it has none). */
 export type ReplyBlock =
   | { type: "text"; text: string }

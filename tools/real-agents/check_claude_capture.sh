@@ -10,17 +10,20 @@
 # enough to scroll far past 120 lines, until the mock's usage limit hands off to uuldana's
 # simulated Codex. Then it compares what the model received with what the journal recorded and
 # with the delivered handoff (tools/real-agents/compare_capture.ts), and prints N of M exact.
-# Needs npm registry access and tmux. Takes about two minutes.
+# Needs tmux (and npm registry access unless AGENTS_DIR holds claude@VERSION). Takes about two
+# minutes. VERSION: default the current release (2.1.332). Claude runs in its default permission
+# mode (2.1.332's auto mode asks a server-side safety check the mock cannot answer).
 #
 #   tools/real-agents/check_claude_capture.sh [CLAUDE_VERSION]
 set -euo pipefail
-version="${1:-2.1.197}"
+version="${1:-}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 deno="$repo/tools/deno.sh"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-capture-XXXXXX")"
 sock="uuldana-capture-$$"
 limit=16
 cleanup() {
+  stop_claudes 2>/dev/null || true
   tmux -L "$sock" kill-server 2>/dev/null || true
   kill "${mock_pid:-0}" 2>/dev/null || true
 }
@@ -28,11 +31,14 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null || true; exit 1; }
 
 source "$repo/tools/real-agents/claude_world.sh"
+version="${version:-$CLAUDE_CURRENT}"
 install_claude
 mkdir -p "$work/ws/src"
 printf 'export function discount(total: number): number {\n  return total * 0.9;\n}\n' > "$work/ws/src/discount.ts"
 start_mock anthropic_chat_mock.ts "$work/requests.jsonl" "$limit" "$work/ws/src/discount.ts"
 write_world
+mkdir -p "$work/home/.claude"
+printf '{"permissions":{"defaultMode":"default"}}' > "$work/home/.claude/settings.json"
 
 tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 -c "$work/ws" \
   "env UULDANA_CONFIG=$work/config.json UULDANA_HOME=$work/data TERM=xterm-256color $deno run -A $repo/mod.ts run claude; echo EXIT=\$?; sleep 600"
@@ -45,7 +51,11 @@ keys() { for k in "$@"; do tmux -L "$sock" send-keys "$k"; sleep 0.15; done; }
 text() { tmux -L "$sock" send-keys -l "$1"; sleep 0.3; }
 answered() { wait_for "Answer $1, line 30" 60; sleep 1; }
 
-wait_for "for shortcuts" 60
+# 2.1.332 in the default permission mode may first offer auto mode: keep manual mode.
+for _ in $(seq 1 300); do screen | grep -qE "$CLAUDE_READY|Make auto mode your default" && break; sleep 0.2; done
+if screen | grep -q "Make auto mode your default"; then keys Down Enter; fi
+for _ in $(seq 1 150); do screen | grep -qE "$CLAUDE_READY" && break; sleep 0.2; done
+screen | grep -qE "$CLAUDE_READY" || fail "Claude's input box never showed"
 sleep 1
 text "Read src/discount.ts and explain it"; keys Enter; answered 1
 # A permission dialog: the digit that answers it is not part of the next message.

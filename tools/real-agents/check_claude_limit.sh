@@ -24,6 +24,7 @@ deno="$repo/tools/deno.sh"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-claude-XXXXXX")"
 sock="uuldana-real-$$-0"
 cleanup() {
+  stop_claudes 2>/dev/null || true
   for n in 1 2 3 4; do tmux -L "uuldana-real-$$-$n" kill-server 2>/dev/null || true; done
   kill "${mock_pid:-0}" 2>/dev/null || true
 }

@@ -9,6 +9,17 @@ CLAUDE_CURRENT=2.1.332
 # Claude's input box is drawn (2.1.197: "? for shortcuts"; 2.1.332 in auto mode: its mode footer).
 CLAUDE_READY='for shortcuts|shift\+tab to cycle'
 
+# stop_claudes: SIGKILLs every Claude process left whose HOME is under $work (the `script` and shell
+# it runs under end with it): killing a tmux server ends neither a `script` nor its child.
+stop_claudes() {
+  local pid parent
+  for pid in $(pgrep -f "claude" 2>/dev/null); do
+    { tr '\0' '\n' < "/proc/$pid/environ"; } 2>/dev/null | grep -q "^HOME=$work/" || continue
+    grep -qa "claude" "/proc/$pid/cmdline" 2>/dev/null || continue
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+}
+
 # claude_pids: the running Claude processes of this check (its binary, HOME=$work/home), one a line;
 # other runs of the same binary on the machine are not ours.
 claude_pids() {

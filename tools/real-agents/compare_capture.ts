@@ -1,18 +1,27 @@
 /**
  * Compares what the model received (the mock's last conversation request) with what uuldana's
  * journal recorded (`uuldana show RUN --json`) and with the handoff the next agent was given (the
- * simulated Codex's log), and prints N of M exact. Exit 1 when a message is missing, changed or
- * out of order in the journal or the handoff.
+ * simulated Codex's log), and prints N of M exact: the user's messages, and the model's replies
+ * the handoff carries. Exit 1 when a message is missing, changed or out of order in the journal
+ * or the handoff, or when a reply newer than the oldest one carried is missing or changed (the
+ * handoff drops whole oldest entries to fit its cap, never one in the middle). `--replies N`:
+ * exit 1 too when fewer than N replies are carried.
  *
- *   deno run -A compare_capture.ts REQUESTS.jsonl SHOW.json CODEX.log
+ *   deno run -A compare_capture.ts REQUESTS.jsonl SHOW.json CODEX.log [--replies N]
  *
  * @module
  */
-import { type Message, userTexts } from "./anthropic_messages.ts";
+import { assistantTurns, type Message, unwrapPastes, userTexts } from "./anthropic_messages.ts";
 
 const [requestsFile, showFile, codexLog] = Deno.args;
+const minReplies = Deno.args.includes("--replies")
+  ? Number(Deno.args[Deno.args.indexOf("--replies") + 1])
+  : 0;
 const requests = Deno.readTextFileSync(requestsFile).trim().split("\n").map((l) => JSON.parse(l));
-const model = userTexts(requests.at(-1).messages as Message[]);
+const lastMessages = requests.at(-1).messages as Message[];
+// Claude 2.1.332 sends a paste wrapped in its own `<pasted_content id="N">` tags: the user's text
+// is what they hold.
+const model = userTexts(lastMessages).map(unwrapPastes);
 const show = JSON.parse(Deno.readTextFileSync(showFile));
 const journal: { text: string; certainty: string | null }[] = show.entries.filter((
   e: { role: string },
@@ -70,6 +79,53 @@ console.log(
 console.log(`handoff: ${inHandoff} of ${model.length} as User entries; roles in order: ${order}`);
 console.log(`original request: ${short(original)} (model's first: ${short(model[0])})`);
 console.log(`limit menu carried: ${body.includes("/rate-limit-options") ? "YES" : "no"}`);
+
+// The replies: each turn's text blocks as the model sent them (the history Claude sent back),
+// against the handoff's Agent entries, each taken as the answer to the User entry before it.
+const turns = assistantTurns(lastMessages);
+const answerOf: Map<number, string[]> = new Map();
+// Matched from the newest entry back: the handoff keeps the newest part of the conversation, and
+// a repeated text ("explain it" twice) belongs to the later turn.
+let turn = model.length;
+let pending: string[] = [];
+for (const e of [...conversation].reverse()) {
+  if (e.role === "Agent") {
+    pending.push(e.text);
+    continue;
+  }
+  let i = turn - 1;
+  while (i >= 0 && model[i].trimEnd() !== e.text.trimEnd()) i--;
+  if (i < 0) continue;
+  turn = i;
+  answerOf.set(i, pending.reverse());
+  pending = [];
+}
+const has = (i: number, blocks: string[]) =>
+  blocks.every((b) => (answerOf.get(i) ?? []).some((a) => a.includes(b)));
+const carried = turns.map((blocks, i) => blocks.length > 0 && has(i, blocks));
+const misplaced = turns.map((blocks, i) =>
+  !carried[i] && blocks.length > 0 &&
+    [...answerOf.entries()].some(([k, as]) =>
+      k !== i && blocks.every((b) => as.some((a) => a.includes(b)))
+    )
+    ? i + 1
+    : 0
+).filter((i) => i);
+const oldest = carried.indexOf(true);
+const gaps = oldest < 0
+  ? []
+  : carried.map((c, i) => (!c && i > oldest && turns[i].length > 0 ? i + 1 : 0)).filter((i) => i);
+const withText = turns.filter((t) => t.length > 0).length;
+console.log(
+  `replies: ${carried.filter((c) => c).length} of ${withText} turns' replies carried whole under ` +
+    `their turn` + (oldest > 0 ? ` (the oldest left out to fit the cap)` : "") +
+    (gaps.length ? `; MISSING newer ones: ${gaps.join(", ")}` : "") +
+    (misplaced.length ? `; under another turn: ${misplaced.join(", ")}` : ""),
+);
+if (gaps.length) problems.push(`replies ${gaps.join(", ")} not under their turn in the handoff`);
+if (carried.filter((c) => c).length < minReplies) {
+  problems.push(`only ${carried.filter((c) => c).length} replies carried (want ${minReplies})`);
+}
 if (original?.trim() !== model[0]?.trim()) problems.push("the original request is not the first");
 if (body.includes("/rate-limit-options")) problems.push("the limit menu was carried");
 if (problems.length) {

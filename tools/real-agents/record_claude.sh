@@ -28,6 +28,7 @@ work="$(mktemp -d /tmp/uuldana-rec-XXXXXX)"
 fake="/tmp/uuldana-rec-000000"
 sock="uuldana-rec-$$"
 cleanup() {
+  stop_claudes 2>/dev/null || true
   tmux -L "$sock" kill-server 2>/dev/null || true
   kill "${mock_pid:-0}" 2>/dev/null || true
   rm -rf "$work"
