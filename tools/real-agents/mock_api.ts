@@ -8,7 +8,11 @@
  *   deno run -A mock_api.ts PORT LOG.jsonl      # PORT 0: any free port, printed as "mock on PORT"
  *   curl -X POST 127.0.0.1:PORT/__mock/limit    # from now on: the usage-limit error
  *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=dashscope'  # chat: DashScope's quota error
- *   curl -X POST 127.0.0.1:PORT/__mock/ok       # answer normally again
+ *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=allocation' # chat: DashScope's allocated quota
+ *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=reset'      # chat: a quota that names its reset
+ *   curl -X POST '127.0.0.1:PORT/__mock/error?status=500'  # a transient error (500, 503, 529)
+ *   curl -X POST '127.0.0.1:PORT/__mock/delay?ms=20000'    # answer that much later (interrupts)
+ *   curl -X POST 127.0.0.1:PORT/__mock/ok       # answer normally again (no error, no delay)
  *
  * Each reply names its number (`MOCKREPLY-3`) so a handoff can be checked for the replies it carries.
  *
@@ -19,9 +23,13 @@ import { messageResponse, usageLimitResponse } from "./anthropic_messages.ts";
 const port = Number(Deno.args[0] ?? 0);
 const logFile = Deno.args[1];
 let limited = false;
+// A transient server error (500, 503, 529) answered instead of the limit, or null.
+let failing: number | null = null;
+// Milliseconds every model answer waits before it is sent (a turn slow enough to interrupt).
+let delayMs = 0;
 // Which chat-completions limit to return: OpenAI's (`chat`) or, with `?provider=dashscope` on
 // /__mock/limit, DashScope's.
-let chatProvider: "chat" | "dashscope" = "chat";
+let chatProvider: "chat" | "dashscope" | "allocation" | "reset" = "chat";
 let replies = 0;
 
 const enc = new TextEncoder();
@@ -81,6 +89,32 @@ const LIMITS = {
       },
       request_id: "mock-request-id",
     }, 429),
+  // DashScope's allocated-quota error (code `Throttling.AllocationQuota`), which Qwen Code 0.24.4
+  // fails fast on (no retries), so its StopFailure hook fires at the first answer.
+  allocation: () =>
+    json({
+      error: {
+        message:
+          "Allocated quota exceeded, please increase your quota limit. For details, see: https://help.aliyun.com/zh/model-studio/error-code#token-limit",
+        type: "Throttling.AllocationQuota",
+        param: null,
+        code: "Throttling.AllocationQuota",
+      },
+      request_id: "mock-request-id",
+    }, 429),
+  // A plan quota whose body names its reset: since QwenLM/qwen-code#7842 Qwen Code fails fast on
+  // a 429 saying its quota is exhausted and when it resets (no silent retries).
+  reset: () =>
+    json({
+      error: {
+        message: `Your quota has been exhausted and will reset at ${
+          new Date(reset() * 1000).toISOString()
+        }.`,
+        type: "insufficient_quota",
+        param: null,
+        code: "insufficient_quota",
+      },
+    }, 429),
   gemini: () =>
     json({
       error: {
@@ -100,6 +134,32 @@ const LIMITS = {
       },
     }, 429),
 };
+
+// The providers' transient errors: a client retries these and never calls them a usage limit.
+function transient(kind: keyof typeof LIMITS, status: number): Response {
+  if (kind === "anthropic") {
+    const type = status === 529 ? "overloaded_error" : "api_error";
+    const message = status === 529 ? "Overloaded" : "Internal server error";
+    return json({ type: "error", error: { type, message } }, status);
+  }
+  if (kind === "gemini") {
+    const s = status === 500 ? "INTERNAL" : "UNAVAILABLE";
+    const message = status === 500
+      ? "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting"
+      : "The model is overloaded. Please try again later.";
+    return json({ error: { code: status, message, status: s } }, status);
+  }
+  return json({
+    error: {
+      message: status === 500
+        ? "The server had an error while processing your request. Sorry about that!"
+        : "The engine is currently overloaded, please try again later",
+      type: status === 500 ? "server_error" : "overloaded",
+      param: null,
+      code: null,
+    },
+  }, status);
+}
 
 // Claude's replies and limit come from the builder the Claude checks share.
 function anthropic(body: Record<string, unknown>, text: string): Response {
@@ -228,10 +288,19 @@ Deno.serve(
   async (req) => {
     const url = new URL(req.url);
     const path = url.pathname;
-    if (path === "/__mock/limit" || path === "/__mock/ok") {
+    if (path === "/__mock/limit" || path === "/__mock/ok" || path === "/__mock/error") {
       limited = path === "/__mock/limit";
-      chatProvider = url.searchParams.get("provider") === "dashscope" ? "dashscope" : "chat";
-      return json({ limited, chatProvider });
+      failing = path === "/__mock/error" ? Number(url.searchParams.get("status") ?? 500) : null;
+      if (path === "/__mock/ok") delayMs = 0;
+      const provider = url.searchParams.get("provider");
+      chatProvider = provider === "dashscope" || provider === "allocation" || provider === "reset"
+        ? provider
+        : "chat";
+      return json({ limited, failing, chatProvider });
+    }
+    if (path === "/__mock/delay") {
+      delayMs = Number(url.searchParams.get("ms") ?? 0);
+      return json({ delayMs });
     }
     const raw = req.method === "POST" ? await req.text() : "";
     let body: Record<string, unknown> = {};
@@ -247,12 +316,21 @@ Deno.serve(
       : /:(?:stream)?[Gg]enerateContent$/.test(path)
       ? "gemini"
       : null;
-    log({ method: req.method, path, kind, limited: kind !== null && limited, body: raw });
+    log({
+      method: req.method,
+      path,
+      kind,
+      limited: kind !== null && limited,
+      ...(kind !== null && failing ? { failing } : {}),
+      body: raw,
+    });
     if (req.method !== "POST" || kind === null) {
       if (/\/models$/.test(path)) return json({ object: "list", data: [], models: [] });
       return json({}, 404);
     }
     if (limited) return LIMITS[kind === "chat" ? chatProvider : kind]();
+    if (failing) return transient(kind, failing);
+    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
     replies++;
     let text = `MOCKREPLY-${replies}: noted.`;
     // Gemini CLI's side questions (which model, who speaks next) want JSON of a known shape.
