@@ -204,6 +204,13 @@ export interface Adapter {
   /** The agent's input box as it shows on screen; absent: only the key tracker is used. */
   readonly inputBox?: InputBox;
   /**
+   * Whether the screen (its rows, top to bottom) shows the agent ready to take a paste, for agents
+   * that turn bracketed paste on (?2004h) long before they read input: OpenCode and Kilo do so
+   * before their first frame and drop what arrives until their prompt box is drawn. Absent:
+   * bracketed paste and a quiet screen are enough.
+   */
+  readonly inputReady?: (rows: readonly string[]) => boolean;
+  /**
    * For agents that retry silently (stall rule, off unless configured): matches the busy/spinner
    * line; capture group 1, when present, is the elapsed time the agent shows ("26s", "1m 5s"; see
    * `busySeconds` in `stall.ts`).

@@ -120,6 +120,24 @@ function _modelFrom(extraArgs: readonly string[]): { providerID: string; modelID
   return null;
 }
 
+// The prompt box's bottom edge (`╹▀▀▀…`) with its `┃` rows right above it.
+const _BOX_BOTTOM = /^\s*╹▀{8,}/;
+const _BOX_ROW = /^\s*┃/;
+
+/**
+ * Whether OpenCode's (or Kilo's) prompt box is on screen: its `┃` rows closed by the `╹▀▀▀` edge.
+ * OpenCode 1.18.33 and Kilo 7.7.7 turn bracketed paste on before their first frame, draw blank
+ * frames while they load (for minutes on a busy machine) and drop every key and paste until the
+ * box is drawn; from then on a paste shows at once, also while `-s` is still loading the session's
+ * messages above it (verified live under load, 2026-12-01).
+ */
+export function openCodeInputReady(rows: readonly string[]): boolean {
+  for (let i = rows.length - 1; i > 0; i--) {
+    if (_BOX_BOTTOM.test(rows[i])) return _BOX_ROW.test(rows[i - 1]);
+  }
+  return false;
+}
+
 /** Builds the adapter for OpenCode or a fork. */
 export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
   const name = flavor.name;
@@ -175,6 +193,7 @@ export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
     detectLimit,
     quitKeys: ["\x03", "\x03"],
     submitKey: "\r",
+    inputReady: openCodeInputReady,
   };
 }
 

@@ -9,8 +9,10 @@
  * line), `SIM_STATE_DIR` (OpenCode sessions), `SIM_REPLY_MS` (reply delay, default 150),
  * `SIM_STARTUP_MS` (delay before the prompt is ready), `SIM_RETRY_MS` (OpenCode retry tick),
  * `SIM_IMPORT_MS` (how long `opencode import` takes),
- * `SIM_LOADING_MS` (after the first frame, with bracketed paste already on, input is dropped this
- * long while a session "loads", as real OpenCode does when it opens an imported session),
+ * `SIM_LOADING_MS` (with bracketed paste already on, the screen stays blank and input is dropped
+ * this long before the first frame, as real OpenCode 1.18 and Kilo 7.7 do while they load),
+ * `SIM_DEAF_MS` (after the first frame, input is dropped this long: an agent whose input box
+ * shows but does not take input yet),
  * `SIM_LIMIT_SESSIONS=N` (only the first N sessions, counted in `SIM_STATE_DIR`, hit it),
  * `SIM_RELAUNCH_MS` (Gemini and Qwen: every start, `--help` included, first costs this long, as
  * their launcher relaunching itself does, unless `GEMINI_CLI_NO_RELAUNCH`/`QWEN_CODE_NO_RELAUNCH`
@@ -281,6 +283,8 @@ class _Session {
   #done: (code: number) => void = () => {};
   #finished = false;
   #loadingUntil = 0;
+  /** Still loading: nothing but a blank frame is drawn. */
+  #blank = false;
   /** OpenCode: the session opened with `-s`, and the model its turns run on. */
   #session: StoredSession | null = null;
   #model: string | null = null;
@@ -354,14 +358,21 @@ class _Session {
       (this.#p.screen === "alt" ? "\x1b[?1049h" : "") +
         `\x1b]0;${this.#p.title(this.#view.cwd)}\x07\x1b[?25l\x1b[?2004h\x1b[?1004h`,
     );
-    this.#render();
+    // Input that arrives while it loads is read and dropped.
+    this.#readLoop();
     const loading = _envInt("SIM_LOADING_MS", 0);
     if (loading) {
+      // A blank frame while it loads, as OpenCode's renderer draws them; the box comes after.
+      this.#blank = true;
       this.#loadingUntil = performance.now() + loading;
-      setTimeout(() => this.#render(), loading);
+      _write(Deno.stdout, "\x1b[H\x1b[2J");
+      await new Promise((r) => setTimeout(r, loading));
+      this.#blank = false;
     }
+    this.#render();
+    const deaf = _envInt("SIM_DEAF_MS", 0);
+    if (deaf) this.#loadingUntil = performance.now() + deaf;
     if (this.#launch.prompt !== null) this.#submit(this.#launch.prompt);
-    this.#readLoop();
     const code = await finished;
     this.#cleanup();
     return code;
@@ -763,7 +774,7 @@ class _Session {
   }
 
   #render(): void {
-    if (this.#finished) return;
+    if (this.#finished || this.#blank) return;
     if (this.#holding) {
       this.#renderQueued = true;
       return;
