@@ -108,6 +108,12 @@ export interface LaunchRequest {
    * `channel`); absent: the screen only.
    */
   channel?: ChannelRelay;
+  /**
+   * The agent's configured environment (its `env` in uuldana's config; uuldana's own environment
+   * is inherited under it), for a channel that extends a variable the user already sets (OpenCode's
+   * inline configuration) instead of replacing it.
+   */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** Options for limit detection. */

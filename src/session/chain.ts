@@ -401,6 +401,7 @@ async function _launch(
       extraArgs: [...cfg.args, ...start.extraArgs],
       workspace: opts.workspace,
       scratchDir: scratch,
+      env: cfg.env,
     });
     const argv = await materializeLaunch(launch, opts.workspace, { env: cfg.env });
     const size = opts.size();
