@@ -732,8 +732,13 @@ Deno.test(
     // Like real OpenCode, the simulated one drops input until its box is drawn.
     const w = new SwitchWorld(["claude", "opencode"], {
       claude: { SIM_LIMIT_AFTER: "1" },
-      // The model the user's own OpenCode configuration picks.
-      opencode: { SIM_LOADING_MS: "2500", SIM_DEFAULT_MODEL: "localai/user-choice" },
+      // The model the user's own OpenCode configuration picks. Its --help shows no --prompt:
+      // the store road gives it no opening prompt, so it needs no proof of one.
+      opencode: {
+        SIM_LOADING_MS: "2500",
+        SIM_DEFAULT_MODEL: "localai/user-choice",
+        SIM_HELP_WITHOUT_PROMPT: "1",
+      },
     }, { agents: { opencode: { road: "store" } } });
     try {
       await w.start(["run"]);
