@@ -11,8 +11,11 @@ import { runProbe } from "./find.ts";
 import { RoadError } from "./launch_rules.ts";
 import { watchedArgv } from "../src/pty/watched_child.ts";
 
-/** How long a `prepare` command may take. */
-export const PREPARE_TIMEOUT_MS = 30_000;
+/**
+ * How long a `prepare` command may take: `kilo import` took 50–60 s on a 2-core machine at load
+ * 15–20 (it needs about 3 s of CPU).
+ */
+export const PREPARE_TIMEOUT_MS = 120_000;
 
 /**
  * Writes `launch.files` (mode 0600 unless given; missing folders 0700), runs `launch.prepare` in `workspace` and returns
