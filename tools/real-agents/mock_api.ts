@@ -8,6 +8,7 @@
  *   deno run -A mock_api.ts PORT LOG.jsonl      # PORT 0: any free port, printed as "mock on PORT"
  *   curl -X POST 127.0.0.1:PORT/__mock/limit    # from now on: the usage-limit error
  *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=dashscope'  # chat: DashScope's quota error
+ *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=openai-rate'  # chat: a per-minute 429
  *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=allocation' # chat: DashScope's allocated quota
  *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=reset'      # chat: a quota that names its reset
  *   curl -X POST '127.0.0.1:PORT/__mock/error?status=500'  # a transient error (500, 503, 529)
@@ -15,6 +16,10 @@
  *   curl -X POST 127.0.0.1:PORT/__mock/ok       # answer normally again (no error, no delay)
  *
  * Each reply names its number (`MOCKREPLY-3`) so a handoff can be checked for the replies it carries.
+ * Paths under `/receiver/` (`/receiver/v1/chat/completions`) are another account, never limited:
+ * the next agent of a chain talks there, so the log times a handoff from the provider's first
+ * limit answer to the next agent's first model request. Each log line has `t` (ms since the
+ * epoch, when the request arrived; the limit is answered at once) and `account`.
  *
  * @module
  */
@@ -23,13 +28,15 @@ import { messageResponse, usageLimitResponse } from "./anthropic_messages.ts";
 const port = Number(Deno.args[0] ?? 0);
 const logFile = Deno.args[1];
 let limited = false;
-// A transient server error (500, 503, 529) answered instead of the limit, or null.
+// Which chat-completions limit to return: OpenAI's quota (`chat`) or, with `?provider=…` on
+// /__mock/limit, DashScope's quota (`dashscope`) or OpenAI's per-minute rate limit (`openai-rate`).
+type ChatLimit = "chat" | "dashscope" | "openai-rate" | "allocation" | "reset";
+const _CHAT_LIMITS: readonly string[] = ["dashscope", "openai-rate", "allocation", "reset"];
+let chatProvider: ChatLimit = "chat";
+// A transient server error (500, 503, 529) answered instead, or null.
 let failing: number | null = null;
 // Milliseconds every model answer waits before it is sent (a turn slow enough to interrupt).
 let delayMs = 0;
-// Which chat-completions limit to return: OpenAI's (`chat`) or, with `?provider=dashscope` on
-// /__mock/limit, DashScope's.
-let chatProvider: "chat" | "dashscope" | "allocation" | "reset" = "chat";
 let replies = 0;
 
 const enc = new TextEncoder();
@@ -89,8 +96,19 @@ const LIMITS = {
       },
       request_id: "mock-request-id",
     }, 429),
-  // DashScope's allocated-quota error (code `Throttling.AllocationQuota`), which Qwen Code 0.24.4
-  // fails fast on (no retries), so its StopFailure hook fires at the first answer.
+  // OpenAI's per-minute limit: transient, its clients retry it.
+  "openai-rate": () =>
+    json({
+      error: {
+        message:
+          "Rate limit reached for mock-1 in organization org-mock on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s. Visit https://platform.openai.com/account/rate-limits to learn more.",
+        type: "requests",
+        param: null,
+        code: "rate_limit_exceeded",
+      },
+    }, 429),
+  // DashScope's allocated-quota error (code `Throttling.AllocationQuota`): Qwen Code 0.24.4
+  // retries it like any 429.
   allocation: () =>
     json({
       error: {
@@ -287,15 +305,14 @@ Deno.serve(
   { hostname: "127.0.0.1", port, onListen: (a) => console.error(`mock on ${a.port}`) },
   async (req) => {
     const url = new URL(req.url);
-    const path = url.pathname;
+    const account = url.pathname.startsWith("/receiver/") ? "receiver" : "agent";
+    const path = account === "receiver" ? url.pathname.slice("/receiver".length) : url.pathname;
     if (path === "/__mock/limit" || path === "/__mock/ok" || path === "/__mock/error") {
       limited = path === "/__mock/limit";
       failing = path === "/__mock/error" ? Number(url.searchParams.get("status") ?? 500) : null;
       if (path === "/__mock/ok") delayMs = 0;
-      const provider = url.searchParams.get("provider");
-      chatProvider = provider === "dashscope" || provider === "allocation" || provider === "reset"
-        ? provider
-        : "chat";
+      const asked = url.searchParams.get("provider") ?? "";
+      chatProvider = _CHAT_LIMITS.includes(asked) ? asked as ChatLimit : "chat";
       return json({ limited, failing, chatProvider });
     }
     if (path === "/__mock/delay") {
@@ -316,21 +333,23 @@ Deno.serve(
       : /:(?:stream)?[Gg]enerateContent$/.test(path)
       ? "gemini"
       : null;
+    const limitedNow = limited && account === "agent";
     log({
       method: req.method,
       path,
+      account,
       kind,
-      limited: kind !== null && limited,
-      ...(kind !== null && failing ? { failing } : {}),
+      limited: kind !== null && limitedNow,
+      ...(kind !== null && failing && account === "agent" ? { failing } : {}),
       body: raw,
     });
     if (req.method !== "POST" || kind === null) {
       if (/\/models$/.test(path)) return json({ object: "list", data: [], models: [] });
       return json({}, 404);
     }
-    if (limited) return LIMITS[kind === "chat" ? chatProvider : kind]();
-    if (failing) return transient(kind, failing);
-    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+    if (limitedNow) return LIMITS[kind === "chat" ? chatProvider : kind]();
+    if (failing && account === "agent") return transient(kind, failing);
+    if (delayMs && account === "agent") await new Promise((r) => setTimeout(r, delayMs));
     replies++;
     let text = `MOCKREPLY-${replies}: noted.`;
     // Gemini CLI's side questions (which model, who speaks next) want JSON of a known shape.
