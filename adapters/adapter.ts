@@ -114,6 +114,12 @@ export interface LaunchRequest {
    * `channel`); absent: the screen only.
    */
   channel?: ChannelRelay;
+  /**
+   * The agent's configured environment (its `env` in uuldana's config; uuldana's own environment
+   * is inherited under it), for a channel that extends a variable the user already sets (OpenCode's
+   * inline configuration) instead of replacing it.
+   */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** Options for limit detection. */
@@ -209,6 +215,13 @@ export interface Adapter {
   readonly submitKey: string;
   /** The agent's input box as it shows on screen; absent: only the key tracker is used. */
   readonly inputBox?: InputBox;
+  /**
+   * Whether the screen (its rows, top to bottom) shows the agent ready to take a paste, for agents
+   * that turn bracketed paste on (?2004h) long before they read input: OpenCode and Kilo do so
+   * before their first frame and drop what arrives until their prompt box is drawn. Absent:
+   * bracketed paste and a quiet screen are enough.
+   */
+  readonly inputReady?: (rows: readonly string[]) => boolean;
   /**
    * For agents that retry silently (stall rule, off unless configured): matches the busy/spinner
    * line; capture group 1, when present, is the elapsed time the agent shows ("26s", "1m 5s"; see

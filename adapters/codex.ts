@@ -7,6 +7,8 @@
  */
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
 import { refuseResume, requireArgFits, requireRoad } from "./launch_rules.ts";
+import { CODEX_CHANNEL, codexChannelArgs } from "./channels/codex.ts";
+import { withChannel } from "./channels/launch.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { CODEX_LIMITS } from "./limit_messages.ts";
 import {
@@ -21,7 +23,13 @@ import {
 const _ROADS: readonly Road[] = ["prompt", "paste"];
 const _RESUME = ["resume", "fork", "--last"];
 
+// The road's launch, with the channel's trusted hooks when the request turns it on.
 function _launch(req: LaunchRequest): Launch {
+  const launch = _roadLaunch(req);
+  return req.channel ? withChannel(launch, { args: codexChannelArgs(req.channel) }) : launch;
+}
+
+function _roadLaunch(req: LaunchRequest): Launch {
   const base = [req.bin, "--no-daemon", ...req.extraArgs];
   if (req.handoff === null) return { argv: base };
   requireRoad("codex", req.road, _ROADS);
@@ -72,4 +80,5 @@ export const codex: Adapter = {
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
+  channel: CODEX_CHANNEL,
 };

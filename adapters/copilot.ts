@@ -5,7 +5,9 @@
  *
  * @module
  */
-import type { Adapter, DetectOptions, LimitHit, Road } from "./adapter.ts";
+import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
+import { COPILOT_CHANNEL, copilotChannelLaunch } from "./channels/copilot.ts";
+import { withChannel } from "./channels/launch.ts";
 import { optionPromptLaunch } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { COPILOT_LIMITS } from "./limit_messages.ts";
@@ -24,7 +26,15 @@ import {
 const _ROADS: readonly Road[] = ["prompt", "paste"];
 const _RESUME = ["-r", "--resume", "--continue", "--session-id"];
 
-const _launch = optionPromptLaunch("copilot", "--interactive", _ROADS, _RESUME);
+const _roadLaunch = optionPromptLaunch("copilot", "--interactive", _ROADS, _RESUME);
+
+// The road's launch, with the channel's plugin when the request turns it on.
+function _launch(req: LaunchRequest): Launch {
+  const launch = _roadLaunch(req);
+  return req.channel
+    ? withChannel(launch, copilotChannelLaunch(req.channel, req.scratchDir))
+    : launch;
+}
 
 // Copilot's prompt rows: `❯ ` at column 0 (echoes and the input box), or an input box drawn as a
 // box (`│ ❯ …` or `│ > …` right under its top edge or a rule); not a menu choice (`❯ 1. Yes`).
@@ -76,4 +86,5 @@ export const copilot: Adapter = {
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
+  channel: COPILOT_CHANNEL,
 };

@@ -14,4 +14,5 @@ export const kilo: Adapter = openCodeAdapter({
   installHint: "npm install -g @kilocode/cli",
   fallbackVersion: "7.7.7",
   extraRules: KILO_EXTRA_LIMITS,
+  configVar: "KILO_CONFIG_CONTENT",
 });

@@ -4,17 +4,21 @@
  *
  * @module
  */
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Launch } from "./adapter.ts";
 import { runProbe } from "./find.ts";
 import { RoadError } from "./launch_rules.ts";
 import { watchedArgv } from "../src/pty/watched_child.ts";
 
-/** How long a `prepare` command may take. */
-export const PREPARE_TIMEOUT_MS = 30_000;
+/**
+ * How long a `prepare` command may take: `kilo import` took 50–60 s on a 2-core machine at load
+ * 15–20 (it needs about 3 s of CPU).
+ */
+export const PREPARE_TIMEOUT_MS = 120_000;
 
 /**
- * Writes `launch.files` (mode 0600 unless given), runs `launch.prepare` in `workspace` and returns
+ * Writes `launch.files` (mode 0600 unless given; missing folders 0700), runs `launch.prepare` in `workspace` and returns
  * the argv to spawn. Throws `RoadError` when the prepare command fails or times out.
  */
 export async function materializeLaunch(
@@ -24,6 +28,8 @@ export async function materializeLaunch(
 ): Promise<string[]> {
   for (const f of launch.files ?? []) {
     const mode = f.mode ?? 0o600;
+    // A file in a folder of its own (Copilot's plugin) gets a private one.
+    mkdirSync(dirname(f.path), { recursive: true, mode: 0o700 });
     writeFileSync(f.path, f.content, { mode });
     chmodSync(f.path, mode);
   }

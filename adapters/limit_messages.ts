@@ -151,6 +151,8 @@ export const COPILOT_LIMITS: readonly LimitRule[] = [
 
 /** OpenCode / Kilo: the provider text in the retry footer or the final `┃` error block. */
 export const OPENCODE_PROVIDER_LIMITS: readonly LimitRule[] = [
+  // OpenAI's per-minute limit ends "…adding a payment method … /account/billing": not a quota.
+  { re: /^Rate limit reached for \S+ .*\bper (?:min|minute|day)\b/i, kind: "rate" },
   {
     re:
       /quota|usage limit|free usage exceeded|billing|credits|insufficient_quota|limit reached\. It will reset/i,

@@ -14,6 +14,9 @@ import { openCodeId } from "./opencode_id.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { openCodeDetector } from "./opencode_limit.ts";
 import { type LimitRule, normalizeSpace } from "./screen_text.ts";
+import { OPENCODE_PROVIDER_LIMITS } from "./limit_messages.ts";
+import { withChannel } from "./channels/launch.ts";
+import { inheritedEnv, openCodeChannel, openCodeChannelLaunch } from "./channels/opencode.ts";
 
 /** What differs between OpenCode and a fork. */
 export interface OpenCodeFlavor {
@@ -27,6 +30,8 @@ export interface OpenCodeFlavor {
   fallbackVersion: string;
   /** Extra fixed limit strings this flavor shows. */
   extraRules?: readonly LimitRule[];
+  /** The variable holding its inline configuration (`OPENCODE_CONFIG_CONTENT`). */
+  configVar: string;
 }
 
 /** File name of the import document written into the scratch directory. */
@@ -120,11 +125,40 @@ function _modelFrom(extraArgs: readonly string[]): { providerID: string; modelID
   return null;
 }
 
+// The prompt box's bottom edge (`╹▀▀▀…`) with its `┃` rows right above it.
+const _BOX_BOTTOM = /^\s*╹▀{8,}/;
+const _BOX_ROW = /^\s*┃/;
+
+/**
+ * Whether OpenCode's (or Kilo's) prompt box is on screen: its `┃` rows closed by the `╹▀▀▀` edge.
+ * OpenCode 1.18.33 and Kilo 7.7.7 turn bracketed paste on before their first frame, draw blank
+ * frames while they load (for minutes on a busy machine) and drop every key and paste until the
+ * box is drawn; from then on a paste shows at once, also while `-s` is still loading the session's
+ * messages above it (verified live under load, 2026-12-01).
+ */
+export function openCodeInputReady(rows: readonly string[]): boolean {
+  for (let i = rows.length - 1; i > 0; i--) {
+    if (_BOX_BOTTOM.test(rows[i])) return _BOX_ROW.test(rows[i - 1]);
+  }
+  return false;
+}
+
 /** Builds the adapter for OpenCode or a fork. */
 export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
   const name = flavor.name;
 
+  // The road's launch, with the channel's plugin when the request turns it on.
   const launch = (req: LaunchRequest): Launch => {
+    const road = roadLaunch(req);
+    if (!req.channel) return road;
+    const current = inheritedEnv(req.env ?? {}, flavor.configVar);
+    return withChannel(
+      road,
+      openCodeChannelLaunch(req.channel, req.scratchDir, flavor.configVar, current),
+    );
+  };
+
+  const roadLaunch = (req: LaunchRequest): Launch => {
     if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs] };
     requireRoad(name, req.road, _ROADS);
     refuseResume(name, req.extraArgs, _RESUME);
@@ -175,6 +209,11 @@ export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
     detectLimit,
     quitKeys: ["\x03", "\x03"],
     submitKey: "\r",
+    inputReady: openCodeInputReady,
+    channel: openCodeChannel(flavor.configVar, [
+      ...(flavor.extraRules ?? []),
+      ...OPENCODE_PROVIDER_LIMITS,
+    ]),
   };
 }
 
@@ -184,4 +223,5 @@ export const opencode: Adapter = openCodeAdapter({
   displayName: "OpenCode",
   installHint: "npm install -g opencode-ai",
   fallbackVersion: "1.18.33",
+  configVar: "OPENCODE_CONFIG_CONTENT",
 });

@@ -23,7 +23,11 @@ import {
   stripBorders,
 } from "./screen_text.ts";
 
-const _RETRY = /\[retrying (?:in (.+?) )?attempt #(\d+)\]/;
+// `[retrying in 13s attempt #1]`; at 120 columns real OpenCode 1.18.33 and Kilo 7.7.7 break it
+// over two rows and lose the end of `attempt`: `[retrying attemp` / `#1]`, `[retrying in 1s` / `#1]`.
+const _RETRY = /\[retrying(?: in (\S+?))?(?: a(?:t(?:t(?:e(?:m(?:p(?:t)?)?)?)?)?)?)? ?#(\d+)\]/;
+// Their progress bar is drawn over the footer's first cells, spaces of the text included.
+const _BAR_CELLS = /[■⬝]/g;
 // The input box's bottom edge; the footer is below it, the transcript above its `┃` rows.
 const _BOX_BOTTOM = /^\s*╹▀/;
 const _BAR = /^\s*┃/;
@@ -62,7 +66,7 @@ function _retryFooter(
   const joined = normalizeSpace(footer.map((r) => r.replace(_HINT, "")).join(" "));
   const retry = _RETRY.exec(joined);
   if (!retry) return null;
-  const before = joined.slice(0, retry.index)
+  const before = normalizeSpace(joined.slice(0, retry.index).replace(_BAR_CELLS, " "))
     .replace(/^[^\p{L}\p{N}]+/u, "")
     .replace(/\s*\(click to expand\)\s*$/, "");
   if (OPENCODE_NOT_LIMITS.some((v) => v.test(before))) return null;

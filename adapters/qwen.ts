@@ -5,7 +5,9 @@
  *
  * @module
  */
-import type { Adapter, DetectOptions, LimitHit, Road } from "./adapter.ts";
+import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
+import { QWEN_CHANNEL, qwenChannelLaunch } from "./channels/qwen.ts";
+import { withChannel } from "./channels/launch.ts";
 import { detectApiErrorLine, isGeminiPrompt, type PromptTest } from "./gemini.ts";
 import { QWEN_API_LIMITS, QWEN_LINE_LIMITS } from "./limit_messages.ts";
 import { optionPromptLaunch } from "./launch_rules.ts";
@@ -30,7 +32,13 @@ const _isPrompt: PromptTest = (rows, i) =>
   /^>(?:\s|$)/.test(rows[i]) || isGeminiPrompt(rows, i) ||
   (i > 0 && isRule(rows[i - 1]) && /^\s?>(?:\s|$)/.test(stripBorders(rows[i])));
 
-const _launch = optionPromptLaunch("qwen", "--prompt-interactive", _ROADS, _RESUME);
+const _roadLaunch = optionPromptLaunch("qwen", "--prompt-interactive", _ROADS, _RESUME);
+
+// The road's launch, with the channel's system-defaults file when the request turns it on.
+function _launch(req: LaunchRequest): Launch {
+  const launch = _roadLaunch(req);
+  return req.channel ? withChannel(launch, qwenChannelLaunch(req.channel, req.scratchDir)) : launch;
+}
 
 // Qwen Code 0.24.4 draws its turn at column 2 (the echo `  > …`, its own `  ✕ …` rows, the
 // `  ↻ Retrying in …` countdown; a reply's text at column 4); older versions at column 0.
@@ -78,4 +86,5 @@ export const qwen: Adapter = {
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
   busyPattern: ESC_TO_CANCEL_SPINNER,
+  channel: QWEN_CHANNEL,
 };

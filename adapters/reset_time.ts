@@ -83,6 +83,9 @@ const _RELATIVE = new RegExp(
     .raw`\b(?:resets?|reset|try again|retry|Please retry|will reset)\s+(?:in|after)\s+((?:${_UNIT}(?:,?\s*(?:and\s+)?)?)+)`,
   "i",
 );
+// "will reset at 2026-12-02T00:52:26.000Z" (a provider's quota error, as Qwen Code shows it).
+const _ISO =
+  /\breset(?:s)?\s+(?:at\s+)?(\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d))/i;
 const _EPOCH = /usage limit reached\|(\d{9,11})\b/;
 
 /**
@@ -101,6 +104,8 @@ export function parseResetTime(text: string, now: Date, localZone?: string): str
 export function readResetTime(text: string, now: Date, localZone?: string): ResetTime {
   const epoch = _EPOCH.exec(text);
   if (epoch) return { at: new Date(Number(epoch[1]) * 1000).toISOString() };
+  const iso = _ISO.exec(text);
+  if (iso && !Number.isNaN(Date.parse(iso[1]))) return { at: new Date(iso[1]).toISOString() };
   const abs = _ABSOLUTE.exec(text);
   if (abs) {
     const resolved = _resolveAbsolute(abs, now, localZone);

@@ -44,6 +44,15 @@ Deno.test("relative waits and epochs", () => {
   assertEquals(parseResetTime("try again in 2 hours.", now), "2026-03-10T04:00:00.000Z");
   assertEquals(parseResetTime("Please retry after 2733 seconds.", now), "2026-03-10T02:45:33.000Z");
   assertEquals(parseResetTime("reset after 1h2m3s.", now), "2026-03-10T03:02:03.000Z");
+  // A provider's quota error as Qwen Code 0.24.4 shows it (its StopFailure hook carries the same).
+  assertEquals(
+    parseResetTime(
+      "Your quota has been exhausted and will reset at 2026-03-10T05:52:26.000Z.",
+      now,
+    ),
+    "2026-03-10T05:52:26.000Z",
+  );
+  assertEquals(parseResetTime("resets 2026-03-10T05:52+02:00", now), "2026-03-10T03:52:00.000Z");
   assertEquals(
     parseResetTime("Claude AI usage limit reached|1773111600", now),
     "2026-03-10T03:00:00.000Z",

@@ -26,6 +26,9 @@ export const HEADLESS_CORPUS_DIR: string = join(TESTDATA_DIR, "corpus", "headles
 /** What real agents sent their structured channels (hook stdin JSON), one folder per version. */
 export const CHANNELS_DIR: string = join(TESTDATA_DIR, "channels");
 
+/** Final screens of real agents (`tmux capture-pane`), one `.txt` a screen. */
+export const SCREENS_DIR: string = join(TESTDATA_DIR, "screens");
+
 /** The real `NAME --help` outputs, one `NAME.txt` each. */
 export const HELP_TEXTS_DIR: string = join(TESTDATA_DIR, "reference", "help");
 

@@ -188,10 +188,11 @@ Deno.test(
 );
 
 Deno.test(
-  "manual: /agent opencode while it loads: the dropped paste is pasted again until it shows",
+  "manual: /agent opencode while it loads: the paste waits for its input box, then shows at once",
   opts,
   async () => {
-    // Like real OpenCode, the simulated one drops input for a while after its first frame.
+    // Like real OpenCode, the simulated one turns bracketed paste on, draws a blank frame and
+    // drops input while it loads; its box comes after.
     const w = new SwitchWorld(["claude", "opencode"], { opencode: { SIM_LOADING_MS: "4000" } });
     try {
       await w.start(["run"]);
@@ -201,7 +202,7 @@ Deno.test(
       const [paste] = await w.waitForEvent("opencode", "paste", 1, 40_000);
       assert(framedBody(String(paste.text))?.body.includes("refactor the parser"));
       const dropped = w.events("opencode", "dropped").map((e) => String(e.bytes)).join("");
-      assert(dropped.includes("BEGIN UULDANA HANDOFF"), "the first paste was lost while it loaded");
+      assert(!dropped.includes("BEGIN UULDANA HANDOFF"), "nothing was pasted into the blank TUI");
       await new Promise((r) => setTimeout(r, 1000));
       assertEquals(w.events("opencode", "paste").length, 1, "it arrived once");
       assertEquals(w.events("opencode", "submit").length, 0, "and was not sent");
@@ -289,7 +290,8 @@ Deno.test(
   "manual: a paste that never shows is not journaled as pasted; handoff.md is saved, the user told",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "opencode"], { opencode: { SIM_LOADING_MS: "600000" } });
+    // Its box is drawn, but it takes no input.
+    const w = new SwitchWorld(["claude", "opencode"], { opencode: { SIM_DEAF_MS: "600000" } });
     try {
       await w.start(["run"]);
       await ask(w, "claude", "write the changelog");
@@ -334,6 +336,31 @@ Deno.test(
         const [h] = j.handoffs(1);
         assertEquals([h.toAgent, h.status], ["gemini", "saved"]);
         assertMatch(h.error ?? "", /bracketed paste/);
+      });
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+Deno.test(
+  "manual: an OpenCode that never draws its prompt box gets nothing, though ?2004 is on",
+  opts,
+  async () => {
+    const w = new SwitchWorld(["claude", "opencode"], { opencode: { SIM_LOADING_MS: "600000" } }, {
+      config: { pasteTimeoutSeconds: 3 },
+    });
+    try {
+      await w.start(["run"]);
+      await ask(w, "claude", "write the changelog");
+      await w.waitForEvent("claude", "reply");
+      await w.type("/agent opencode");
+      await w.term.waitFor("nothing was pasted", 20_000);
+      assertEquals(w.events("opencode", "dropped").length, 0, "nothing was written to it");
+      w.withJournal((j) => {
+        const [h] = j.handoffs(1);
+        assertEquals([h.toAgent, h.status], ["opencode", "saved"]);
+        assertMatch(h.error ?? "", /did not show its input box within 3 s/);
       });
     } finally {
       await w.close();
@@ -703,11 +730,16 @@ Deno.test(
   "store road: OpenCode gets a new imported session holding the handoff, and the kickoff is submitted",
   opts,
   async () => {
-    // Like real OpenCode, the simulated one drops input while it loads the imported session.
+    // Like real OpenCode, the simulated one drops input until its box is drawn.
     const w = new SwitchWorld(["claude", "opencode"], {
       claude: { SIM_LIMIT_AFTER: "1" },
-      // The model the user's own OpenCode configuration picks.
-      opencode: { SIM_LOADING_MS: "2500", SIM_DEFAULT_MODEL: "localai/user-choice" },
+      // The model the user's own OpenCode configuration picks. Its --help shows no --prompt:
+      // the store road gives it no opening prompt, so it needs no proof of one.
+      opencode: {
+        SIM_LOADING_MS: "2500",
+        SIM_DEFAULT_MODEL: "localai/user-choice",
+        SIM_HELP_WITHOUT_PROMPT: "1",
+      },
     }, { agents: { opencode: { road: "store" } } });
     try {
       await w.start(["run"]);
@@ -717,8 +749,12 @@ Deno.test(
       const [submit] = await w.waitForEvent("opencode", "submit");
       assertEquals(submit.text, "Continue the work described in the handoff message above.");
       const dropped = w.events("opencode", "dropped").map((e) => String(e.bytes));
-      assert(dropped.some((b) => b.includes("Continue the work")), "the first paste was lost");
-      assertEquals(w.events("opencode", "submit").length, 1, "and pasted again, sent once");
+      assert(!dropped.some((b) => b.includes("Continue the work")), "not typed into the blank TUI");
+      assertEquals(
+        w.events("opencode", "submit").length,
+        1,
+        "pasted once its box showed, sent once",
+      );
       const [start] = w.events("opencode", "start");
       assert((start.argv as string[]).includes("-s"), JSON.stringify(start.argv));
       // The kickoff's request runs on the user's model and carries the imported handoff.

@@ -154,7 +154,8 @@ export const CONFIG_SPEC: Spec = {
       min: 1,
       max: 3600,
       unit: "seconds",
-      default: 40,
+      // OpenCode and Kilo drew their prompt box only after 70-150 s on a loaded 2-core machine.
+      default: 120,
     },
     returnToFirst: {
       type: "boolean",

@@ -189,6 +189,15 @@ export class AgentRun {
     return this.#quiet.isQuiet(performance.now());
   }
 
+  /**
+   * Whether the screen shows the agent ready to take a paste (its adapter's rule; true for an
+   * adapter without one).
+   */
+  inputReady(): boolean {
+    const ready = this.#opts.adapter.inputReady;
+    return !ready || ready(this.vt.screenLines());
+  }
+
   /** Tells the input tracker that uuldana typed into the agent's input box (a paste). */
   noteTypedByUuldana(): void {
     this.#input.markUncertain();

@@ -22,9 +22,10 @@ const _CHUNK_BYTES = 1024;
 const _CHUNK_PAUSE_MS = 8;
 
 /**
- * Waits until the agent has been quiet and has enabled bracketed paste (?2004), then pastes `text`
- * in chunks the agent can take, and checks whether the pasted text became visible (the receipt).
- * Pastes nothing if that does not happen within `timeoutMs`.
+ * Waits until the agent has enabled bracketed paste (?2004), shows its input box ready (the
+ * adapter's rule: OpenCode and Kilo turn ?2004 on long before they read input) and has been quiet,
+ * then pastes `text` in chunks the agent can take, and checks whether the pasted text became
+ * visible (the receipt). Pastes nothing if that does not happen within `timeoutMs`.
  */
 export async function pasteHandoff(
   run: AgentRun,
@@ -39,14 +40,16 @@ export async function pasteHandoff(
   },
 ): Promise<PasteResult> {
   const ready = await run.waitUntil(
-    () => run.vt.modes.bracketedPaste && run.isQuiet(),
+    () => run.vt.modes.bracketedPaste && run.inputReady() && run.isQuiet(),
     opts.timeoutMs,
   );
   if (!ready) {
     if (run.finished) return { pasted: false, reason: "the agent ended before it showed a prompt" };
-    const why = run.vt.modes.bracketedPaste
-      ? "the agent never went quiet"
-      : "the agent did not enable bracketed paste (?2004)";
+    const why = !run.vt.modes.bracketedPaste
+      ? "the agent did not enable bracketed paste (?2004)"
+      : !run.inputReady()
+      ? "the agent did not show its input box"
+      : "the agent never went quiet";
     return { pasted: false, reason: `${why} within ${Math.round(opts.timeoutMs / 1000)} s` };
   }
   const pieces = _pieces(text, run.vt.logicalScreenLines().join("\n"));

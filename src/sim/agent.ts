@@ -9,8 +9,10 @@
  * line), `SIM_STATE_DIR` (OpenCode sessions), `SIM_REPLY_MS` (reply delay, default 150),
  * `SIM_STARTUP_MS` (delay before the prompt is ready), `SIM_RETRY_MS` (OpenCode retry tick),
  * `SIM_IMPORT_MS` (how long `opencode import` takes),
- * `SIM_LOADING_MS` (after the first frame, with bracketed paste already on, input is dropped this
- * long while a session "loads", as real OpenCode does when it opens an imported session),
+ * `SIM_LOADING_MS` (with bracketed paste already on, the screen stays blank and input is dropped
+ * this long before the first frame, as real OpenCode 1.18 and Kilo 7.7 do while they load),
+ * `SIM_DEAF_MS` (after the first frame, input is dropped this long: an agent whose input box
+ * shows but does not take input yet),
  * `SIM_LIMIT_SESSIONS=N` (only the first N sessions, counted in `SIM_STATE_DIR`, hit it),
  * `SIM_RELAUNCH_MS` (Gemini and Qwen: every start, `--help` included, first costs this long, as
  * their launcher relaunching itself does, unless `GEMINI_CLI_NO_RELAUNCH`/`QWEN_CODE_NO_RELAUNCH`
@@ -19,6 +21,9 @@
  * default `opencode/big-pickle`),
  * `SIM_LIMIT_TEXT` (the provider's limit text OpenCode's footer and Copilot's `✗` line show; for
  * Claude, the text of its `⎿` limit row and its StopFailure hook),
+ * `SIM_QWEN_FAIL_FAST=1` (Qwen's limit is a 429 naming its reset: `✕ Quota exhausted: …` at once
+ * and its StopFailure hook), `SIM_COPILOT_RETRIES=N` (Copilot retries the failed call N times,
+ * `SIM_RETRY_MS` apart, busy, its errorOccurred hook each time, before its `✗` row),
  * `SIM_RETRY_GIVEUP=N` (OpenCode stops retrying after attempt N and ends the turn with its `┃`
  * error block), `SIM_SPLIT_MS` (the frame showing the limit is written in two parts this many ms
  * apart, cut inside the reset clause), `SIM_TOOL_CAT=FILE` (Claude answers a turn by running
@@ -47,6 +52,7 @@ import {
   resetClauseCut,
 } from "./limit.ts";
 import { SimLog } from "./log.ts";
+import { type ProviderError, type SimChannel, simChannel } from "./channel.ts";
 import {
   ImportError,
   loadSession,
@@ -199,7 +205,7 @@ export async function runSimAgent(persona: string, args: string[]): Promise<numb
       break;
     default:
       _countSession(p.name);
-      code = await new _Session(p, launch, log).run();
+      code = await new _Session(p, launch, log, args).run();
   }
   log.write({ event: "exit", code });
   return code;
@@ -290,6 +296,8 @@ class _Session {
   #done: (code: number) => void = () => {};
   #finished = false;
   #loadingUntil = 0;
+  /** Still loading: nothing but a blank frame is drawn. */
+  #blank = false;
   /** OpenCode: the session opened with `-s`, and the model its turns run on. */
   #session: StoredSession | null = null;
   #model: string | null = null;
@@ -302,11 +310,16 @@ class _Session {
   /** Claude: hooks not waited for (MessageDisplay), waited for before exit. */
   readonly #unwaited = new Set<Promise<unknown>>();
 
-  constructor(p: Persona, launch: SimLaunch, log: SimLog) {
+  /** The structured channel the launch turned on (hooks, plugins), as the real CLI runs it. */
+  #channel: SimChannel | null = null;
+  readonly #args: readonly string[];
+
+  constructor(p: Persona, launch: SimLaunch, log: SimLog, args: readonly string[] = []) {
     this.#p = p;
     this.#launch = launch;
     this.#log = log;
     this.#sessionId = launch.sessionId ?? crypto.randomUUID();
+    this.#args = args;
     const claude = p.name === "claude";
     this.#editor = new LineEditor({
       backslashEnter: claude,
@@ -372,14 +385,23 @@ class _Session {
       (this.#p.screen === "alt" ? "\x1b[?1049h" : "") +
         `\x1b]0;${this.#p.title(this.#view.cwd)}\x07\x1b[?25l\x1b[?2004h\x1b[?1004h`,
     );
-    this.#render();
+    this.#channel = await simChannel(this.#p.name, this.#args, _env).catch(() => null);
+    if (this.#channel) this.#log.write({ event: "channel", persona: this.#p.name });
+    // Input that arrives while it loads is read and dropped.
+    this.#readLoop();
     const loading = _envInt("SIM_LOADING_MS", 0);
     if (loading) {
+      // A blank frame while it loads, as OpenCode's renderer draws them; the box comes after.
+      this.#blank = true;
       this.#loadingUntil = performance.now() + loading;
-      setTimeout(() => this.#render(), loading);
+      _write(Deno.stdout, "\x1b[H\x1b[2J");
+      await new Promise((r) => setTimeout(r, loading));
+      this.#blank = false;
     }
+    this.#render();
+    const deaf = _envInt("SIM_DEAF_MS", 0);
+    if (deaf) this.#loadingUntil = performance.now() + deaf;
     if (this.#launch.prompt !== null) this.#submit(this.#launch.prompt);
-    this.#readLoop();
     const code = await finished;
     this.#cleanup();
     if (this.#settings.length) {
@@ -648,6 +670,7 @@ class _Session {
     v.busy = false;
     v.items.push({ kind: "note", text: "Interrupted · What should Claude do instead?" });
     this.#log.write({ event: "interrupt", turn: this.#turn });
+    this.#channel?.interrupted();
   }
 
   #interrupt(): void {
@@ -659,6 +682,7 @@ class _Session {
       v.retryCountdown = null;
       v.busy = false;
       v.items.push({ kind: "error", text: "The operation was aborted." });
+      this.#channel?.interrupted();
     }
   }
 
@@ -686,6 +710,7 @@ class _Session {
     if (this.#p.name === "claude" && this.#local(text.trim())) return;
     const turn = ++this.#turn;
     this.#log.write({ event: "submit", text, turn });
+    this.#channel?.submitted(text, turn);
     _postTurn(this.#p.name, text);
     if (this.#model !== null) this.#request(text, turn);
     v.items.push({ kind: "user", text });
@@ -767,6 +792,7 @@ class _Session {
       v.items.push({ kind: "reply", lines });
       v.busy = false;
       if (this.#settings.length) this.#replyHooks(lines.join("\n"));
+      this.#channel?.replied(lines.join("\n"), turn);
     }
     this.#render();
     if (!v.busy && !v.menu && this.#queue.length) this.#submit(this.#queue.shift()!);
@@ -824,9 +850,12 @@ class _Session {
       case "gemini":
         v.menu = { purpose: "gemini-limit", options: GEMINI_LIMIT_OPTIONS, selected: 0 };
         break;
-      case "opencode":
+      case "opencode": {
         v.busy = true;
         v.retry = 1;
+        const retryMs = _envInt("SIM_RETRY_MS", 2000);
+        const body = this.#providerError();
+        this.#channel?.retrying(1, body, retryMs);
         clearInterval(this.#retryTimer);
         this.#retryTimer = setInterval(() => {
           v.retry = (v.retry ?? 0) + 1;
@@ -838,11 +867,21 @@ class _Session {
             v.busy = false;
             v.items.push({ kind: "error", text: this.#limitText ?? OPENCODE_PROVIDER_TEXT });
             this.#log.write({ event: "gave-up", attempts: giveUp });
-          }
+            this.#channel?.failed(body, body.message, "APIError");
+          } else this.#channel?.retrying(v.retry, body, retryMs);
           this.#render();
-        }, _envInt("SIM_RETRY_MS", 2000));
+        }, retryMs);
         break;
+      }
       case "qwen":
+        if (_env("SIM_QWEN_FAIL_FAST") === "1") {
+          // A 429 naming its reset: Qwen gives up at once (QwenLM/qwen-code#7842), StopFailure.
+          const body = this.#providerError();
+          const shown = `Quota exhausted: ${body.message}`;
+          v.items.push({ kind: "error", text: `  ✕ ${shown}` });
+          this.#channel?.failed(body, shown, "billing_error");
+          break;
+        }
         // Qwen Code 0.24.4 retries DashScope's quota 429 (10 attempts, 60 s and more apart): it
         // stays busy with its error row and a countdown, as the real-agent matrix showed.
         v.items.push({ kind: "error", text: QWEN_QUOTA_RETRY_ROW });
@@ -857,9 +896,34 @@ class _Session {
           this.#render();
         }, 1000);
         break;
-      case "copilot":
-        v.items.push({ kind: "error", text: copilotLimitLine(reset, this.#limitText) });
+      case "copilot": {
+        // Copilot CLI 1.0.102 retries a failed model call five times (a minute), its hook told
+        // each time, before its ✗ row (SIM_COPILOT_RETRIES; 0: the row at once).
+        const retries = _envInt("SIM_COPILOT_RETRIES", 0);
+        const body = this.#providerError();
+        const show = () => {
+          v.busy = false;
+          v.items.push({ kind: "error", text: copilotLimitLine(reset, this.#limitText) });
+        };
+        if (retries <= 0) {
+          this.#channel?.retrying(1, body, 0);
+          show();
+          break;
+        }
+        v.busy = true;
+        let attempt = 1;
+        this.#channel?.retrying(attempt, body, _envInt("SIM_RETRY_MS", 2000));
+        clearInterval(this.#retryTimer);
+        this.#retryTimer = setInterval(() => {
+          if (++attempt > retries) {
+            clearInterval(this.#retryTimer);
+            this.#retryTimer = undefined;
+            show();
+          } else this.#channel?.retrying(attempt, body, _envInt("SIM_RETRY_MS", 2000));
+          this.#render();
+        }, _envInt("SIM_RETRY_MS", 2000));
         break;
+      }
     }
   }
 
@@ -873,7 +937,7 @@ class _Session {
   }
 
   #render(): void {
-    if (this.#finished) return;
+    if (this.#finished || this.#blank) return;
     if (this.#holding) {
       this.#renderQueued = true;
       return;
@@ -901,8 +965,22 @@ class _Session {
     }, this.#splitMs);
   }
 
+  // The provider's error behind the limit shown: a quota when its text says so.
+  #providerError(): ProviderError {
+    const message = this.#limitText ??
+      "You exceeded your current quota, please check your plan and billing details.";
+    const quota = /quota|billing|credits|usage limit/i.test(message);
+    return {
+      status: 429,
+      message,
+      type: quota ? "insufficient_quota" : "requests",
+      code: quota ? "insufficient_quota" : "rate_limit_exceeded",
+    };
+  }
+
   #finish(code: number): void {
     if (this.#finished) return;
+    this.#channel?.ended();
     this.#finished = true;
     this.#done(code);
   }

@@ -20,10 +20,11 @@
  *   reports no alternate screen, a visible cursor, no mouse or keypad mode, the full scroll region.
  *
  *   deno run -A tools/real-agents/matrix.ts [--agents claude,pi] [--cells sender,paste]
- *     [--dir /tmp/uuldana-matrix] [--agents-dir /work/agents] [--no-record]
+ *     [--dir /tmp/uuldana-matrix] [--agents-dir /work/agents] [--no-record] [--patience N]
  *   deno run -A tools/real-agents/matrix.ts --table      # the results table from the record
  *
- * Agents install into `--agents-dir` (default `$UULDANA_AGENTS_DIR`, else DIR/agents) as
+ * `--patience N` multiplies every wait for an agent (a loaded machine: OpenCode and Kilo drew
+ * their first frame only after 70–150 s at load 15). Agents install into `--agents-dir` (default `$UULDANA_AGENTS_DIR`, else DIR/agents) as
  * `NAME@VERSION/`, reused when that version is there. It prints the version each agent ran with
  * (and why, when that is not npm's latest or its Node range is not this machine's), one line per
  * cell, merges the results into `adapters/tested_versions.json` (`record.ts`; `--no-record`:
@@ -89,8 +90,12 @@ function args() {
     cells: at("--cells")?.split(",") ?? null,
     record: !a.includes("--no-record"),
     tableOnly: a.includes("--table"),
+    patience: Number(at("--patience") ?? 1),
   };
 }
+
+/** How many times longer than usual every wait for an agent may be (`--patience`). */
+let patience = 1;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -373,6 +378,7 @@ class World {
 }
 
 async function until<T>(what: string, fn: () => T | null | Promise<T | null>, ms: number) {
+  ms *= patience;
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     const v = await fn();
@@ -385,7 +391,7 @@ async function until<T>(what: string, fn: () => T | null | Promise<T | null>, ms
 /** Waits for the agent's prompt: its ready text, else a screen that stopped changing for 3 s. */
 async function ready(w: World, text: string | null): Promise<void> {
   if (text) {
-    await w.term.waitFor(text, 90_000);
+    await w.term.waitFor(text, 90_000 * patience);
     await sleep(1000);
     return;
   }
@@ -517,7 +523,7 @@ async function receiverCell(
   const from = partner(x, "claude", "codex");
   w.configure([from, x], x, bin, spec, { SIM_LIMIT_AFTER: "2" }, road);
   await w.start(["run", from]);
-  await w.term.waitFor("for shortcuts", 60_000);
+  await w.term.waitFor("for shortcuts", 60_000 * patience);
   await sleep(800);
   await w.type(REQUEST);
   await until(
@@ -563,7 +569,7 @@ async function pasteCell(w: World, x: string, bin: string, spec: AgentSpec): Pro
   const from = partner(x, "codex", "claude");
   w.configure([from, x], x, bin, spec);
   await w.start(["run", from]);
-  await w.term.waitFor("for shortcuts", 60_000);
+  await w.term.waitFor("for shortcuts", 60_000 * patience);
   await sleep(800);
   await w.type("refactor the parser into its own module");
   await until(
@@ -700,6 +706,7 @@ async function runAgent(
 
 async function main(): Promise<void> {
   const opts = args();
+  patience = opts.patience > 0 ? opts.patience : 1;
   const order = Object.keys(SPECS);
   if (opts.tableOnly) {
     console.log(renderTable(readRecord(RECORD_FILE), order, displayName));

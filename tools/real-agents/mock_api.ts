@@ -9,7 +9,11 @@
  *   curl -X POST 127.0.0.1:PORT/__mock/limit    # from now on: the usage-limit error
  *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=dashscope'  # chat: DashScope's quota error
  *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=openai-rate'  # chat: a per-minute 429
- *   curl -X POST 127.0.0.1:PORT/__mock/ok       # answer normally again
+ *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=allocation' # chat: DashScope's allocated quota
+ *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=reset'      # chat: a quota that names its reset
+ *   curl -X POST '127.0.0.1:PORT/__mock/error?status=500'  # a transient error (500, 503, 529)
+ *   curl -X POST '127.0.0.1:PORT/__mock/delay?ms=20000'    # answer that much later (interrupts)
+ *   curl -X POST 127.0.0.1:PORT/__mock/ok       # answer normally again (no error, no delay)
  *
  * Each reply names its number (`MOCKREPLY-3`) so a handoff can be checked for the replies it carries.
  * Paths under `/receiver/` (`/receiver/v1/chat/completions`) are another account, never limited:
@@ -26,8 +30,13 @@ const logFile = Deno.args[1];
 let limited = false;
 // Which chat-completions limit to return: OpenAI's quota (`chat`) or, with `?provider=…` on
 // /__mock/limit, DashScope's quota (`dashscope`) or OpenAI's per-minute rate limit (`openai-rate`).
-type ChatLimit = "chat" | "dashscope" | "openai-rate";
+type ChatLimit = "chat" | "dashscope" | "openai-rate" | "allocation" | "reset";
+const _CHAT_LIMITS: readonly string[] = ["dashscope", "openai-rate", "allocation", "reset"];
 let chatProvider: ChatLimit = "chat";
+// A transient server error (500, 503, 529) answered instead, or null.
+let failing: number | null = null;
+// Milliseconds every model answer waits before it is sent (a turn slow enough to interrupt).
+let delayMs = 0;
 let replies = 0;
 
 const enc = new TextEncoder();
@@ -98,6 +107,32 @@ const LIMITS = {
         code: "rate_limit_exceeded",
       },
     }, 429),
+  // DashScope's allocated-quota error (code `Throttling.AllocationQuota`): Qwen Code 0.24.4
+  // retries it like any 429.
+  allocation: () =>
+    json({
+      error: {
+        message:
+          "Allocated quota exceeded, please increase your quota limit. For details, see: https://help.aliyun.com/zh/model-studio/error-code#token-limit",
+        type: "Throttling.AllocationQuota",
+        param: null,
+        code: "Throttling.AllocationQuota",
+      },
+      request_id: "mock-request-id",
+    }, 429),
+  // A plan quota whose body names its reset: since QwenLM/qwen-code#7842 Qwen Code fails fast on
+  // a 429 saying its quota is exhausted and when it resets (no silent retries).
+  reset: () =>
+    json({
+      error: {
+        message: `Your quota has been exhausted and will reset at ${
+          new Date(reset() * 1000).toISOString()
+        }.`,
+        type: "insufficient_quota",
+        param: null,
+        code: "insufficient_quota",
+      },
+    }, 429),
   gemini: () =>
     json({
       error: {
@@ -117,6 +152,32 @@ const LIMITS = {
       },
     }, 429),
 };
+
+// The providers' transient errors: a client retries these and never calls them a usage limit.
+function transient(kind: keyof typeof LIMITS, status: number): Response {
+  if (kind === "anthropic") {
+    const type = status === 529 ? "overloaded_error" : "api_error";
+    const message = status === 529 ? "Overloaded" : "Internal server error";
+    return json({ type: "error", error: { type, message } }, status);
+  }
+  if (kind === "gemini") {
+    const s = status === 500 ? "INTERNAL" : "UNAVAILABLE";
+    const message = status === 500
+      ? "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting"
+      : "The model is overloaded. Please try again later.";
+    return json({ error: { code: status, message, status: s } }, status);
+  }
+  return json({
+    error: {
+      message: status === 500
+        ? "The server had an error while processing your request. Sorry about that!"
+        : "The engine is currently overloaded, please try again later",
+      type: status === 500 ? "server_error" : "overloaded",
+      param: null,
+      code: null,
+    },
+  }, status);
+}
 
 // Claude's replies and limit come from the builder the Claude checks share.
 function anthropic(body: Record<string, unknown>, text: string): Response {
@@ -246,11 +307,17 @@ Deno.serve(
     const url = new URL(req.url);
     const account = url.pathname.startsWith("/receiver/") ? "receiver" : "agent";
     const path = account === "receiver" ? url.pathname.slice("/receiver".length) : url.pathname;
-    if (path === "/__mock/limit" || path === "/__mock/ok") {
+    if (path === "/__mock/limit" || path === "/__mock/ok" || path === "/__mock/error") {
       limited = path === "/__mock/limit";
-      const asked = url.searchParams.get("provider");
-      chatProvider = asked === "dashscope" || asked === "openai-rate" ? asked : "chat";
-      return json({ limited, chatProvider });
+      failing = path === "/__mock/error" ? Number(url.searchParams.get("status") ?? 500) : null;
+      if (path === "/__mock/ok") delayMs = 0;
+      const asked = url.searchParams.get("provider") ?? "";
+      chatProvider = _CHAT_LIMITS.includes(asked) ? asked as ChatLimit : "chat";
+      return json({ limited, failing, chatProvider });
+    }
+    if (path === "/__mock/delay") {
+      delayMs = Number(url.searchParams.get("ms") ?? 0);
+      return json({ delayMs });
     }
     const raw = req.method === "POST" ? await req.text() : "";
     let body: Record<string, unknown> = {};
@@ -273,6 +340,7 @@ Deno.serve(
       account,
       kind,
       limited: kind !== null && limitedNow,
+      ...(kind !== null && failing && account === "agent" ? { failing } : {}),
       body: raw,
     });
     if (req.method !== "POST" || kind === null) {
@@ -280,6 +348,8 @@ Deno.serve(
       return json({}, 404);
     }
     if (limitedNow) return LIMITS[kind === "chat" ? chatProvider : kind]();
+    if (failing && account === "agent") return transient(kind, failing);
+    if (delayMs && account === "agent") await new Promise((r) => setTimeout(r, delayMs));
     replies++;
     let text = `MOCKREPLY-${replies}: noted.`;
     // Gemini CLI's side questions (which model, who speaks next) want JSON of a known shape.

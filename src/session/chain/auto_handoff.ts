@@ -70,7 +70,11 @@ export async function afterStop(
     if (step.kind === "start") {
       const { member, road } = step;
       // An agent that was waited for is proven like any other: a reset does not make it take a prompt.
+      // The store road gives it no opening prompt (the handoff is in the imported session, the
+      // kickoff is typed), so its `--help` has nothing to prove; under load that probe alone can
+      // take longer than its budget (OpenCode, Kilo: 35 s at load 15).
       if (
+        road !== "store" &&
         !await proven(chain, member, (refused) => prepare({ name: member.name, road, refused }))
       ) {
         continue;

@@ -48,6 +48,7 @@ export async function launch(
       workspace: opts.workspace,
       scratchDir: scratch,
       channel: channel && "relay" in channel ? channel.relay : undefined,
+      env: cfg.env,
     });
     const argv = await materializeLaunch(launch, opts.workspace, { env: cfg.env });
     const size = opts.size();
