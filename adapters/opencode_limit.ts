@@ -25,7 +25,7 @@ import {
 
 // `[retrying in 13s attempt #1]`; at 120 columns real OpenCode 1.18.33 and Kilo 7.7.7 break it
 // over two rows and lose the end of `attempt`: `[retrying attemp` / `#1]`, `[retrying in 1s` / `#1]`.
-const _RETRY = /\[retrying(?: in (\S+?))?(?: a(?:t(?:t(?:e(?:m(?:p(?:t)?)?)?)?)?)?)? ?#(\d+)\]/;
+const _RETRY = /\[retrying(?: in (.+?))?(?: a(?:t(?:t(?:e(?:m(?:p(?:t)?)?)?)?)?)?)? ?#(\d+)\]/;
 // Their progress bar is drawn over the footer's first cells, spaces of the text included.
 const _BAR_CELLS = /[■⬝]/g;
 // The input box's bottom edge; the footer is below it, the transcript above its `┃` rows.
