@@ -160,7 +160,7 @@ Deno.test("run without a terminal: output passes through, the exit code is the a
     events.map((e: [number, string, string]) => e[2]).join("").includes("hello from the agent"),
   );
   // The recording is a private file beside the journal, written while the run went.
-  const recording = join(home, "recordings", `run-${runs[0].id}.gz`);
+  const recording = join(home, "recordings", `run-${runs[0].id}.cast.gz`);
   assertEquals(Deno.statSync(recording).mode! & 0o777, 0o600);
 });
 
@@ -176,7 +176,7 @@ Deno.test("run: a recording that cannot be written never stops the agent; export
   // Said once, as one line naming the file.
   assertMatch(
     r.stderr,
-    /^uuldana: the recording \S+run-\d+\.gz stopped \(.+\); the run goes on unrecorded\n$/,
+    /^uuldana: the recording \S+run-\d+\.cast\.gz stopped \(.+\); the run goes on unrecorded\n$/,
   );
   const screen = await uuldana(["show", "last", "--screen"], { home });
   assert(screen.stdout.includes("hello from the agent"), screen.stdout);
