@@ -15,7 +15,7 @@
  * @module
  */
 import { join } from "node:path";
-import { UULDANA, V8_FLAGS } from "../tests/_paths.ts";
+import { UULDANA, uuldanaFrom } from "../tests/_paths.ts";
 
 const AGENTS = new URL("../tests/fixtures/pty_agents/", import.meta.url).pathname;
 const BURST_BYTES = 100 * 1024 * 1024;
@@ -28,16 +28,7 @@ const BURSTS = arg("--bursts", 3);
 const baselineAt = Deno.args.indexOf("--baseline");
 const BASELINE_DIR = baselineAt >= 0 ? Deno.args[baselineAt + 1] : null;
 /** uuldana from the baseline checkout, started the way `UULDANA` starts this one. */
-const BASELINE: readonly string[] | null = BASELINE_DIR === null ? null : [
-  Deno.execPath(),
-  "run",
-  "-A",
-  "--quiet",
-  V8_FLAGS,
-  "--config",
-  join(BASELINE_DIR, "deno.json"),
-  join(BASELINE_DIR, "mod.ts"),
-];
+const BASELINE: readonly string[] | null = BASELINE_DIR === null ? null : uuldanaFrom(BASELINE_DIR);
 type Contender = "uuldana" | "baseline" | "script";
 
 const dir = Deno.makeTempDirSync({ prefix: "uuldana-run-bench-" });
@@ -103,14 +94,18 @@ async function _stop(p: Proc): Promise<void> {
 async function echo(contender: Contender): Promise<number[]> {
   const p = _start(contender, echoAgent);
   const x = new Uint8Array([0x78]);
-  // Warm up: until the agent echoes at all.
+  // Warm up: until the agent echoes at all. One read stays pending across tries: a read given up
+  // on would take the next echo, and every later try would wait one echo behind.
+  let pending = p.reader.read();
   for (;;) {
     await p.writer.write(x);
     const got = await Promise.race([
-      p.reader.read().then((r) => r.value ?? new Uint8Array()),
-      new Promise<Uint8Array>((r) => setTimeout(() => r(new Uint8Array()), 200)),
+      pending.then((r) => r.value ?? new Uint8Array()),
+      new Promise<null>((r) => setTimeout(() => r(null), 200)),
     ]);
+    if (got === null) continue;
     if (got.includes(0x78)) break;
+    pending = p.reader.read();
   }
   await new Promise((r) => setTimeout(r, 300));
   const times: number[] = [];

@@ -173,6 +173,23 @@ export function journalProblem(path: string, e: unknown): JournalError {
   return new JournalError(what, hint);
 }
 
+/** A run's recording as the journal stores it (see {@link Journal.output}). */
+export interface StoredOutput {
+  cols: number;
+  rows: number;
+  /** The classic timing of a raw recording (empty for an asciicast, or a run interrupted). */
+  timing: string;
+  /** The gzip stream (all members). */
+  data: Uint8Array;
+  truncated: boolean;
+  /** `cast`: timed asciicast (schema 7 on); `raw`: output bytes (recorded before). */
+  format: "cast" | "raw";
+  /** The recording's file, or null (kept in the journal before schema 3). */
+  path: string | null;
+  /** The text uuldana delivered to the run (a replay needs it); empty before schema 7. */
+  delivered: string[];
+}
+
 /** An open journal. Close it when done. */
 export class Journal {
   /** Path of the database file. */
@@ -592,17 +609,7 @@ export class Journal {
    * interrupted) and the file's path. Throws {@link JournalError} when the recording's file is
    * gone.
    */
-  output(runId: number): {
-    cols: number;
-    rows: number;
-    timing: string;
-    data: Uint8Array;
-    truncated: boolean;
-    format: "cast" | "raw";
-    path: string | null;
-    /** The text uuldana delivered to the run (a replay needs it); empty before schema 7. */
-    delivered: string[];
-  } | null {
+  output(runId: number): StoredOutput | null {
     const row = this.#db.prepare(
       "SELECT cols, rows, timing, data, truncated, file, delivered FROM outputs WHERE run_id = ?",
     )

@@ -10,19 +10,13 @@ import { constants, gunzipSync } from "node:zlib";
 import { type CastHeader, looksLikeCast, parseCast } from "../detect/cast.ts";
 import { timingInputs } from "../detect/script_timing.ts";
 import type { TimedInput } from "../detect/timed_input.ts";
+import type { StoredOutput } from "../journal/journal.ts";
 
-/** A run's recording as the journal stores it (see `Journal.output`). */
-export interface StoredRecording {
-  cols: number;
-  rows: number;
-  /** The classic timing of a raw recording (empty for an asciicast, or a run interrupted). */
-  timing: string;
-  /** The gzip stream (all members). */
-  data: Uint8Array;
-  truncated: boolean;
-  /** `cast`: timed asciicast; `raw`: output bytes (recorded before schema 7). */
-  format: "cast" | "raw";
-}
+/** A run's recording as the journal stores it (the parts a reader needs). */
+export type StoredRecording = Pick<
+  StoredOutput,
+  "cols" | "rows" | "timing" | "data" | "truncated" | "format"
+>;
 
 /** A recording read back. */
 export interface Recording {
