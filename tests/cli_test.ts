@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { readArgvVisibility } from "../src/proc_visibility.ts";
 import { REPO_DIR, UULDANA } from "./_paths.ts";
 import { runUuldana, type UuldanaOutput } from "./_uuldana.ts";
+import { assertRunsReplay } from "./_replay_check.ts";
 
 const FIXTURES = join(REPO_DIR, "tests", "fixtures", "pty_agents");
 
@@ -390,6 +391,8 @@ Deno.test("demo: the simulated Claude hits its limit and the simulated Codex con
     );
     const handoff = await uuldana(["show", String(claude.id), "--handoff"], { home });
     assertMatch(handoff.stdout, /Original request[^\n]*\n\s*Add a --dry-run flag/);
+    // Replay equals live, as for every end-to-end switch.
+    assert(assertRunsReplay(home).acted >= 1, "the demo's limit was replayed");
   } finally {
     Deno.removeSync(join(home, ".."), { recursive: true });
   }
