@@ -320,7 +320,10 @@ Examples:
             : untimedReport(adapter, rec.bytes, replayOpts);
           if (rec.truncated) report.truncated = true;
           // Compared with what the run decided, when it kept a decision log and replays as it ran.
-          if (source.run && rec.format === "cast" && !opts.agent && !opts.now && !delivered) {
+          if (
+            source.run && rec.format === "cast" && !opts.agent && !opts.now && !opts.timeZone &&
+            !delivered
+          ) {
             const live = source.run.live;
             const cut = report.ending === "cut" || rec.truncated;
             report.live = {
