@@ -38,6 +38,7 @@ Deno.test(
           ANTHROPIC_API_KEY: anthropic,
           MY_TOKEN: "plain9value",
         },
+        codex: { OPENAI_API_KEY: openai },
       },
       {
         config: { notify: { command: ["/bin/true", "--api-key", "plain9value", jwt] } },
