@@ -6,12 +6,16 @@
  * - a 100 MB output burst, first byte to last, as read from the process's stdout;
  * - uuldana's peak RSS during the burst (VmHWM from /proc).
  *
- * Run: tools/deno.sh run -A bench/run_bench.ts [--echoes N] [--bursts N]
+ * Run: tools/deno.sh run -A bench/run_bench.ts [--echoes N] [--bursts N] [--baseline DIR]
+ *
+ * `--baseline DIR` adds another checkout of uuldana (e.g. a worktree of main before a change) as a
+ * third contender, its bursts interleaved with this one's, so a change's cost is measured side by
+ * side in one run (same machine, same load).
  *
  * @module
  */
 import { join } from "node:path";
-import { UULDANA } from "../tests/_paths.ts";
+import { UULDANA, uuldanaFrom } from "../tests/_paths.ts";
 
 const AGENTS = new URL("../tests/fixtures/pty_agents/", import.meta.url).pathname;
 const BURST_BYTES = 100 * 1024 * 1024;
@@ -21,6 +25,11 @@ const arg = (name: string, fallback: number) => {
 };
 const ECHOES = arg("--echoes", 400);
 const BURSTS = arg("--bursts", 3);
+const baselineAt = Deno.args.indexOf("--baseline");
+const BASELINE_DIR = baselineAt >= 0 ? Deno.args[baselineAt + 1] : null;
+/** uuldana from the baseline checkout, started the way `UULDANA` starts this one. */
+const BASELINE: readonly string[] | null = BASELINE_DIR === null ? null : uuldanaFrom(BASELINE_DIR);
+type Contender = "uuldana" | "baseline" | "script";
 
 const dir = Deno.makeTempDirSync({ prefix: "uuldana-run-bench-" });
 function _agent(name: string, exec: string): string {
@@ -45,15 +54,23 @@ interface Proc {
   reader: ReadableStreamDefaultReader<Uint8Array>;
 }
 
-function _start(contender: "uuldana" | "script", agent: string): Proc {
+function _start(contender: Contender, agent: string): Proc {
   const home = Deno.makeTempDirSync({ dir });
   Deno.writeTextFileSync(
     join(home, "config.json"),
     JSON.stringify({ chain: ["gemini"], agents: { gemini: { bin: agent } } }),
   );
-  const [cmd, ...args] = contender === "uuldana"
-    ? [...UULDANA, "run", "gemini", "--cols", "120", "--rows", "40"]
-    : ["script", "-q", "-f", "-e", "-c", `'${agent}'`, "/dev/null"];
+  const [cmd, ...args] = contender === "script"
+    ? ["script", "-q", "-f", "-e", "-c", `'${agent}'`, "/dev/null"]
+    : [
+      ...(contender === "baseline" ? BASELINE! : UULDANA),
+      "run",
+      "gemini",
+      "--cols",
+      "120",
+      "--rows",
+      "40",
+    ];
   const child = new Deno.Command(cmd, {
     args,
     env: { UULDANA_HOME: home, UULDANA_CONFIG: join(home, "config.json"), SHELL: "/bin/sh" },
@@ -74,17 +91,21 @@ async function _stop(p: Proc): Promise<void> {
 }
 
 /** Round trips of one byte, in ms, after the agent first echoed. */
-async function echo(contender: "uuldana" | "script"): Promise<number[]> {
+async function echo(contender: Contender): Promise<number[]> {
   const p = _start(contender, echoAgent);
   const x = new Uint8Array([0x78]);
-  // Warm up: until the agent echoes at all.
+  // Warm up: until the agent echoes at all. One read stays pending across tries: a read given up
+  // on would take the next echo, and every later try would wait one echo behind.
+  let pending = p.reader.read();
   for (;;) {
     await p.writer.write(x);
     const got = await Promise.race([
-      p.reader.read().then((r) => r.value ?? new Uint8Array()),
-      new Promise<Uint8Array>((r) => setTimeout(() => r(new Uint8Array()), 200)),
+      pending.then((r) => r.value ?? new Uint8Array()),
+      new Promise<null>((r) => setTimeout(() => r(null), 200)),
     ]);
+    if (got === null) continue;
     if (got.includes(0x78)) break;
+    pending = p.reader.read();
   }
   await new Promise((r) => setTimeout(r, 300));
   const times: number[] = [];
@@ -102,9 +123,7 @@ async function echo(contender: "uuldana" | "script"): Promise<number[]> {
 }
 
 /** MB/s of one 100 MB burst (first byte to last) and, for uuldana, its peak RSS in MB. */
-async function burst(
-  contender: "uuldana" | "script",
-): Promise<{ mbps: number; peakMb: number | null }> {
+async function burst(contender: Contender): Promise<{ mbps: number; peakMb: number | null }> {
   const p = _start(contender, burstAgent);
   let peakKb = 0;
   const sample = setInterval(() => {
@@ -127,7 +146,7 @@ async function burst(
   if (bytes < BURST_BYTES) {
     throw new Error(`${contender}: only ${bytes} of ${BURST_BYTES} bytes arrived`);
   }
-  return { mbps: bytes / 1e6 / seconds, peakMb: contender === "uuldana" ? peakKb / 1024 : null };
+  return { mbps: bytes / 1e6 / seconds, peakMb: contender === "script" ? null : peakKb / 1024 };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -137,14 +156,22 @@ const pct = (xs: number[], p: number) => {
 const median = (xs: number[]) => pct(xs, 50);
 
 const echoOurs = await echo("uuldana");
+const echoBase = BASELINE ? await echo("baseline") : [];
 const echoBare = await echo("script");
 const mbpsOurs: number[] = [];
+const mbpsBase: number[] = [];
 const mbpsBare: number[] = [];
 let peak = 0;
+let peakBase = 0;
 for (let i = 0; i < BURSTS; i++) {
   const o = await burst("uuldana");
   mbpsOurs.push(o.mbps);
   peak = Math.max(peak, o.peakMb ?? 0);
+  if (BASELINE) {
+    const b = await burst("baseline");
+    mbpsBase.push(b.mbps);
+    peakBase = Math.max(peakBase, b.peakMb ?? 0);
+  }
   mbpsBare.push((await burst("script")).mbps);
 }
 Deno.removeSync(dir, { recursive: true });
@@ -171,3 +198,33 @@ console.log(
   } | ${(median(mbpsOurs) / median(mbpsBare)).toFixed(2)}× | ≥ 0.8× |`,
 );
 console.log(`| uuldana peak RSS (MB) | | ${peak.toFixed(1)} | | ≤ 80 MB |`);
+if (BASELINE) {
+  console.log(`\nbaseline: ${BASELINE_DIR}, interleaved with the bursts above`);
+  console.log("| metric | baseline | this checkout | ratio |");
+  console.log("| --- | ---: | ---: | ---: |");
+  console.log(
+    `| echo RTT p50 (ms) | ${f(median(echoBase))} | ${f(median(echoOurs))} | ${
+      (median(echoOurs) / median(echoBase)).toFixed(2)
+    }× |`,
+  );
+  console.log(
+    `| echo RTT p99 (ms) | ${f(pct(echoBase, 99))} | ${f(pct(echoOurs, 99))} | ${
+      (pct(echoOurs, 99) / pct(echoBase, 99)).toFixed(2)
+    }× |`,
+  );
+  console.log(
+    `| 100 MB burst (MB/s, median) | ${median(mbpsBase).toFixed(0)} | ${
+      median(mbpsOurs).toFixed(0)
+    } | ${(median(mbpsOurs) / median(mbpsBase)).toFixed(2)}× |`,
+  );
+  console.log(
+    `| peak RSS (MB) | ${peakBase.toFixed(1)} | ${peak.toFixed(1)} | ${
+      (peak / peakBase).toFixed(2)
+    }× |`,
+  );
+  console.log(
+    `bursts (MB/s): this ${mbpsOurs.map((x) => x.toFixed(0))}, baseline ${
+      mbpsBase.map((x) => x.toFixed(0))
+    }`,
+  );
+}

@@ -59,14 +59,22 @@ export const V8_FLAGS: string = (() => {
   return flag[0];
 })();
 
+/**
+ * argv that starts the uuldana of checkout `dir` from source with the running Deno and the
+ * shipped V8 flags, from any working directory.
+ */
+export function uuldanaFrom(dir: string): string[] {
+  return [
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--quiet",
+    V8_FLAGS,
+    "--config",
+    join(dir, "deno.json"),
+    join(dir, "mod.ts"),
+  ];
+}
+
 /** argv that starts uuldana from source with the running Deno, from any working directory. */
-export const UULDANA: readonly string[] = [
-  Deno.execPath(),
-  "run",
-  "-A",
-  "--quiet",
-  V8_FLAGS,
-  "--config",
-  join(REPO_DIR, "deno.json"),
-  join(REPO_DIR, "mod.ts"),
-];
+export const UULDANA: readonly string[] = uuldanaFrom(REPO_DIR);

@@ -15,6 +15,7 @@ import { runChain } from "../src/session/chain.ts";
 import type { Keyboard, KeySink } from "../src/session/keyboard.ts";
 import { UULDANA } from "./_paths.ts";
 import { TmuxTerminal } from "./_tmux.ts";
+import { assertRunsReplay, type ReplayCheck } from "./_replay_check.ts";
 
 /** Keys a test types, delivered like the user's stdin to whichever run holds the keyboard. */
 export class TypedKeyboard implements Keyboard {
@@ -217,8 +218,13 @@ export class SwitchWorld {
     }
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends the world: the terminal closes, then every run uuldana recorded is replayed and must
+   * decide what it decided live (see `_replay_check.ts`; throws when not).
+   */
+  async close(): Promise<ReplayCheck> {
     await this.term.close();
+    return assertRunsReplay(this.home);
   }
 }
 

@@ -7,6 +7,7 @@ import { adapterByName } from "../adapters/registry.ts";
 import { Journal } from "../src/journal/journal.ts";
 import { AgentRun } from "../src/session/agent_run.ts";
 import { NoKeyboard } from "../src/session/keyboard.ts";
+import { assertRunsReplay } from "./_replay_check.ts";
 
 /** Starts `sh -c SCRIPT ARGS…` as a run of `agent`, with a journal in a temp dir. */
 async function shRun(agent: string, script: string, ...args: string[]) {
@@ -25,6 +26,8 @@ async function shRun(agent: string, script: string, ...args: string[]) {
   const close = async () => {
     await run.ended;
     journal.close();
+    // Replay equals live: the run's recording gives the decisions it kept.
+    assertRunsReplay(dir);
     Deno.removeSync(dir, { recursive: true });
   };
   return { run, journal, close };

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { readArgvVisibility } from "../src/proc_visibility.ts";
 import { REPO_DIR, UULDANA } from "./_paths.ts";
 import { runUuldana, type UuldanaOutput } from "./_uuldana.ts";
+import { assertRunsReplay } from "./_replay_check.ts";
 
 const FIXTURES = join(REPO_DIR, "tests", "fixtures", "pty_agents");
 
@@ -160,7 +161,7 @@ Deno.test("run without a terminal: output passes through, the exit code is the a
     events.map((e: [number, string, string]) => e[2]).join("").includes("hello from the agent"),
   );
   // The recording is a private file beside the journal, written while the run went.
-  const recording = join(home, "recordings", `run-${runs[0].id}.gz`);
+  const recording = join(home, "recordings", `run-${runs[0].id}.cast.gz`);
   assertEquals(Deno.statSync(recording).mode! & 0o777, 0o600);
 });
 
@@ -176,7 +177,7 @@ Deno.test("run: a recording that cannot be written never stops the agent; export
   // Said once, as one line naming the file.
   assertMatch(
     r.stderr,
-    /^uuldana: the recording \S+run-\d+\.gz stopped \(.+\); the run goes on unrecorded\n$/,
+    /^uuldana: the recording \S+run-\d+\.cast\.gz stopped \(.+\); the run goes on unrecorded\n$/,
   );
   const screen = await uuldana(["show", "last", "--screen"], { home });
   assert(screen.stdout.includes("hello from the agent"), screen.stdout);
@@ -390,6 +391,8 @@ Deno.test("demo: the simulated Claude hits its limit and the simulated Codex con
     );
     const handoff = await uuldana(["show", String(claude.id), "--handoff"], { home });
     assertMatch(handoff.stdout, /Original request[^\n]*\n\s*Add a --dry-run flag/);
+    // Replay equals live, as for every end-to-end switch.
+    assert(assertRunsReplay(home).acted >= 1, "the demo's limit was replayed");
   } finally {
     Deno.removeSync(join(home, ".."), { recursive: true });
   }

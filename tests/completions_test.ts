@@ -60,6 +60,7 @@ Deno.test("bash: commands, options and the adapters' names complete", async () =
       "screen",
       "compose",
       "detect",
+      "bundle",
     ]);
     assertEquals(await bashComplete(bin, ["uuldana", "debug", "compose", "--road", "p"]), [
       "prompt",

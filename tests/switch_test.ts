@@ -527,7 +527,7 @@ Deno.test(
       );
       db.close();
       // What the agent showed reaches the recording's file while it runs, not at the end.
-      const recording = join(w.home, "recordings", `run-${run.id}.gz`);
+      const recording = join(w.home, "recordings", `run-${run.id}.cast.gz`);
       const flushed = Date.now() + 10_000;
       while ((Deno.statSync(recording).size === 0) && Date.now() < flushed) {
         await new Promise((r) => setTimeout(r, 200));

@@ -6,14 +6,21 @@
 import { Command } from "@commander-js/extra-typings";
 import { UsageError, UuldanaError } from "../errors.ts";
 import { MAX_COLS, MAX_ROWS, MAX_SCROLLBACK, Terminal, type TerminalSnapshot } from "../vt/mod.ts";
+import { readRecording } from "../session/recording_read.ts";
 
 /** `uuldana debug screen`: render a terminal recording with uuldana's VT interpreter. */
 export function debugScreenCommand() {
   return new Command("screen")
-    .description("render a terminal recording (raw pty output) with uuldana's VT interpreter")
-    .argument("<file>", "file with the raw bytes a program wrote to its terminal")
-    .option("--cols <n>", `terminal columns (1 to ${MAX_COLS})`, "120")
-    .option("--rows <n>", `terminal rows (1 to ${MAX_ROWS})`, "40")
+    .description(
+      "render a terminal recording (a run's recording, or raw pty output) with uuldana's VT " +
+        "interpreter",
+    )
+    .argument(
+      "<file>",
+      "a run's recording (.cast.gz, .cast: its size and resizes are its own) or raw output (.raw, .gz)",
+    )
+    .option("--cols <n>", `terminal columns (1 to ${MAX_COLS}; default: the recording's, else 120)`)
+    .option("--rows <n>", `terminal rows (1 to ${MAX_ROWS}; default: the recording's, else 40)`)
     .option("--chunk <n>", "feed N bytes at a time (default: the whole file at once)")
     .option("--scrollback <n>", `scrollback lines kept (0 to ${MAX_SCROLLBACK})`, "10000")
     .option("--json", "print the state as JSON (the shape of the corpus `oracle` object)")
@@ -22,19 +29,42 @@ export function debugScreenCommand() {
       `
 Examples:
   uuldana debug screen vim.raw --cols 120 --rows 40
-  uuldana debug screen vim.raw --json --chunk 1   fed byte by byte, as JSON`,
+  uuldana debug screen vim.raw --json --chunk 1   fed byte by byte, as JSON
+  uuldana debug screen ~/.local/share/uuldana/recordings/run-12.cast.gz   what run 12 last showed`,
     )
     .action(async (file, opts) => {
-      const cols = _positiveInt(opts.cols, "--cols", MAX_COLS);
-      const rows = _positiveInt(opts.rows, "--rows", MAX_ROWS);
+      const givenCols = opts.cols === undefined
+        ? null
+        : _positiveInt(opts.cols, "--cols", MAX_COLS);
+      const givenRows = opts.rows === undefined
+        ? null
+        : _positiveInt(opts.rows, "--rows", MAX_ROWS);
       const scrollback = _positiveInt(opts.scrollback, "--scrollback", MAX_SCROLLBACK, true);
       const chunk = opts.chunk === undefined
         ? 0
         : _positiveInt(opts.chunk, "--chunk", Number.MAX_SAFE_INTEGER);
-      const bytes = await _readFile(file);
+      let recording;
+      try {
+        recording = readRecording(await _readFile(file), { cols: 120, rows: 40 });
+      } catch (e) {
+        throw new UuldanaError(`${file}: ${(e as Error).message}`);
+      }
+      const bytes = recording.bytes;
+      let cols = givenCols ?? Math.min(recording.cols, MAX_COLS);
+      let rows = givenRows ?? Math.min(recording.rows, MAX_ROWS);
       const term = new Terminal({ cols, rows, scrollback });
       if (chunk > 0) {
         for (let i = 0; i < bytes.length; i += chunk) term.write(bytes.subarray(i, i + chunk));
+      } else if (recording.format === "cast" && givenCols === null && givenRows === null) {
+        // As the run saw it: its output, and its resizes.
+        for (const input of recording.inputs ?? []) {
+          if (input.type === "output") term.write(input.bytes);
+          else if (input.type === "resize") {
+            cols = Math.min(Math.max(1, input.cols), MAX_COLS);
+            rows = Math.min(Math.max(1, input.rows), MAX_ROWS);
+            term.resize(cols, rows);
+          }
+        }
       } else term.write(bytes);
       const snap = term.snapshot();
       const out = opts.json

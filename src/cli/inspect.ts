@@ -6,26 +6,15 @@
 import { Command } from "@commander-js/extra-typings";
 import { readFileSync } from "node:fs";
 import { UsageError, UuldanaError } from "../errors.ts";
-import type { Journal, RunRow } from "../journal/journal.ts";
+import type { RunRow } from "../journal/journal.ts";
 import { openContext } from "../context.ts";
+import { runFromArgument } from "./run_arg.ts";
+import { describeDecision } from "./decision_text.ts";
 // Recorded text is shown, never interpreted: no escape sequence from it reaches the terminal.
 import { sanitize } from "../handoff/sanitize.ts";
 import { runConversation } from "../handoff/prepare.ts";
 import { bold, dim } from "./style.ts";
 import { exportAsciicast } from "../session/asciicast.ts";
-
-function _runId(value: string, journal: Journal): RunRow {
-  const id = value === "last" ? journal.runs(1)[0]?.id : Number(value);
-  if (id === undefined) {
-    throw new UuldanaError("the journal has no runs yet", 1, "start one with `uuldana run`");
-  }
-  if (!Number.isInteger(id) || id <= 0) {
-    throw new UsageError(`"${value}" is not a run id`, "see `uuldana runs`");
-  }
-  const run = journal.run(id);
-  if (!run) throw new UuldanaError(`no run ${id} in the journal`, 1, "see `uuldana runs`");
-  return run;
-}
 
 function _duration(run: RunRow): string {
   if (!run.endedAt) return "running";
@@ -107,6 +96,11 @@ export function showCommand() {
     .argument("<run>", "run id from `uuldana runs`, or 'last'")
     .option("--screen", "print only the last 120 screen lines")
     .option("--handoff", "print only the full text of the handoff made from this run")
+    .option(
+      "--decisions",
+      "print only the decision log: each limit detection saw, waited on, acted on or rejected " +
+        "(and why), with its time and byte offset, and the channel events beside it",
+    )
     .option("--json", "print everything as JSON")
     .addHelpText(
       "after",
@@ -114,19 +108,28 @@ export function showCommand() {
 Examples:
   uuldana show last               the newest run: agent, turns, how it ended
   uuldana show 12 --screen        the last screen lines of run 12
+  uuldana show last --decisions   what detection concluded, when, at which byte of the recording
   uuldana show last --handoff > handoff.md`,
     )
     .action((value, opts) => {
       const { journal } = openContext();
       try {
-        const run = _runId(value, journal);
+        const run = runFromArgument(value, journal);
         const entries = journal.entries(run.id);
         const screen = journal.screen(run.id) ?? [];
         const handoffs = journal.handoffsFrom(run.id);
         // What a handoff from this run carries, in time order, each user turn with its certainty.
         const transcript = runConversation(journal, run.id);
+        const decisions = journal.decisions(run.id);
         if (opts.json) {
-          console.log(JSON.stringify({ run, entries, transcript, screen, handoffs }, null, 2));
+          console.log(
+            JSON.stringify({ run, entries, transcript, screen, handoffs, decisions }, null, 2),
+          );
+          return;
+        }
+        if (opts.decisions) {
+          if (decisions.length === 0) console.log(dim(`run ${run.id} kept no decisions`));
+          for (const d of decisions) console.log(describeDecision(d));
           return;
         }
         if (opts.screen) {
@@ -180,6 +183,12 @@ Examples:
           if (h.error) console.log(`    error: ${h.error}`);
         }
         console.log(
+          bold(`\ndecisions (${decisions.length})`) + dim("  — `--decisions` prints them all"),
+        );
+        for (const d of decisions.filter((d) => d.verdict === "acted")) {
+          console.log(`  ${describeDecision(d)}`);
+        }
+        console.log(
           bold(`\nlast screen lines (${screen.length})`) + dim("  — `--screen` prints them all"),
         );
         for (const line of screen.slice(-10)) console.log(`  ${sanitize(line)}`);
@@ -205,7 +214,7 @@ Examples:
     .action((value, opts) => {
       const { journal } = openContext();
       try {
-        const run = _runId(value, journal);
+        const run = runFromArgument(value, journal);
         const out = journal.output(run.id);
         if (!out) {
           throw new UuldanaError(

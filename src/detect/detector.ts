@@ -49,6 +49,7 @@ import { BUSY_ROW } from "../../adapters/screen_text.ts";
 import { Terminal } from "../vt/mod.ts";
 import { LimitConfirmation, limitKey } from "./confirm.ts";
 import { type Decision, MAX_DECISIONS } from "./decision.ts";
+import { microseconds as _us, type TimedInput } from "./timed_input.ts";
 
 /** At most one look at the screen per this many ms while the agent writes. */
 export const LOOK_EVERY_MS = 40;
@@ -167,6 +168,22 @@ export class Detector {
   /** Records that did not fit in {@link MAX_DECISIONS}. */
   get droppedDecisions(): number {
     return this.#dropped;
+  }
+
+  /** Handles one timed input (what a recording keeps) with the method for its type. */
+  input(input: TimedInput): Verdict | null {
+    switch (input.type) {
+      case "output":
+        return this.output(input.bytes, input.atMs);
+      case "resize":
+        return this.resize(input.cols, input.rows, input.atMs);
+      case "channel":
+        return this.channel(input.event, input.atMs);
+      case "halt":
+        return this.halt(input.atMs);
+      case "end":
+        return this.ended(input.atMs);
+    }
   }
 
   /** The agent wrote `bytes` at `atMs`. The bytes are not kept. */
@@ -589,10 +606,6 @@ export class Detector {
     this.#recorded++;
     this.#decisions.push(decision);
   }
-}
-
-function _us(ms: number): number {
-  return Number.isFinite(ms) ? Math.round(ms * 1000) : 0;
 }
 
 function _earliest(a: number | null, b: number | null): number | null {

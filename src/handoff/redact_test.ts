@@ -1,15 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { redact } from "./redact.ts";
-
 // Fake secrets are assembled at run time so nothing secret-shaped is committed verbatim.
-const j = (...parts: string[]) => parts.join("");
-const alnum = (n: number, seed = 7) => {
-  const abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  let s = "";
-  for (let i = 0; i < n; i++) s += abc[(i * 31 + seed) % abc.length];
-  return s;
-};
-const upper = (n: number) => alnum(n).toUpperCase().replace(/[^A-Z0-9]/g, "Q");
+import { alnum, j, testSecrets, upper } from "./_redact_secrets_test_util.ts";
 
 function assertRedacted(secret: string, kind: string, context = (s: string) => `use ${s} here`) {
   const r = redact(context(secret));
@@ -107,6 +99,14 @@ Deno.test("private key blocks: whole, begin only, end only", () => {
   assertEquals(beginOnly, { text: "[REDACTED:private-key]\n(screen ended)", count: 1 });
   const endOnly = redact(`top\n${body}\n${end}\nafter`);
   assertEquals(endOnly, { text: "top\n[REDACTED:private-key]\nafter", count: 1 });
+});
+
+Deno.test("every shared test secret is redacted in its line", () => {
+  for (const s of testSecrets()) {
+    const r = redact(s.line);
+    assert(!r.text.includes(s.secret), `${s.kind}: ${r.text}`);
+    assert(r.text.includes(`[REDACTED:${s.kind}]`), `${s.kind}: ${r.text}`);
+  }
 });
 
 Deno.test("several secrets are all counted; plain prose is untouched", () => {

@@ -10,9 +10,10 @@ import { dirname, join } from "node:path";
 import process from "node:process";
 import { UuldanaError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
-import { recordingFileName } from "./recording_file.ts";
+import { RECORDING_SUFFIX, recordingFileName } from "./recording_file.ts";
 import type { LimitEntry } from "../chain/limits.ts";
 import type { Certainty } from "../capture/reconcile.ts";
+import type { Decision } from "../detect/decision.ts";
 import { describeFault, isPassing, journalFault } from "./sqlite_failure.ts";
 import { processAlive } from "../process_alive.ts";
 
@@ -188,6 +189,23 @@ export function journalProblem(path: string, e: unknown): JournalError {
   }
   const { what, hint } = describeFault(path, fault);
   return new JournalError(what, hint);
+}
+
+/** A run's recording as the journal stores it (see {@link Journal.output}). */
+export interface StoredOutput {
+  cols: number;
+  rows: number;
+  /** The classic timing of a raw recording (empty for an asciicast, or a run interrupted). */
+  timing: string;
+  /** The gzip stream (all members). */
+  data: Uint8Array;
+  truncated: boolean;
+  /** `cast`: timed asciicast (schema 7 on); `raw`: output bytes (recorded before). */
+  format: "cast" | "raw";
+  /** The recording's file, or null (kept in the journal before schema 3). */
+  path: string | null;
+  /** The text uuldana delivered to the run (a replay needs it); empty before schema 7. */
+  delivered: string[];
 }
 
 /** An open journal. Close it when done. */
@@ -578,17 +596,46 @@ export class Journal {
   }
 
   /**
-   * Opens a run's output recording for `uuldana export` at its size now and returns the path of
-   * the file its members go to. The timing follows at the end ({@link finishOutput}).
+   * Opens a run's recording for `uuldana export` at its size now and returns the path of the
+   * file its members go to. Whether it was cut short follows at the end ({@link finishOutput}).
    */
-  startOutput(runId: number, size: ScreenSize, file: string = recordingFileName(runId)): string {
+  startOutput(
+    runId: number,
+    size: ScreenSize,
+    file: string = recordingFileName(runId),
+    delivered: readonly string[] = [],
+  ): string {
     this.#db.prepare(
-      `INSERT INTO outputs (run_id, cols, rows, timing, data, truncated, file)
-       VALUES (?, ?, ?, '', x'', 0, ?)
+      `INSERT INTO outputs (run_id, cols, rows, timing, data, truncated, file, delivered)
+       VALUES (?, ?, ?, '', x'', 0, ?, ?)
        ON CONFLICT(run_id) DO UPDATE SET cols = excluded.cols, rows = excluded.rows,
-         file = excluded.file`,
-    ).run(runId, size.cols, size.rows, file);
+         file = excluded.file, delivered = excluded.delivered`,
+    ).run(runId, size.cols, size.rows, file, JSON.stringify(delivered));
     return join(dirname(this.path), file);
+  }
+
+  /** Appends records to a run's decision log, in order. */
+  addDecisions(runId: number, decisions: readonly Decision[]): void {
+    if (decisions.length === 0) return;
+    const row = this.#db.prepare(
+      "SELECT coalesce(max(seq), 0) AS last FROM decisions WHERE run_id = ?",
+    ).get(runId) as { last: number };
+    const insert = this.#db.prepare(
+      `INSERT INTO decisions (run_id, seq, at_ms, byte_offset, source, verdict, record)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    let seq = Number(row.last);
+    for (const d of decisions) {
+      insert.run(runId, ++seq, d.atMs, d.offset, d.source, d.verdict, JSON.stringify(d));
+    }
+  }
+
+  /** A run's decision log, oldest first. */
+  decisions(runId: number): Decision[] {
+    const rows = this.#db.prepare(
+      "SELECT record FROM decisions WHERE run_id = ? ORDER BY seq",
+    ).all(runId) as { record: string }[];
+    return rows.map((r) => JSON.parse(r.record));
   }
 
   /** Stores the timing that goes with a run's recorded members. */
@@ -598,15 +645,15 @@ export class Journal {
   }
 
   /**
-   * A run's recorded output, or null when it recorded none: the gzip data (from its file; a run
-   * recorded before schema 3 has it in the journal) and its timing (empty when the run was
-   * interrupted). Throws {@link JournalError} when the recording's file is gone.
+   * A run's recording, or null when it recorded none: the gzip data (from its file; a run
+   * recorded before schema 3 has it in the journal), its format (`cast`: timed asciicast, every
+   * run since schema 7; `raw`: output bytes, with the classic timing unless the run was
+   * interrupted) and the file's path. Throws {@link JournalError} when the recording's file is
+   * gone.
    */
-  output(
-    runId: number,
-  ): { cols: number; rows: number; timing: string; data: Uint8Array; truncated: boolean } | null {
+  output(runId: number): StoredOutput | null {
     const row = this.#db.prepare(
-      "SELECT cols, rows, timing, data, truncated, file FROM outputs WHERE run_id = ?",
+      "SELECT cols, rows, timing, data, truncated, file, delivered FROM outputs WHERE run_id = ?",
     )
       .get(runId) as {
         cols: number;
@@ -615,12 +662,13 @@ export class Journal {
         data: Uint8Array;
         truncated: number;
         file: string | null;
+        delivered: string | null;
       } | undefined;
     if (!row) return null;
-    const { file, ...stored } = row;
+    const { file, delivered, ...stored } = row;
     let data = stored.data;
-    if (file !== null) {
-      const path = join(dirname(this.path), file);
+    const path = file === null ? null : join(dirname(this.path), file);
+    if (path !== null) {
       try {
         data = Deno.readFileSync(path);
       } catch (e) {
@@ -630,7 +678,14 @@ export class Journal {
         );
       }
     }
-    return { ...stored, data, truncated: Number(row.truncated) === 1 };
+    return {
+      ...stored,
+      data,
+      truncated: Number(row.truncated) === 1,
+      format: file?.endsWith(RECORDING_SUFFIX) ? "cast" : "raw",
+      path,
+      delivered: delivered ? JSON.parse(delivered) : [],
+    };
   }
 
   /** Appends a limit to the ledger (every uuldana on this machine reads it); returns its id. */

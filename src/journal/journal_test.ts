@@ -166,6 +166,7 @@ Deno.test("recorded output: a version 2 blob still reads; new runs record to a p
   try {
     assertEquals(j.schemaVersion, SCHEMA_VERSION);
     assertEquals(new TextDecoder().decode(gunzipSync(j.output(1)!.data)), "before ");
+    assertEquals([j.output(1)!.format, j.output(1)!.path], ["raw", null]);
     // A run of this build: the row and file at start, members while it goes, timing at the end.
     const run = j.startRun({ agent: "gemini", workspace: "/w", transport: "pty", bin: null });
     const file = RecordingFile.create(j.startOutput(run, { cols: 100, rows: 30 }));
@@ -175,17 +176,18 @@ Deno.test("recorded output: a version 2 blob still reads; new runs record to a p
     file.close();
     const recordings = join(dir, "recordings");
     assertEquals(Deno.statSync(recordings).mode! & 0o777, 0o700);
-    assertEquals(Deno.statSync(join(recordings, `run-${run}.gz`)).mode! & 0o777, 0o600);
+    assertEquals(Deno.statSync(join(recordings, `run-${run}.cast.gz`)).mode! & 0o777, 0o600);
     const interrupted = j.output(run)!;
     assertEquals([interrupted.cols, interrupted.rows, interrupted.timing], [100, 30, ""]);
     j.finishOutput(run, { timing: "0 4\n0 4\n0 5", truncated: true });
     const out = j.output(run)!;
     assertEquals(new TextDecoder().decode(gunzipSync(out.data)), "one two three");
-    assertEquals([out.timing, out.truncated], ["0 4\n0 4\n0 5", true]);
+    assertEquals([out.timing, out.truncated, out.format], ["0 4\n0 4\n0 5", true, "cast"]);
+    assertEquals(out.path, join(recordings, `run-${run}.cast.gz`));
     assertEquals(j.output(run + 1), null);
-    Deno.removeSync(join(recordings, `run-${run}.gz`));
+    Deno.removeSync(join(recordings, `run-${run}.cast.gz`));
     const e = assertThrows(() => j.output(run), JournalError);
-    assert(e.message.includes(`run-${run}.gz`), e.message);
+    assert(e.message.includes(`run-${run}.cast.gz`), e.message);
   } finally {
     j.close();
   }

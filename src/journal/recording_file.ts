@@ -1,5 +1,5 @@
 /**
- * The file a run's recorded output goes to while it runs: gzip members appended as they are made,
+ * The file a run's recording goes to while it runs: gzip members appended as they are made,
  * private to the user. Writing to a file costs the process no memory (a blob in SQLite cost ~8 MB
  * of heap on a 100 MB burst), and a run that is killed keeps everything it had recorded.
  *
@@ -8,9 +8,15 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 
+/**
+ * How a recording's file name ends: a gzip of asciicast v2 (src/detect/cast.ts). A file named
+ * otherwise holds raw output (recorded before schema 7).
+ */
+export const RECORDING_SUFFIX = ".cast.gz";
+
 /** Path of run `runId`'s recording, relative to the journal's directory. */
 export function recordingFileName(runId: number): string {
-  return `recordings/run-${runId}.gz`;
+  return `recordings/run-${runId}${RECORDING_SUFFIX}`;
 }
 
 /** An open recording file; members are appended in order. */

@@ -22,9 +22,10 @@ import {
   type RunEnd,
   type ScreenSize,
 } from "./journal.ts";
-import { recordingFileName } from "./recording_file.ts";
+import { RECORDING_SUFFIX, recordingFileName } from "./recording_file.ts";
 import { describeFault, isPassing, journalFault } from "./sqlite_failure.ts";
 import { type PendingWrite, WriteQueue } from "./write_queue.ts";
+import type { Decision } from "../detect/decision.ts";
 
 /** How long a live write waits for another process's lock: it is kept in memory after that. */
 export const LIVE_BUSY_MS = 250;
@@ -46,6 +47,7 @@ const _WHAT: Record<PendingWrite["kind"], string> = {
   addHandoff: "handoff record",
   updateHandoff: "handoff update",
   startOutput: "recording record",
+  addDecisions: "decision records",
   finishOutput: "recording timing",
   saveProof: "prompt proof",
 };
@@ -161,12 +163,23 @@ export class ResilientJournal extends Journal {
    * As {@link Journal.startOutput}; a run whose row is not stored yet records to a file named
    * after this process, which its row names once it is written.
    */
-  override startOutput(runId: number, size: ScreenSize, file?: string): string {
+  override startOutput(
+    runId: number,
+    size: ScreenSize,
+    file?: string,
+    delivered: readonly string[] = [],
+  ): string {
     const real = this.#queue.realId(runId);
     const name = file ??
-      (real < 0 ? `recordings/run-pending-${process.pid}-${-real}.gz` : recordingFileName(real));
-    this.#submit({ kind: "startOutput", runId, size, file: name });
+      (real < 0
+        ? `recordings/run-pending-${process.pid}-${-real}${RECORDING_SUFFIX}`
+        : recordingFileName(real));
+    this.#submit({ kind: "startOutput", runId, size, file: name, delivered });
     return join(dirname(this.path), name);
+  }
+
+  override addDecisions(runId: number, decisions: readonly Decision[]): void {
+    if (decisions.length) this.#submit({ kind: "addDecisions", runId, decisions });
   }
 
   override finishOutput(runId: number, summary: { timing: string; truncated: boolean }): void {
@@ -342,10 +355,11 @@ export class ResilientJournal extends Journal {
 
   #tellDropped(): void {
     const d = this.#queue.takeDropped();
-    if (this.#toldDropped || d.screens + d.proofs + d.turns === 0) return;
+    if (this.#toldDropped || d.decisions + d.screens + d.proofs + d.turns === 0) return;
     this.#toldDropped = true;
     this.#report(
-      `journal memory bound reached: dropped ${d.screens} screen snapshots, ${d.turns} typed ` +
+      `journal memory bound reached: dropped ${d.decisions} decision records, ${d.screens} ` +
+        `screen snapshots, ${d.turns} typed ` +
         `turns, ${d.proofs} proofs (oldest first; runs and handoffs are kept)`,
     );
   }
@@ -376,8 +390,10 @@ export class ResilientJournal extends Journal {
         return super.updateHandoff(w.id, change);
       }
       case "startOutput":
-        super.startOutput(id(w.runId), w.size, w.file);
+        super.startOutput(id(w.runId), w.size, w.file, w.delivered);
         return;
+      case "addDecisions":
+        return super.addDecisions(id(w.runId), w.decisions);
       case "finishOutput":
         return super.finishOutput(id(w.runId), w.summary);
       case "saveProof":

@@ -41,7 +41,7 @@ Deno.test("while the file is locked, writes wait in memory, reads see them, and 
     const runId = j.startRun({ agent: "claude", workspace: "/w", transport: "pty" });
     assert(runId < 0, "a provisional id");
     const recording = j.startOutput(runId, { cols: 80, rows: 24 });
-    assertMatch(recording, /recordings\/run-pending-\d+-1\.gz$/);
+    assertMatch(recording, /recordings\/run-pending-\d+-1\.cast\.gz$/);
     j.addEntry(runId, { role: "user", text: "one", fidelity: "keystrokes" });
     j.addEntry(runId, { role: "user", text: "two", fidelity: "keystrokes" });
     j.saveScreen(runId, ["screen"]);
@@ -94,7 +94,7 @@ Deno.test("a run started after the lock went stores at once with its real id", (
   try {
     const id = j.startRun({ agent: "codex", workspace: "/w", transport: "pty" });
     assert(id > 0);
-    assertMatch(j.startOutput(id, { cols: 80, rows: 24 }), new RegExp(`run-${id}\\.gz$`));
+    assertMatch(j.startOutput(id, { cols: 80, rows: 24 }), new RegExp(`run-${id}\\.cast\\.gz$`));
     assertEquals(j.pending, 0);
   } finally {
     j.close();

@@ -122,7 +122,23 @@ export const MIGRATIONS: readonly string[] = [
      cleared_at  TEXT
    );
    CREATE INDEX limits_agent ON limits(agent, id);`,
-  // 7: what a run's structured channel did (src/session/run_channel.ts: on, silent or off and
+  // 7: the decision log (src/detect/decision.ts): per run, what detection concluded and when (a
+  // limit seen, waiting to be confirmed, acted on, or rejected and why) at which byte offset of
+  // its recording, and the structured-channel events next to it; `record` is the whole decision as
+  // JSON. And the text uuldana delivered to a run (JSON array), which a replay of its recording
+  // needs: a limit quoted in it never counts. Recordings are asciicast from now on (`.cast.gz`).
+  `CREATE TABLE decisions (
+     run_id       INTEGER NOT NULL REFERENCES runs(id),
+     seq          INTEGER NOT NULL,
+     at_ms        REAL NOT NULL,
+     byte_offset  INTEGER NOT NULL,
+     source       TEXT NOT NULL CHECK (source IN ('screen', 'channel')),
+     verdict      TEXT NOT NULL CHECK (verdict IN ('seen', 'waiting', 'acted', 'rejected', 'event', 'disagree')),
+     record       TEXT NOT NULL,
+     PRIMARY KEY (run_id, seq)
+   );
+   ALTER TABLE outputs ADD COLUMN delivered TEXT;`,
+  // 8: what a run's structured channel did (src/session/run_channel.ts: on, silent or off and
   // why, records read, dropped and ignored), as JSON; null for runs without a channel.
   `ALTER TABLE runs ADD COLUMN channel TEXT;`,
 ];

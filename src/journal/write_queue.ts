@@ -1,6 +1,6 @@
 /**
  * Journal writes that could not be made yet, kept in order in memory until the file takes them
- * again. Bounded: past the bound the oldest screen snapshots go first (a later one of the same run
+ * again. Bounded: past the bound the oldest decision records go first, then screen snapshots (a later one of the same run
  * replaces an earlier one anyway), then cached prompt proofs, and only then the oldest typed turns.
  * Runs and handoffs are never dropped (a few hundred bytes each). Runs that could not be inserted
  * get provisional ids (negative) that are mapped to real ones when their row is written. Pure.
@@ -8,6 +8,7 @@
  * @module
  */
 import type { HandoffChange, NewEntry, NewHandoff, NewRun, RunEnd, ScreenSize } from "./journal.ts";
+import type { Decision } from "../detect/decision.ts";
 
 /** One write waiting for the journal, as data. */
 export type PendingWrite =
@@ -17,7 +18,14 @@ export type PendingWrite =
   | { kind: "saveScreen"; runId: number; lines: string[]; size?: ScreenSize; at: string }
   | { kind: "addHandoff"; handoff: NewHandoff; at: string }
   | { kind: "updateHandoff"; id: string; change: HandoffChange }
-  | { kind: "startOutput"; runId: number; size: ScreenSize; file: string }
+  | {
+    kind: "startOutput";
+    runId: number;
+    size: ScreenSize;
+    file: string;
+    delivered: readonly string[];
+  }
+  | { kind: "addDecisions"; runId: number; decisions: readonly Decision[] }
   | { kind: "finishOutput"; runId: number; summary: { timing: string; truncated: boolean } }
   | {
     kind: "saveProof";
@@ -28,6 +36,7 @@ export type PendingWrite =
 
 /** What the bound made the queue give up, by kind. */
 export interface Dropped {
+  decisions: number;
   screens: number;
   proofs: number;
   turns: number;
@@ -37,7 +46,7 @@ export interface Dropped {
 export const DEFAULT_QUEUE_CHARS = 4 * 1024 * 1024;
 
 // The order in which kinds give way when the bound is reached.
-const _DROP_ORDER = ["saveScreen", "saveProof", "addEntry"] as const;
+const _DROP_ORDER = ["addDecisions", "saveScreen", "saveProof", "addEntry"] as const;
 
 /** The writes waiting for the journal, oldest first. */
 export class WriteQueue {
@@ -47,7 +56,7 @@ export class WriteQueue {
   #nextProvisional = -1;
   readonly #real = new Map<number, number>();
   /** What the bound dropped since the last {@link takeDropped}. */
-  #dropped: Dropped = { screens: 0, proofs: 0, turns: 0 };
+  #dropped: Dropped = { decisions: 0, screens: 0, proofs: 0, turns: 0 };
 
   constructor(maxChars = DEFAULT_QUEUE_CHARS) {
     this.#maxChars = maxChars;
@@ -125,7 +134,7 @@ export class WriteQueue {
   /** What the bound dropped since the last call (then counts from zero again). */
   takeDropped(): Dropped {
     const dropped = this.#dropped;
-    this.#dropped = { screens: 0, proofs: 0, turns: 0 };
+    this.#dropped = { decisions: 0, screens: 0, proofs: 0, turns: 0 };
     return dropped;
   }
 
@@ -140,7 +149,8 @@ export class WriteQueue {
         const i = this.#items.findIndex((w) => w.kind === kind);
         if (i < 0) break;
         this.#remove(i);
-        if (kind === "saveScreen") this.#dropped.screens++;
+        if (kind === "addDecisions") this.#dropped.decisions++;
+        else if (kind === "saveScreen") this.#dropped.screens++;
         else if (kind === "saveProof") this.#dropped.proofs++;
         else this.#dropped.turns++;
       }
@@ -157,6 +167,10 @@ function _chars(w: PendingWrite): number {
       return 64 + w.lines.reduce((n, l) => n + l.length + 4, 0);
     case "finishOutput":
       return 64 + w.summary.timing.length;
+    case "startOutput":
+      return 256 + w.delivered.reduce((n, t) => n + t.length, 0);
+    case "addDecisions":
+      return w.decisions.reduce((n, d) => n + 256 + (d.hit?.message.length ?? 0), 0);
     case "saveProof":
       return 64 + (w.proof.line?.length ?? 0) + w.binPath.length;
     default:

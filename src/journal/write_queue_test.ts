@@ -46,9 +46,9 @@ Deno.test("at the bound, screens go first, then turns, oldest first; runs and ha
   q.push(screen(-1, "s".repeat(900)));
   q.push(entry(-1, "x".repeat(700)));
   q.push(entry(-1, "y".repeat(700)));
-  assertEquals(q.takeDropped(), { screens: 1, proofs: 0, turns: 0 });
+  assertEquals(q.takeDropped(), { decisions: 0, screens: 1, proofs: 0, turns: 0 });
   q.push(entry(-1, "z".repeat(700)));
-  assertEquals(q.takeDropped(), { screens: 0, proofs: 0, turns: 1 });
+  assertEquals(q.takeDropped(), { decisions: 0, screens: 0, proofs: 0, turns: 1 });
   assertEquals(kinds(q).map((k) => k.slice(0, 7)), ["startRu", "entry:y", "entry:z"]);
 });
 

@@ -18,9 +18,13 @@ import { readInputBox } from "../../adapters/input_box.ts";
 import { isLocalCommand, reconcile } from "../capture/reconcile.ts";
 import { QuietDetector } from "./quiet.ts";
 import type { Keyboard } from "./keyboard.ts";
-import { OutputRecording } from "./recording.ts";
+import { CastRecording } from "./recording.ts";
 import { RecordingFile } from "../journal/recording_file.ts";
 import { type ChannelSummary, RunChannel, type RunChannelSetup } from "./run_channel.ts";
+import { castHeaderLine } from "../detect/cast.ts";
+import type { TimedInput } from "../detect/timed_input.ts";
+import { Utf8Segmenter } from "../detect/utf8_segments.ts";
+import denoJson from "../../deno.json" with { type: "json" };
 
 /** The user's side of the terminal. */
 export interface UserTerminal {
@@ -103,7 +107,8 @@ export class AgentRun {
   readonly #pty: PtyProcess;
   readonly #quiet: QuietDetector;
   readonly #input: InputTracker;
-  readonly #recording: OutputRecording;
+  /** The run's timed inputs, as its detector read them (asciicast). */
+  readonly #recording: CastRecording;
   #recordingFile: RecordingFile | null = null;
   #recordingFlush: ReturnType<typeof setTimeout> | undefined;
   readonly #waiters = new Set<() => void>();
@@ -117,6 +122,10 @@ export class AgentRun {
   readonly #detector: Detector;
   /** Time 0 of the run's clock (performance clock): the detector's and the recording's. */
   readonly #t0 = performance.now();
+  /** Wall-clock time of time 0: shown reset times are read against it. */
+  readonly #startedAt = Date.now();
+  /** Output is read in pieces that end on a character boundary (one recording event each). */
+  readonly #segments = new Utf8Segmenter();
   /** The one timer: the detector's next look. */
   #wakeTimer: ReturnType<typeof setTimeout> | undefined;
   #lastOutput = performance.now();
@@ -139,7 +148,7 @@ export class AgentRun {
       delivered: opts.delivered,
       handOff: opts.shouldHandOff ?? ((h) => h.kind === "usage"),
       stallSeconds: opts.stallSeconds,
-      startedAt: Date.now(),
+      startedAt: this.#startedAt,
     });
     this.#quiet = new QuietDetector(performance.now(), { quietMs: opts.quietMs ?? 1500 });
     this.#recording = this.#startRecording();
@@ -258,7 +267,7 @@ export class AgentRun {
 
   /** Resizes the agent's pty and our screen model. */
   async resize(cols: number, rows: number): Promise<void> {
-    this.#act(this.#detector.resize(cols, rows, this.#clock()));
+    this.#act(this.#take({ type: "resize", cols, rows, atMs: this.#clock() }));
     await this.#pty.resize(cols, rows).catch(() => {});
   }
 
@@ -273,12 +282,34 @@ export class AgentRun {
     return performance.now() - this.#t0;
   }
 
+  /** One timed input: recorded, then read by the detector; returns its verdict. */
+  #take(input: TimedInput): Verdict | null {
+    this.#recording.add(input);
+    this.#recordingFlush ??= setTimeout(() => {
+      this.#recordingFlush = undefined;
+      this.#recording.flush();
+    }, _RECORDING_FLUSH_MS);
+    return this.#detector.input(input);
+  }
+
+  /** Journals the detector's new decision records, then acts on its verdict, if it reached one. */
+  #act(verdict: Verdict | null): void {
+    this.#journalDecisions();
+    if (verdict === null) return;
+    const outcome: RunOutcome = verdict.kind === "limit"
+      ? { reason: "limit", limit: verdict.hit, exitCode: null }
+      : { reason: "stall", message: verdict.message, exitCode: null };
+    this.#decide(outcome, verdict.lines);
+  }
+
   /**
-   * Drains the detector's decision records. A disagreement of channel and screen is said once:
-   * the screen reader meets a version it does not know (the recording helps fix it).
+   * Journals the detector's new decision records. A disagreement of channel and screen is said
+   * once: the screen reader meets a version it does not know (the recording helps fix it).
    */
-  #takeDecisions(): void {
-    for (const d of this.#detector.takeDecisions()) {
+  #journalDecisions(): void {
+    const records = this.#detector.takeDecisions();
+    if (records.length) this.#opts.journal.addDecisions(this.runId, records);
+    for (const d of records) {
       if (d.verdict !== "disagree" || this.#toldDisagreement) continue;
       this.#toldDisagreement = true;
       const { adapter, version } = this.#opts;
@@ -291,16 +322,6 @@ export class AgentRun {
             "(`uuldana debug bundle last` helps us fix it)",
       );
     }
-  }
-
-  /** Acts on the detector's verdict, if it reached one. */
-  #act(verdict: Verdict | null): void {
-    this.#takeDecisions();
-    if (verdict === null) return;
-    const outcome: RunOutcome = verdict.kind === "limit"
-      ? { reason: "limit", limit: verdict.hit, exitCode: null }
-      : { reason: "stall", message: verdict.message, exitCode: null };
-    this.#decide(outcome, verdict.lines);
   }
 
   /** Sets the one timer for the detector's next look (none when it needs none). */
@@ -323,8 +344,8 @@ export class AgentRun {
   #decide(outcome: RunOutcome, lines?: string[]): void {
     if (this.finished) return;
     if (lines === undefined) {
-      const verdict = this.#detector.halt(this.#clock());
-      this.#takeDecisions();
+      const verdict = this.#take({ type: "halt", reason: outcome.reason, atMs: this.#clock() });
+      this.#journalDecisions();
       if (verdict && outcome.reason !== "stopped") return this.#act(verdict);
     }
     clearTimeout(this.#wakeTimer);
@@ -367,12 +388,8 @@ export class AgentRun {
         const now = performance.now();
         this.#lastOutput = now;
         if (!this.#detached) user.write(chunk);
-        this.#recording.add(chunk, now);
-        this.#recordingFlush ??= setTimeout(() => {
-          this.#recordingFlush = undefined;
-          this.#recording.flush();
-        }, _RECORDING_FLUSH_MS);
-        this.#act(this.#detector.output(chunk, now - this.#t0));
+        const bytes = this.#segments.next(chunk);
+        if (bytes.length) this.#act(this.#take({ type: "output", bytes, atMs: now - this.#t0 }));
         this.#quiet.output(now, this.vt.inSynchronizedUpdate);
         this.#scheduleWake();
         this.#wakeWaiters();
@@ -381,8 +398,11 @@ export class AgentRun {
       clearTimeout(this.#wakeTimer);
       clearTimeout(this.#recordingFlush);
     }
-    // A limit printed just before the agent quit counts, as shown (no more output can complete it).
-    if (!this.finished) this.#act(this.#detector.ended(this.#clock()));
+    // A character cut short by the end; then the end. A limit printed just before the agent quit
+    // counts, as shown (no more output can complete it).
+    const rest = this.#segments.rest();
+    if (rest.length) this.#act(this.#take({ type: "output", bytes: rest, atMs: this.#clock() }));
+    this.#act(this.#take({ type: "end", atMs: this.#clock() }));
     const exit = await this.#pty.exited;
     this.#exited = true;
     this.#wakeWaiters();
@@ -409,7 +429,7 @@ export class AgentRun {
         // Every event reaches the detector at its time, ordered with the screen's looks.
         onEvent: (event, atMs) => {
           if (this.finished) return;
-          this.#act(this.#detector.channel(event, atMs));
+          this.#act(this.#take({ type: "channel", event, atMs }));
           this.#scheduleWake();
         },
       });
@@ -440,28 +460,36 @@ export class AgentRun {
   }
 
   /** Records the output to a file beside the journal; without one the run goes on unrecorded. */
-  #startRecording(): OutputRecording {
-    const { journal, cols, rows } = this.#opts;
+  #startRecording(): CastRecording {
+    const { journal, cols, rows, adapter, stallSeconds } = this.#opts;
+    const header = castHeaderLine(cols, rows, {
+      agent: adapter.name,
+      startedAt: this.#startedAt,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      ...(stallSeconds !== undefined ? { stallSeconds } : {}),
+      version: denoJson.version,
+    }, Deno.env.get("TERM") ?? "xterm-256color");
     let path = "of this run";
     const stopped = (e: unknown) =>
       journal.notice(
         `the recording ${path} stopped (${(e as Error)?.message ?? e}); the run goes on unrecorded`,
       );
     try {
-      path = journal.startOutput(this.runId, { cols, rows });
+      // The replay of this recording needs what uuldana put on the screen (never a limit).
+      path = journal.startOutput(this.runId, { cols, rows }, undefined, this.#opts.delivered);
       const file = RecordingFile.create(path);
       this.#recordingFile = file;
-      return new OutputRecording((member) => {
+      return new CastRecording((member) => {
         try {
           file.append(member);
         } catch (e) {
           stopped(e); // the recording stops at this member: said once
           throw e;
         }
-      });
+      }, header);
     } catch (e) {
       stopped(e);
-      const unrecorded = new OutputRecording(() => {});
+      const unrecorded = new CastRecording(() => {}, header);
       unrecorded.stop();
       return unrecorded;
     }
@@ -474,7 +502,8 @@ export class AgentRun {
       cols: this.vt.cols,
       rows: this.vt.rows,
     });
-    journal.finishOutput(this.runId, this.#recording.finish());
+    clearTimeout(this.#recordingFlush);
+    journal.finishOutput(this.runId, { timing: "", ...this.#recording.finish() });
     this.#recordingFile?.close();
     const limit = outcome.reason === "limit" ? outcome.limit : null;
     journal.endRun(this.runId, {

@@ -1,17 +1,31 @@
 /**
- * asciicast v2 (asciinema's format) from a stored recording: a JSON header line, then one
- * `[seconds, "o", text]` line per output chunk.
+ * asciicast v2 (asciinema's format) from a stored recording. A timed recording already is one:
+ * its own events a player has no use for (`b`, `c`, `h`, `e`, `t`, see src/detect/cast.ts) are
+ * left out. A raw recording (before schema 7) becomes a JSON header line, then one
+ * `[seconds, "o", text]` line per output chunk of its timing.
  *
  * @module
  */
-import { recordingBytes, type StoredRecording } from "./recording.ts";
+import { type StoredRecording, ungzip } from "./recording_read.ts";
+
+/** Event codes of the asciicast v2 spec a player uses. */
+const _PLAYER_CODES = new Set(["o", "i", "r", "m"]);
 
 /** Renders a run's stored output as asciicast v2 text. */
 export function exportAsciicast(
   run: { agent: string; startedAt: string },
   stored: StoredRecording,
 ): string {
-  const bytes = recordingBytes(stored);
+  const bytes = ungzip(stored.data);
+  if (stored.format === "cast") {
+    const lines = new TextDecoder().decode(bytes).split("\n");
+    const kept = [lines[0]];
+    for (const line of lines.slice(1)) {
+      const code = /^\[[^,]*,\s*"([^"]*)"/.exec(line)?.[1];
+      if (code !== undefined && _PLAYER_CODES.has(code)) kept.push(line);
+    }
+    return kept.join("\n") + "\n";
+  }
   const header = {
     version: 2,
     width: stored.cols,

@@ -1,86 +1,73 @@
 /**
- * Keeps a run's raw terminal output with its timing, bounded, for `uuldana export`. Output is
- * copied into one reusable block and compressed block by block as it arrives (gzip members, which
- * concatenate into one valid gzip stream). Each member goes straight to a sink (a file beside
- * the journal), so memory holds one block whatever the burst, and a run that is killed keeps what
- * it recorded up to its last flush. The beginning is kept (a recording must start at the beginning to replay); once the
- * compressed bound is reached the rest is counted as truncated.
+ * Keeps a run's timed inputs (what the agent wrote, with when its detector read it; resizes;
+ * channel events; the end) as an asciicast v2 recording (src/detect/cast.ts), bounded, for
+ * `uuldana export`, `uuldana debug detect RUN` and bug reports. Event lines are gathered in one
+ * reusable block and compressed block by block as it fills (gzip members, which concatenate into
+ * one valid gzip stream). Each member goes straight to a sink (a file beside the journal), so
+ * memory holds one block whatever the burst, and a run that is killed keeps what it recorded up
+ * to its last flush. A member holds whole lines only, so a recording cut anywhere still reads.
+ * The beginning is kept (a recording must start at the beginning to replay); once the compressed
+ * bound is reached the recording says so (`t` event) and the rest is not recorded.
  *
  * @module
  */
-import { constants, gunzipSync, gzipSync } from "node:zlib";
+import { constants, gzipSync } from "node:zlib";
+import { castLines, castTruncatedLine } from "../detect/cast.ts";
+import type { TimedInput } from "../detect/timed_input.ts";
 
 /** Default bound on the compressed output kept per run. */
 export const DEFAULT_RECORDING_BYTES = 4 * 1024 * 1024;
 
 const _BLOCK = 256 * 1024;
+const _encoder = new TextEncoder();
 
-/** What a recording adds once it is finished: the timing that goes with its members. */
-export interface RecordingSummary {
-  /** Classic `script` timing: one line per chunk, `<seconds since previous> <bytes>`. */
-  timing: string;
-  truncated: boolean;
-}
-
-/** A finished recording as read back from the journal. */
-export interface StoredRecording extends RecordingSummary {
-  cols: number;
-  rows: number;
-  /** gzip of the concatenated chunks (the members in order). */
-  data: Uint8Array;
-}
-
-/** Options of an {@link OutputRecording}. */
-export interface OutputRecordingOptions {
+/** Options of a {@link CastRecording}. */
+export interface CastRecordingOptions {
   /** Bound on the compressed bytes handed to the sink (default {@link DEFAULT_RECORDING_BYTES}). */
   maxBytes?: number;
-  /** Start of the timing clock (ms, performance clock). */
-  now?: number;
 }
 
 /**
- * Collects output chunks as they arrive and hands each compressed member to `sink`. A sink that
- * throws ends the recording (marked truncated); the error goes no further.
+ * Collects a run's timed inputs as they arrive and hands each compressed member to `sink`. A
+ * sink that throws ends the recording (marked truncated); the error goes no further.
  */
-export class OutputRecording {
+export class CastRecording {
   readonly #sink: (member: Uint8Array) => void;
-  readonly #timing: string[] = [];
   readonly #maxBytes: number;
   readonly #block = new Uint8Array(_BLOCK);
+  readonly #decoder = new TextDecoder();
   #filled = 0;
   #compressed = 0;
-  /** Raw bytes inside the members handed out. */
-  #kept = 0;
-  #last: number;
+  /** The time of the first line in the block (where a cut would be). */
+  #blockAt: number | null = null;
   #truncated = false;
 
-  constructor(sink: (member: Uint8Array) => void, opts: OutputRecordingOptions = {}) {
+  /** Starts a recording whose first line is `headerLine` (see `castHeaderLine`). */
+  constructor(
+    sink: (member: Uint8Array) => void,
+    headerLine: string,
+    opts: CastRecordingOptions = {},
+  ) {
     this.#sink = sink;
     this.#maxBytes = opts.maxBytes ?? DEFAULT_RECORDING_BYTES;
-    this.#last = opts.now ?? performance.now();
+    this.#write(headerLine + "\n", 0);
   }
 
-  /** Adds one chunk seen at `now` (ms, performance clock). The chunk is not kept. */
-  add(chunk: Uint8Array, now = performance.now()): void {
+  /** Whether the recording stopped before the run's end (its bound, or a sink that failed). */
+  get truncated(): boolean {
+    return this.#truncated;
+  }
+
+  /** Adds one input. Its bytes are not kept. */
+  add(input: TimedInput): void {
     if (this.#truncated) return;
-    this.#timing.push(`${((now - this.#last) / 1000).toFixed(6)} ${chunk.length}`);
-    this.#last = now;
-    for (let at = 0; at < chunk.length;) {
-      const n = Math.min(chunk.length - at, _BLOCK - this.#filled);
-      this.#block.set(chunk.subarray(at, at + n), this.#filled);
-      this.#filled += n;
-      at += n;
-      if (this.#filled === _BLOCK) this.flush();
-      if (this.#truncated) return;
-    }
+    this.#write(castLines(input, this.#decoder), input.atMs);
   }
 
-  /** Stops recording: what follows is counted as truncated. */
+  /** Stops recording: nothing more is kept (for a run that records nowhere). */
   stop(): void {
-    if (this.#truncated) return;
     this.#filled = 0;
     this.#truncated = true;
-    this.#trimTiming();
   }
 
   /**
@@ -89,48 +76,57 @@ export class OutputRecording {
    */
   flush(): void {
     if (this.#filled === 0 || this.#truncated) return;
-    const raw = this.#filled;
-    const member = gzipSync(this.#block.subarray(0, raw), { level: constants.Z_BEST_SPEED });
+    const raw = this.#block.subarray(0, this.#filled);
     this.#filled = 0;
-    if (this.#compressed + member.length > this.#maxBytes) {
-      this.stop();
-      return;
-    }
-    try {
-      this.#sink(member);
-    } catch {
-      // The journal cannot take more (disk full…): the recording ends, never the run.
-      this.stop();
-      return;
-    }
-    this.#compressed += member.length;
-    this.#kept += raw;
+    this.#emit(raw, this.#blockAt ?? 0);
+    this.#blockAt = null;
   }
 
-  // After truncation the timing describes exactly the bytes kept, so an export replays them.
-  #trimTiming(): void {
-    let sum = 0;
-    for (let i = 0; i < this.#timing.length; i++) {
-      const [delay, size] = this.#timing[i].split(" ");
-      const n = Number(size);
-      if (sum + n >= this.#kept) {
-        const rest = this.#kept - sum;
-        this.#timing.length = rest > 0 ? i + 1 : i;
-        if (rest > 0) this.#timing[i] = `${delay} ${rest}`;
+  /** Hands the last partial block to the sink; says whether the recording was cut short. */
+  finish(): { truncated: boolean } {
+    this.flush();
+    return { truncated: this.#truncated };
+  }
+
+  #write(text: string, atMs: number): void {
+    let done = _encoder.encodeInto(text, this.#block.subarray(this.#filled));
+    if (done.read < text.length) {
+      // It does not fit: the block goes out with whole lines only, and the text starts a new one.
+      this.flush();
+      if (this.#truncated) return;
+      done = _encoder.encodeInto(text, this.#block);
+      if (done.read < text.length) {
+        // Larger than a block (one huge read of escape sequences): a member of its own.
+        this.#emit(_encoder.encode(text), atMs);
         return;
       }
-      sum += n;
+    }
+    this.#filled += done.written;
+    this.#blockAt ??= atMs;
+  }
+
+  #emit(raw: Uint8Array, atMs: number): void {
+    if (this.#truncated) return;
+    const member = gzipSync(raw, { level: constants.Z_BEST_SPEED });
+    if (this.#compressed + member.length > this.#maxBytes) {
+      this.#truncated = true;
+      this.#filled = 0;
+      // Past the bound by one short line, so a reader knows the rest was not recorded.
+      this.#send(gzipSync(_encoder.encode(castTruncatedLine(atMs))));
+      return;
+    }
+    if (this.#send(member)) this.#compressed += member.length;
+  }
+
+  #send(member: Uint8Array): boolean {
+    try {
+      this.#sink(member);
+      return true;
+    } catch {
+      // The journal cannot take more (disk full…): the recording ends, never the run.
+      this.#truncated = true;
+      this.#filled = 0;
+      return false;
     }
   }
-
-  /** Hands the last partial block to the sink and returns the timing of everything kept. */
-  finish(): RecordingSummary {
-    this.flush();
-    return { timing: this.#timing.join("\n"), truncated: this.#truncated };
-  }
-}
-
-/** The raw bytes of a stored recording. */
-export function recordingBytes(stored: { data: Uint8Array }): Uint8Array {
-  return stored.data.length ? new Uint8Array(gunzipSync(stored.data)) : new Uint8Array();
 }

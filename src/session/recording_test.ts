@@ -1,0 +1,142 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { gunzipSync } from "node:zlib";
+import { castHeaderLine } from "../detect/cast.ts";
+import type { TimedInput } from "../detect/timed_input.ts";
+import { Utf8Segmenter } from "../detect/utf8_segments.ts";
+import { CastRecording } from "./recording.ts";
+import { readRecording } from "./recording_read.ts";
+
+const META = { agent: "claude", startedAt: Date.UTC(2026, 10, 30, 1), timeZone: "UTC" };
+const HEADER = castHeaderLine(80, 24, META, "xterm-256color");
+const enc = new TextEncoder();
+
+/** Records `inputs` with a sink that keeps the members, as the recording's file does. */
+function record(inputs: TimedInput[], maxBytes?: number) {
+  const members: Uint8Array[] = [];
+  const rec = new CastRecording((m) => members.push(m), HEADER, { maxBytes });
+  for (const input of inputs) rec.add(input);
+  const { truncated } = rec.finish();
+  const data = new Uint8Array(members.reduce((n, m) => n + m.length, 0));
+  members.reduce((at, m) => (data.set(m, at), at + m.length), 0);
+  return { data, truncated, members };
+}
+
+Deno.test("a recording gives back every input exactly, at its time to the microsecond", () => {
+  // Reads that split characters, bytes that are not UTF-8, a resize, a channel event, the end.
+  const segments = new Utf8Segmenter();
+  const reads = [
+    enc.encode("A€─x"),
+    new Uint8Array([0xe2]),
+    new Uint8Array([0x94, 0x80, 0xff, 0x41]),
+  ];
+  const inputs: TimedInput[] = [];
+  reads.forEach((chunk, i) => {
+    const bytes = segments.next(chunk).slice();
+    if (bytes.length) inputs.push({ type: "output", atMs: 1.5 + i * 1000.000123, bytes });
+  });
+  inputs.push(
+    { type: "resize", atMs: 2500.25, cols: 100, rows: 30 },
+    {
+      type: "channel",
+      atMs: 2600,
+      event: { type: "limit", kind: "usage", message: "m", resetsAt: null },
+    },
+    { type: "halt", atMs: 2700, reason: "switch" },
+    { type: "end", atMs: 3000.000001 },
+  );
+  const { data, truncated } = record(inputs);
+  assertEquals(truncated, false);
+  const read = readRecording(data, { cols: 1, rows: 1 });
+  assertEquals([read.format, read.cols, read.rows, read.damaged], ["cast", 80, 24, 0]);
+  assertEquals(read.header?.uuldana, META);
+  // Times are kept to the microsecond (the detector's resolution too).
+  assertEquals(read.inputs, inputs.map((i) => ({ ...i, atMs: Math.round(i.atMs * 1000) / 1000 })));
+  assertEquals(read.inputs!.at(-1)!.atMs, 3000);
+  assertEquals(read.bytes, new Uint8Array([...enc.encode("A€─x"), 0xe2, 0x94, 0x80, 0xff, 0x41]));
+  // A player sees text: the bytes that are not UTF-8 as U+FFFD, uuldana's own events besides.
+  const lines = new TextDecoder().decode(gunzipSync(data)).trim().split("\n").map((l) =>
+    JSON.parse(l)
+  );
+  assertEquals(lines.slice(1).map((l) => l[1]), ["o", "o", "b", "r", "c", "h", "e"]);
+  assertEquals(lines[2][2], "─\uFFFDA");
+});
+
+Deno.test("the compressed bound keeps the beginning, whole lines only, and says where it was cut", () => {
+  // Incompressible output: 600 KiB in 10 KiB reads, against a bound that holds about one block.
+  const inputs: TimedInput[] = Array.from({ length: 60 }, (_, i) => ({
+    type: "output" as const,
+    atMs: i,
+    bytes: enc.encode(btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(7680))))),
+  }));
+  const { data, truncated, members } = record(inputs, 300 * 1024);
+  assertEquals(truncated, true);
+  assertEquals(members.length, 2); // one block, then the short line that marks the cut
+  const read = readRecording(data, { cols: 1, rows: 1 });
+  assertEquals(read.truncated, true);
+  assertEquals(read.damaged, 0);
+  const kept = read.inputs!;
+  assert(kept.length > 10 && kept.length < 60, `${kept.length} inputs kept`);
+  assertEquals(kept, inputs.slice(0, kept.length));
+});
+
+Deno.test("members reach the sink as blocks fill, not at the end; a failing sink stops the recording", () => {
+  const members: Uint8Array[] = [];
+  let fail = false;
+  const rec = new CastRecording((m) => {
+    if (fail) throw new Error("disk full");
+    members.push(m);
+  }, HEADER);
+  const kib = enc.encode("A".repeat(1024));
+  const add = (i: number) => rec.add({ type: "output", atMs: i, bytes: kib });
+  for (let i = 0; i < 300; i++) add(i);
+  assertEquals(members.length, 1); // the first block, while the run goes on
+  rec.flush();
+  rec.flush(); // nothing new: no empty member
+  assertEquals(members.length, 2);
+  fail = true;
+  for (let i = 300; i < 600; i++) add(i);
+  assertEquals(rec.finish().truncated, true);
+  const read = readRecording(new Uint8Array(members.flatMap((m) => [...m])), { cols: 1, rows: 1 });
+  assertEquals(read.inputs!.length, 300, "exactly what the sink took");
+});
+
+Deno.test("one read larger than a block is a member of its own and reads back", () => {
+  const escapes = new Uint8Array(300 * 1024).fill(0x1b); // 6 bytes each as JSON text
+  const { data, members } = record([
+    { type: "output", atMs: 1, bytes: enc.encode("before") },
+    { type: "output", atMs: 2, bytes: escapes },
+    { type: "end", atMs: 3 },
+  ]);
+  assertEquals(members.length, 3);
+  const read = readRecording(data, { cols: 1, rows: 1 });
+  assertEquals(read.inputs!.map((i) => i.type === "output" ? i.bytes.length : -1), [
+    6,
+    escapes.length,
+    -1,
+  ]);
+});
+
+Deno.test("a recording cut in the middle of a member (uuldana killed) reads up to the cut", () => {
+  const inputs: TimedInput[] = Array.from({ length: 2000 }, (_, i) => ({
+    type: "output" as const,
+    atMs: i,
+    bytes: enc.encode(`line ${i} ${"x".repeat(i % 200)}\r\n`),
+  }));
+  const { data } = record(inputs);
+  const cut = readRecording(data.subarray(0, Math.floor(data.length * 0.7)), { cols: 1, rows: 1 });
+  assert(cut.inputs!.length > 100, `${cut.inputs!.length} inputs`);
+  assertEquals(cut.inputs!.slice(0, -1), inputs.slice(0, cut.inputs!.length - 1));
+  assert(cut.damaged <= 1, "at most the last line is cut");
+});
+
+Deno.test("a raw recording reads as its bytes, timed by its timing when it has one", () => {
+  const raw = enc.encode("hello world");
+  const untimed = readRecording(raw, { cols: 80, rows: 24 });
+  assertEquals([untimed.format, untimed.inputs, untimed.bytes], ["raw", null, raw]);
+  const timed = readRecording(raw, { cols: 80, rows: 24, timing: "0.5 5\n0.25 6" });
+  assertEquals(timed.inputs, [
+    { type: "output", atMs: 500, bytes: raw.subarray(0, 5) },
+    { type: "output", atMs: 750, bytes: raw.subarray(5) },
+    { type: "end", atMs: 750 },
+  ]);
+});
