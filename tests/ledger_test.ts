@@ -90,7 +90,7 @@ Deno.test(
       assertMatch(
         screen,
         new RegExp(
-          `uuldana: claude is limited until \\d\\d:\\d\\d \\(seen \\d\\d:\\d\\d in run ${claudeRun}\\); starting codex`,
+          `uuldana: claude is limited until (?:[A-Z][a-z]{2} \\d{1,2} )?\\d\\d:\\d\\d \\(seen \\d\\d:\\d\\d in run ${claudeRun}\\); starting codex`,
         ),
       );
 
@@ -140,7 +140,7 @@ Deno.test("after the reset time the first agent is chosen again", opts, async ()
     assertEquals(w.events("codex", "start").length, 1);
     assertMatch(
       skipped.status[0],
-      /^claude is limited until \d\d:\d\d \(seen .*\); starting codex$/,
+      /^claude is limited until (?:[A-Z][a-z]{2} \d{1,2} )?\d\d:\d\d \(seen .*\); starting codex$/,
     );
     await new Promise((r) => setTimeout(r, 4_500));
     const chosen = await w.runChain({ onRun: stopWhenQuiet });
@@ -178,7 +178,10 @@ Deno.test(
         /every agent of the chain is limited .*claude is limited until/,
       );
       const { status } = await w.runChain({ wait: true, onRun: stopWhenQuiet });
-      assertMatch(status[0], /^every agent is limited; waiting for codex to reset at \d\d:\d\d/);
+      assertMatch(
+        status[0],
+        /^every agent is limited; waiting for codex to reset at (?:[A-Z][a-z]{2} \d{1,2} )?\d\d:\d\d/,
+      );
       assertEquals(w.events("codex", "start").length, 1, "codex started once its reset came");
       assertEquals(w.events("claude", "start").length, 0);
     } finally {
@@ -266,7 +269,10 @@ Deno.test(
         assertEquals(backoff, 5 * 60_000);
       });
       const next = await w.runChain({ onRun: stopWhenQuiet });
-      assertMatch(next.status[0], /^claude is limited until \d\d:\d\d \(backing off/);
+      assertMatch(
+        next.status[0],
+        /^claude is limited until (?:[A-Z][a-z]{2} \d{1,2} )?\d\d:\d\d \(backing off/,
+      );
     } finally {
       await w.close();
     }
