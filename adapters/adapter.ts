@@ -4,8 +4,9 @@
  * @module
  */
 import type { Road } from "../src/config/config.ts";
+import type { AgentChannel, ChannelRelay } from "./channel.ts";
 
-export type { Road };
+export type { AgentChannel, ChannelRelay, Road };
 
 /** A located agent binary. */
 export interface Found {
@@ -102,6 +103,11 @@ export interface LaunchRequest {
   scratchDir: string;
   /** The binary's version from `findAgent`, when known (the OpenCode store road records it). */
   version?: string | null;
+  /**
+   * Turn the agent's structured channel on, writing through this relay (adapters with a
+   * `channel`); absent: the screen only.
+   */
+  channel?: ChannelRelay;
 }
 
 /** Options for limit detection. */
@@ -203,4 +209,9 @@ export interface Adapter {
    * `busySeconds` in `stall.ts`).
    */
   readonly busyPattern?: RegExp;
+  /**
+   * The agent's structured channel (hooks, a plugin, an event stream), turned on by `launch` when
+   * its request carries a relay; absent: uuldana reads only its screen.
+   */
+  readonly channel?: AgentChannel;
 }

@@ -15,6 +15,8 @@ import type {
   LimitHit,
   Road,
 } from "./adapter.ts";
+import { shellQuote } from "./channel.ts";
+import { CLAUDE_CHANNEL, claudeChannelHooks, type ClaudeHookGroup } from "./channels/claude.ts";
 import { refuseResume, requireArgFits, requireRoad, RoadError } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
 import { CLAUDE_LIMITS, CLAUDE_NOT_LIMITS } from "./limit_messages.ts";
@@ -43,31 +45,57 @@ export function claudeKickoff(handoffFile?: string): string {
   return `Continue the work described in the uuldana handoff in your session context${where}.`;
 }
 
-/** The `--settings` JSON that makes a `startup` SessionStart hook `cat` the hook-output file. */
-export function claudeHookSettings(hookFile: string): string {
-  return JSON.stringify({
-    hooks: {
-      SessionStart: [{
-        matcher: "startup",
-        hooks: [{ type: "command", command: `cat ${_shellQuote(hookFile)}`, timeout: 30 }],
-      }],
-    },
-  });
+/**
+ * The inline `--settings` JSON uuldana passes: on the hook road a `startup` SessionStart hook that
+ * `cat`s the hook-output file; with a channel, its hooks (beside the road's SessionStart).
+ */
+export function claudeSettings(
+  opts: { hookFile?: string; channel?: (event: string) => string },
+): string {
+  const hooks: Record<string, ClaudeHookGroup[]> = opts.channel
+    ? claudeChannelHooks(opts.channel)
+    : {};
+  if (opts.hookFile) {
+    const road: ClaudeHookGroup = {
+      matcher: "startup",
+      hooks: [{ type: "command", command: `cat ${shellQuote(opts.hookFile)}`, timeout: 30 }],
+    };
+    hooks.SessionStart = [road, ...(hooks.SessionStart ?? [])];
+  }
+  return JSON.stringify({ hooks });
 }
 
-function _shellQuote(s: string): string {
-  return `'${s.replaceAll("'", `'\\''`)}'`;
+/** The `--settings` JSON that makes a `startup` SessionStart hook `cat` the hook-output file. */
+export function claudeHookSettings(hookFile: string): string {
+  return claudeSettings({ hookFile });
+}
+
+// The user's own `--settings` in the extra arguments: uuldana would replace it (Claude keeps one).
+function _ownSettings(args: readonly string[]): boolean {
+  return args.some((a) => a === "--settings" || a.startsWith("--settings="));
+}
+
+// The `--settings` arguments for this launch (none when there is nothing to add, or when the
+// user passes their own and no road needs ours).
+function _settingsArgs(req: LaunchRequest, hookFile?: string): string[] {
+  const channel = req.channel && !_ownSettings(req.extraArgs) &&
+      CLAUDE_CHANNEL.offReason({ extraArgs: req.extraArgs, env: {}, version: null }) === null
+    ? req.channel.command
+    : undefined;
+  if (!hookFile && !channel) return [];
+  return ["--settings", claudeSettings({ hookFile, channel })];
 }
 
 function _launch(req: LaunchRequest): Launch {
-  if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs] };
+  const settings = _settingsArgs(req);
+  if (req.handoff === null) return { argv: [req.bin, ...req.extraArgs, ...settings] };
   requireRoad("claude", req.road, _ROADS);
   refuseResume("claude", req.extraArgs, _RESUME);
-  if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
+  if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs, ...settings] };
   if (req.road === "prompt") {
     requireArgFits("claude", req.handoff);
     // `--` ends options, so a variadic flag in extraArgs cannot swallow the prompt.
-    return { argv: [req.bin, ...req.extraArgs, "--", req.handoff] };
+    return { argv: [req.bin, ...req.extraArgs, ...settings, "--", req.handoff] };
   }
   if ([...req.handoff].length > CLAUDE_HOOK_CAP) {
     throw new RoadError(
@@ -82,7 +110,7 @@ function _launch(req: LaunchRequest): Launch {
   });
   const kickoff = claudeKickoff(req.handoffFile);
   return {
-    argv: [req.bin, ...req.extraArgs, "--settings", claudeHookSettings(hookFile), "--", kickoff],
+    argv: [req.bin, ...req.extraArgs, ..._settingsArgs(req, hookFile), "--", kickoff],
     files: [{ path: hookFile, content: output, mode: 0o600 }],
   };
 }
@@ -240,4 +268,5 @@ export const claude: Adapter = {
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
   inputBox: CLAUDE_INPUT_BOX,
+  channel: CLAUDE_CHANNEL,
 };

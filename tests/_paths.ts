@@ -23,6 +23,9 @@ export const AGENT_CORPUS_DIR: string = join(TESTDATA_DIR, "corpus", "agents");
 /** JSON-lines output of the agents' headless modes. */
 export const HEADLESS_CORPUS_DIR: string = join(TESTDATA_DIR, "corpus", "headless");
 
+/** What real agents sent their structured channels (hook stdin JSON), one folder per version. */
+export const CHANNELS_DIR: string = join(TESTDATA_DIR, "channels");
+
 /** The real `NAME --help` outputs, one `NAME.txt` each. */
 export const HELP_TEXTS_DIR: string = join(TESTDATA_DIR, "reference", "help");
 

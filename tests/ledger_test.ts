@@ -24,6 +24,8 @@ import { runUuldana } from "./_uuldana.ts";
 const REQUEST = "Add a --dry-run flag to deploy.sh and a test for it";
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const HOUR = 3600_000;
+/** A time as uuldana shows it: "03:01", or "Dec 2 00:15" on another day (near midnight). */
+const CLOCK = String.raw`(?:[A-Z][a-z]{2} \d{1,2} )?\d\d:\d\d`;
 
 /** A reset time `ms` ahead, shown the way Claude shows it ("3:01am"), in UTC. */
 function shownAhead(ms: number): string {
@@ -48,7 +50,9 @@ function askWhenReady(keys: TypedKeyboard, run: AgentRun): void {
 
 /** Stops a run once its agent has started and drawn its screen. */
 function stopWhenQuiet(run: AgentRun | null): void {
-  run?.waitUntil(() => run.isQuiet(), 20_000).then(() => run.stop("SIGTERM"));
+  // Quiet alone holds before a slow start printed anything: the agent would never have started.
+  const drawn = () => run!.vt.screenLines().some((line) => line.trim() !== "");
+  run?.waitUntil(() => drawn() && run.isQuiet(), 20_000).then(() => run.stop("SIGTERM"));
 }
 
 /** Waits until `fn()` holds. */
@@ -90,7 +94,7 @@ Deno.test(
       assertMatch(
         screen,
         new RegExp(
-          `uuldana: claude is limited until (?:[A-Z][a-z]{2} \\d{1,2} )?\\d\\d:\\d\\d \\(seen \\d\\d:\\d\\d in run ${claudeRun}\\); starting codex`,
+          `uuldana: claude is limited until ${CLOCK} \\(seen ${CLOCK} in run ${claudeRun}\\); starting codex`,
         ),
       );
 
@@ -123,15 +127,16 @@ Deno.test(
 
 Deno.test("after the reset time the first agent is chosen again", opts, async () => {
   const w = new SwitchWorld(["claude", "codex"]);
+  const realNow = Date.now;
   try {
-    // Claude's limit, as an earlier uuldana recorded it, resets in 4 s.
+    // Claude's limit, as an earlier uuldana recorded it, resets in a minute.
     Deno.mkdirSync(w.home, { recursive: true });
     w.withJournal((j) =>
       j.addLimit(newLimitEntry(
         {
           kind: "usage",
           message: "You've hit your session limit",
-          resetsAt: new Date(Date.now() + 4_000).toISOString(),
+          resetsAt: new Date(Date.now() + 60_000).toISOString(),
         },
         { agent: "claude", runId: null, now: new Date(), previous: null },
       ))
@@ -140,14 +145,16 @@ Deno.test("after the reset time the first agent is chosen again", opts, async ()
     assertEquals(w.events("codex", "start").length, 1);
     assertMatch(
       skipped.status[0],
-      /^claude is limited until (?:[A-Z][a-z]{2} \d{1,2} )?\d\d:\d\d \(seen .*\); starting codex$/,
+      new RegExp(`^claude is limited until ${CLOCK} \\(seen .*\\); starting codex$`),
     );
-    await new Promise((r) => setTimeout(r, 4_500));
+    // The reset passes (the chain reads the time from Date.now).
+    Date.now = () => realNow() + 61_000;
     const chosen = await w.runChain({ onRun: stopWhenQuiet });
     assertEquals(w.events("claude", "start").length, 1, "claude started once its reset passed");
     assertEquals(w.events("codex", "start").length, 1);
     assertEquals(chosen.status, [], "nothing was skipped");
   } finally {
+    Date.now = realNow;
     await w.close();
   }
 });
@@ -157,10 +164,11 @@ Deno.test(
   opts,
   async () => {
     const w = new SwitchWorld(["claude", "codex"]);
+    const realNow = Date.now;
     try {
       Deno.mkdirSync(w.home, { recursive: true });
       w.withJournal((j) => {
-        for (const [agent, inMs] of [["claude", 60_000], ["codex", 3_000]] as const) {
+        for (const [agent, inMs] of [["claude", HOUR], ["codex", 60_000]] as const) {
           j.addLimit(newLimitEntry(
             {
               kind: "usage",
@@ -177,14 +185,24 @@ Deno.test(
         noWait.status[0],
         /every agent of the chain is limited .*claude is limited until/,
       );
-      const { status } = await w.runChain({ wait: true, onRun: stopWhenQuiet });
+      const { status } = await w.runChain({
+        wait: true,
+        onRun: stopWhenQuiet,
+        // Once the wait began, codex's reset comes (the wait reads the time from Date.now).
+        onStatus: (line) => {
+          if (line.startsWith("every agent is limited; waiting")) {
+            Date.now = () => realNow() + 61_000;
+          }
+        },
+      });
       assertMatch(
         status[0],
-        /^every agent is limited; waiting for codex to reset at (?:[A-Z][a-z]{2} \d{1,2} )?\d\d:\d\d/,
+        new RegExp(`^every agent is limited; waiting for codex to reset at ${CLOCK}`),
       );
       assertEquals(w.events("codex", "start").length, 1, "codex started once its reset came");
       assertEquals(w.events("claude", "start").length, 0);
     } finally {
+      Date.now = realNow;
       await w.close();
     }
   },
@@ -269,10 +287,7 @@ Deno.test(
         assertEquals(backoff, 5 * 60_000);
       });
       const next = await w.runChain({ onRun: stopWhenQuiet });
-      assertMatch(
-        next.status[0],
-        /^claude is limited until (?:[A-Z][a-z]{2} \d{1,2} )?\d\d:\d\d \(backing off/,
-      );
+      assertMatch(next.status[0], new RegExp(`^claude is limited until ${CLOCK} \\(backing off`));
     } finally {
       await w.close();
     }

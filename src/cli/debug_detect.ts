@@ -11,7 +11,7 @@ import { Terminal } from "../vt/mod.ts";
 import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
 import { adapterByName, adapterNames } from "../../adapters/registry.ts";
 import { shouldHandOff } from "../../adapters/policy.ts";
-import { LIMIT_QUIET_MS, LIMIT_SETTLE_MS, LimitConfirmation } from "../../adapters/confirm.ts";
+import { LIMIT_QUIET_MS, LIMIT_SETTLE_MS, LimitConfirmation } from "../detect/confirm.ts";
 
 /** Largest chunk fed between two checks (a live run reads at most this much at once). */
 export const DETECT_CHUNK = 4096;

@@ -1,16 +1,17 @@
 /**
- * One agent run inside the pty: bytes out to the user's terminal and into the VT interpreter,
- * keys in through the input tracker, limit detection on the screen, quiet detection, and the
- * journal record of the run. The chain (chain.ts) decides what happens after it.
+ * One agent run inside the pty: bytes out to the user's terminal and, with the time they came,
+ * into the run's detector (src/detect/: the VT interpreter and the limit and stall rules), keys in
+ * through the input tracker, quiet detection, and the journal record of the run. This file only
+ * carries the detector out: it feeds it, sets one timer for its next look and acts on its verdict.
+ * The chain (chain.ts) decides what happens after it.
  *
  * @module
  */
 import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
-import { LimitConfirmation } from "../../adapters/confirm.ts";
-import { busySeconds } from "../../adapters/stall.ts";
 import type { Journal } from "../journal/journal.ts";
 import { type PtyProcess, spawnPty } from "../pty/pty_process.ts";
-import { Terminal } from "../vt/mod.ts";
+import type { Terminal } from "../vt/mod.ts";
+import { Detector, type Verdict } from "../detect/detector.ts";
 import { restoreSequence } from "../vt/restore.ts";
 import { eraseBytes, type InputEvent, InputTracker } from "./input.ts";
 import { readInputBox } from "../../adapters/input_box.ts";
@@ -69,16 +70,8 @@ export interface AgentRunOptions {
    * no answer, counts as a limit.
    */
   stallSeconds?: number;
-  /** The clock limit detection resolves reset times against. */
-  now?: () => Date;
 }
 
-const _DETECT_EVERY_MS = 40;
-/**
- * Scrollback rows a run keeps. Only the last 120 lines with text are ever read (the journal, the
- * handoff), and 2,000 rows hold those with room for wrapping: a fifth of the VT's default memory.
- */
-const _SCROLLBACK_ROWS = 2_000;
 /** Output reaches the recording's file at most this long after it was shown (if uuldana is killed). */
 const _RECORDING_FLUSH_MS = 2_000;
 const _encoder = new TextEncoder();
@@ -87,8 +80,6 @@ const _encoder = new TextEncoder();
 export class AgentRun {
   /** The journal id of this run. */
   readonly runId: number;
-  /** The VT interpreter fed with everything the agent printed. */
-  readonly vt: Terminal;
   /**
    * Resolves once with how the run ended: at exit, or as soon as uuldana decided to end it (a
    * limit, a switch, a signal). From that moment the agent is detached from the user's terminal,
@@ -112,14 +103,13 @@ export class AgentRun {
   #resolveOutcome!: (outcome: RunOutcome) => void;
   /** Once detached, the agent's output no longer reaches the user's terminal. */
   #detached = false;
-  #detectTimer: ReturnType<typeof setTimeout> | undefined;
-  /** A limit is acted on only once the agent has finished showing it (stopped writing). */
-  readonly #confirm = new LimitConfirmation();
-  #confirmTimer: ReturnType<typeof setTimeout> | undefined;
-  #lastDetect = 0;
+  /** Decides when a limit is acted on, from the output and its time alone. */
+  readonly #detector: Detector;
+  /** Time 0 of the run's clock (performance clock): the detector's and the recording's. */
+  readonly #t0 = performance.now();
+  /** The one timer: the detector's next look. */
+  #wakeTimer: ReturnType<typeof setTimeout> | undefined;
   #lastOutput = performance.now();
-  /** The last alternate-screen lines with text: full-screen agents erase them when they exit. */
-  #altLines: string[] = [];
   /** Screen lines taken when the run's end was decided, before the agent is asked to quit. */
   #decidedLines: string[] | null = null;
 
@@ -128,7 +118,15 @@ export class AgentRun {
     this.runId = runId;
     this.#pty = pty;
     this.#input = new InputTracker({ backslashEnter: opts.adapter.inputBox?.backslashEnter });
-    this.vt = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: _SCROLLBACK_ROWS });
+    this.#detector = new Detector({
+      adapter: opts.adapter,
+      cols: opts.cols,
+      rows: opts.rows,
+      delivered: opts.delivered,
+      handOff: opts.shouldHandOff ?? ((h) => h.kind === "usage"),
+      stallSeconds: opts.stallSeconds,
+      startedAt: Date.now(),
+    });
     this.#quiet = new QuietDetector(performance.now(), { quietMs: opts.quietMs ?? 1500 });
     this.#recording = this.#startRecording();
     this.outcome = new Promise((resolve) => this.#resolveOutcome = resolve);
@@ -159,6 +157,11 @@ export class AgentRun {
       throw e;
     }
     return new AgentRun(opts, runId, pty);
+  }
+
+  /** The VT interpreter fed with everything the agent printed (the detector's). */
+  get vt(): Terminal {
+    return this.#detector.terminal;
   }
 
   /** Sends bytes to the agent as if typed. */
@@ -231,7 +234,7 @@ export class AgentRun {
 
   /** Resizes the agent's pty and our screen model. */
   async resize(cols: number, rows: number): Promise<void> {
-    this.vt.resize(cols, rows);
+    this.#act(this.#detector.resize(cols, rows, this.#clock()));
     await this.#pty.resize(cols, rows).catch(() => {});
   }
 
@@ -241,11 +244,48 @@ export class AgentRun {
     return this.outcome;
   }
 
-  #decide(outcome: RunOutcome): void {
+  /** Ms since the run started, the clock of its detector and recording. */
+  #clock(): number {
+    return performance.now() - this.#t0;
+  }
+
+  /** Acts on the detector's verdict, if it reached one. */
+  #act(verdict: Verdict | null): void {
+    this.#detector.takeDecisions();
+    if (verdict === null) return;
+    const outcome: RunOutcome = verdict.kind === "limit"
+      ? { reason: "limit", limit: verdict.hit, exitCode: null }
+      : { reason: "stall", message: verdict.message, exitCode: null };
+    this.#decide(outcome, verdict.lines);
+  }
+
+  /** Sets the one timer for the detector's next look (none when it needs none). */
+  #scheduleWake(): void {
+    clearTimeout(this.#wakeTimer);
+    this.#wakeTimer = undefined;
+    const due = this.#detector.nextWakeAt();
+    if (due === null || this.finished) return;
+    this.#wakeTimer = setTimeout(() => {
+      this.#wakeTimer = undefined;
+      this.#act(this.#detector.wake(this.#clock()));
+      this.#scheduleWake();
+    }, Math.max(0, due - this.#clock()));
+  }
+
+  /**
+   * Ends the run. A decision made outside the detector (a switch, a signal, a return) first lets
+   * it make the looks that were due before it: one that reaches a verdict came first.
+   */
+  #decide(outcome: RunOutcome, lines?: string[]): void {
     if (this.finished) return;
-    clearTimeout(this.#confirmTimer);
+    if (lines === undefined) {
+      const verdict = this.#detector.halt(this.#clock());
+      this.#detector.takeDecisions();
+      if (verdict && outcome.reason !== "stopped") return this.#act(verdict);
+    }
+    clearTimeout(this.#wakeTimer);
     this.#decided = outcome;
-    this.#decidedLines = this.#screenLines();
+    this.#decidedLines = lines ?? this.#detector.lastLines();
     this.#wakeWaiters();
     // The next agent must not wait for this one to finish quitting: detach it from the user's
     // terminal now (restored from the modes it set), keep what it showed, and stop it meanwhile.
@@ -281,24 +321,22 @@ export class AgentRun {
         const now = performance.now();
         this.#lastOutput = now;
         if (!this.#detached) user.write(chunk);
-        this.vt.write(chunk);
         this.#recording.add(chunk, now);
         this.#recordingFlush ??= setTimeout(() => {
           this.#recordingFlush = undefined;
           this.#recording.flush();
         }, _RECORDING_FLUSH_MS);
+        this.#act(this.#detector.output(chunk, now - this.#t0));
         this.#quiet.output(now, this.vt.inSynchronizedUpdate);
-        this.#scheduleDetect();
+        this.#scheduleWake();
         this.#wakeWaiters();
       }
     } finally {
-      clearTimeout(this.#detectTimer);
-      clearTimeout(this.#confirmTimer);
+      clearTimeout(this.#wakeTimer);
       clearTimeout(this.#recordingFlush);
     }
-    // The throttled look may still be pending: a limit printed just before the agent quit counts,
-    // as shown (no more output can complete it).
-    this.#detect(true);
+    // A limit printed just before the agent quit counts, as shown (no more output can complete it).
+    if (!this.finished) this.#act(this.#detector.ended(this.#clock()));
     const exit = await this.#pty.exited;
     this.#exited = true;
     this.#wakeWaiters();
@@ -338,24 +376,9 @@ export class AgentRun {
     }
   }
 
-  /** The last 120 lines with text, including what a full-screen agent last showed. */
-  #screenLines(): string[] {
-    this.#noteAltScreen();
-    const lines = [...this.vt.lastLines(120), ...this.#altLines];
-    return lines.slice(-120);
-  }
-
-  #noteAltScreen(): void {
-    if (this.vt.activeBuffer !== "alternate") return;
-    const lines = this.vt.logicalScreenLines().map((l) => l.trimEnd()).filter((l) =>
-      l.trim() !== ""
-    );
-    if (lines.length) this.#altLines = lines;
-  }
-
   #record(outcome: RunOutcome): void {
     const { journal } = this.#opts;
-    journal.saveScreen(this.runId, this.#decidedLines ?? this.#screenLines(), {
+    journal.saveScreen(this.runId, this.#decidedLines ?? this.#detector.lastLines(), {
       cols: this.vt.cols,
       rows: this.vt.rows,
     });
@@ -420,64 +443,5 @@ export class AgentRun {
       else setTimeout(show, 50);
     };
     setTimeout(show, 100);
-  }
-
-  #scheduleDetect(): void {
-    if (this.#detectTimer !== undefined || this.#decided) return;
-    const wait = Math.max(0, this.#lastDetect + _DETECT_EVERY_MS - performance.now());
-    this.#detectTimer = setTimeout(() => {
-      this.#detectTimer = undefined;
-      this.#lastDetect = performance.now();
-      this.#detect();
-    }, wait);
-  }
-
-  /** Looks for a limit; `ended`: the output is over, so what the screen shows is complete. */
-  #detect(ended = false): void {
-    if (this.finished) return;
-    this.#noteAltScreen();
-    const lines = this.vt.logicalScreenLines();
-    const found = this.#opts.adapter.detectLimit(lines, {
-      now: this.#opts.now?.() ?? new Date(),
-      delivered: this.#opts.delivered,
-      // Some agents wrap their own long lines at the width: the detector re-joins those rows.
-      cols: this.vt.cols,
-    });
-    const handOff = (h: LimitHit) =>
-      this.#opts.shouldHandOff ? this.#opts.shouldHandOff(h) : h.kind === "usage";
-    // An agent that quit right after showing a limit (Codex clears it on exit) still counts.
-    const hit = found ?? (ended ? this.#confirm.pending : null);
-    const now = performance.now();
-    const verdict = this.#confirm.observe(
-      hit && handOff(hit) ? hit : null,
-      now,
-      now - this.#lastOutput,
-    );
-    if (verdict.action === "act" || (ended && hit && handOff(hit))) {
-      this.#decide({
-        reason: "limit",
-        limit: verdict.action === "act" ? verdict.hit : hit!,
-        exitCode: null,
-      });
-      return;
-    }
-    if (verdict.action === "wait") {
-      // Look again once the message had time to complete, even if the agent prints nothing more.
-      clearTimeout(this.#confirmTimer);
-      this.#confirmTimer = setTimeout(() => this.#detect(), verdict.retryInMs);
-      return;
-    }
-    if (!found) this.#checkStall(lines);
-  }
-
-  // Agents that retry silently (Gemini capacity errors, Qwen) show only a spinner with a timer.
-  #checkStall(lines: readonly string[]): void {
-    const limit = this.#opts.stallSeconds;
-    if (limit === undefined) return;
-    const busy = busySeconds(this.#opts.adapter, lines);
-    if (busy === null || busy < limit) return;
-    const message = `${this.#opts.adapter.displayName} was busy for ${busy} s with no answer ` +
-      `(it may be retrying silently; stall rule: ${limit} s)`;
-    this.#decide({ reason: "stall", message, exitCode: null });
   }
 }

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { LimitConfirmation, resetLooksCut } from "./confirm.ts";
-import type { LimitHit } from "./adapter.ts";
+import type { LimitHit } from "../../adapters/adapter.ts";
 
 const hit = (message: string, resetsAt: string | null = null): LimitHit => ({
   kind: "usage",

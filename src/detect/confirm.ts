@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { LimitHit } from "./adapter.ts";
+import type { LimitHit } from "../../adapters/adapter.ts";
 
 /** Silence after which the screen a hit was read from counts as complete, by default. */
 export const LIMIT_QUIET_MS = 40;
@@ -53,7 +53,7 @@ export class LimitConfirmation {
       this.#seen = null;
       return { action: "none" };
     }
-    const key = _key(hit);
+    const key = limitKey(hit);
     if (this.#seen?.key !== key) this.#seen = { key, at: nowMs, hit };
     else this.#seen.hit = hit;
     const cut = resetLooksCut(hit);
@@ -68,8 +68,11 @@ export class LimitConfirmation {
   }
 }
 
-// What must not change: a retry footer's countdown and attempt ("retrying in 13s attempt #2") may.
-function _key(hit: LimitHit): string {
+/**
+ * What must not change for two sightings to be the same limit: a retry footer's countdown and
+ * attempt ("retrying in 13s attempt #2") may.
+ */
+export function limitKey(hit: LimitHit): string {
   const message = hit.message.replace(/\[retrying[^\]]*\]/, "[retrying]");
   return JSON.stringify([hit.kind, message, hit.resetsAt, !!hit.final]);
 }

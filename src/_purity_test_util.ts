@@ -1,0 +1,59 @@
+/**
+ * The purity check of a pure core (src/chain/, src/detect/): every module a directory's modules
+ * load (type-only imports aside) does no I/O: no `node:` module, no `npm:` package, no Deno API.
+ *
+ * @module
+ */
+import { ok as assert } from "node:assert/strict";
+import { dirname, join, relative, resolve } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
+
+/** The value imports (not `import type`, not `export type`) of a module's source. */
+export function valueImports(source: string): string[] {
+  const out: string[] = [];
+  const re = /^\s*(import|export)\s+(type\s+)?([^;]*?)\s+from\s+["']([^"']+)["']/gms;
+  for (const m of source.matchAll(re)) {
+    if (m[2]) continue;
+    // `import { type A, type B } from` carries no value either.
+    const names = m[3].replace(/^\{|\}$/g, "").split(",").map((s) => s.trim()).filter(Boolean);
+    if (m[3].startsWith("{") && names.every((n) => n.startsWith("type "))) continue;
+    out.push(m[4]);
+  }
+  for (const m of source.matchAll(/^\s*import\s+["']([^"']+)["']/gm)) out.push(m[1]);
+  return out;
+}
+
+function _closure(entry: string[]): Map<string, string[]> {
+  const seen = new Map<string, string[]>();
+  const todo = [...entry];
+  while (todo.length) {
+    const file = todo.pop()!;
+    if (seen.has(file)) continue;
+    const imports = valueImports(readFileSync(file, "utf8"));
+    seen.set(file, imports);
+    for (const spec of imports) {
+      if (spec.startsWith(".")) todo.push(resolve(dirname(file), spec));
+    }
+  }
+  return seen;
+}
+
+/** Asserts that the modules of `dir` (tests and `_` helpers aside) and all they load do no I/O. */
+export function assertPure(dir: string, minModules: number): void {
+  const entry = readdirSync(dir)
+    .filter((f) => f.endsWith(".ts") && !f.endsWith("_test.ts") && !f.startsWith("_"))
+    .map((f) => join(dir, f));
+  assert(entry.length >= minModules, "the core's modules were found");
+  for (const [file, imports] of _closure(entry)) {
+    const where = relative(ROOT, file);
+    for (const spec of imports) {
+      assert(!spec.startsWith("node:") && !spec.startsWith("npm:"), `${where} imports ${spec}`);
+      assert(spec.startsWith(".") || spec.endsWith(".json"), `${where} imports ${spec}`);
+    }
+    if (file.endsWith(".json")) continue;
+    const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+    assert(!/\bDeno\.|\bfetch\(|\bprocess\./.test(code), `${where} uses an I/O API`);
+  }
+}

@@ -1,0 +1,360 @@
+/**
+ * The detection core of one run: when a limit the agent shows is acted on. It owns the run's VT
+ * interpreter and takes timed inputs only (output bytes, resizes, channel events, wakes, the end),
+ * so what it decides is a function of those inputs and their times alone: a live run and a replay
+ * of its timed recording make the same looks at the same byte offsets, whatever the live timers
+ * did. Pure: no timers, no I/O; the session (src/session/agent_run.ts) carries it out.
+ *
+ * The rules, as a live run has always applied them:
+ * - a look at the screen follows output, at most one every {@link LOOK_EVERY_MS};
+ * - a limit worth a handoff is acted on once the agent stopped writing for 40 ms, or once the same
+ *   limit stayed for 500 ms while the agent kept drawing (see confirm.ts); meanwhile a look is
+ *   due when it could be confirmed, even if the agent prints nothing more;
+ * - when the output ends, a limit seen on the last look counts (Codex clears it as it quits);
+ * - the stall rule (off unless configured): busy by the agent's own spinner past the threshold,
+ *   with no limit shown, ends the run as a stall, never as a limit.
+ *
+ * Before handling an input at time t, every look due at or before t is made, at its due time.
+ *
+ * @example
+ * ```ts
+ * const d = new Detector({ adapter, cols: 120, rows: 40, startedAt: Date.now() });
+ * let verdict = d.output(bytes, 12.5); // ms since the run started
+ * const due = d.nextWakeAt(); // call d.wake(due) then, unless more input came first
+ * ```
+ *
+ * @module
+ */
+import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
+import type { ChannelEvent } from "../../adapters/channel.ts";
+import { shouldHandOff } from "../../adapters/policy.ts";
+import { busySeconds } from "../../adapters/stall.ts";
+import { Terminal } from "../vt/mod.ts";
+import { LimitConfirmation, limitKey } from "./confirm.ts";
+import { type Decision, MAX_DECISIONS } from "./decision.ts";
+
+/** At most one look at the screen per this many ms while the agent writes. */
+export const LOOK_EVERY_MS = 40;
+/**
+ * Scrollback rows a run keeps. Only the last 120 lines with text are ever read (the journal, the
+ * handoff), and 2,000 rows hold those with room for wrapping: a fifth of the VT's default memory.
+ */
+export const SCROLLBACK_ROWS = 2_000;
+/** Lines with text a verdict (and {@link Detector.lastLines}) carries. */
+export const SCREEN_LINES = 120;
+
+/** What a {@link Detector} needs. */
+export interface DetectorOptions {
+  adapter: Adapter;
+  cols: number;
+  rows: number;
+  /** Scrollback rows (default {@link SCROLLBACK_ROWS}). */
+  scrollback?: number;
+  /** Text uuldana itself put on the agent's screen (a limit quoted in it never counts). */
+  delivered?: readonly string[];
+  /** Whether a limit ends the run (default: `shouldHandOff`, the policy's). */
+  handOff?: (hit: LimitHit) => boolean;
+  /** The stall rule's threshold in seconds (off when undefined). */
+  stallSeconds?: number;
+  /** Wall-clock time (epoch ms) of time 0: shown reset times are read against it plus the input's time. */
+  startedAt: number;
+  /** IANA zone for reset times shown without one (default: this process's). */
+  timeZone?: string;
+  /** Overrides of the look interval and the confirmation times (tests). */
+  lookEveryMs?: number;
+  quietMs?: number;
+  settleMs?: number;
+}
+
+/** What the run must do: end on a limit, or on the stall rule. Reached once. */
+export type Verdict =
+  | { kind: "limit"; hit: LimitHit; atMs: number; offset: number; lines: string[] }
+  | { kind: "stall"; message: string; atMs: number; offset: number; lines: string[] };
+
+const _SEEN_DIGITS = /\d+/g;
+
+/** One run's detection. See the module documentation. */
+export class Detector {
+  /** The run's screen model, fed with every output byte. Read it; write only through the inputs. */
+  readonly terminal: Terminal;
+  readonly #opts: DetectorOptions;
+  readonly #handOff: (hit: LimitHit) => boolean;
+  readonly #confirm: LimitConfirmation;
+  readonly #lookEveryUs: number;
+  /** Times are integer microseconds inside, so live and replay compute the same to the bit. */
+  #nowUs = 0;
+  #lastOutputUs = 0;
+  #lastLookUs = -Infinity;
+  /** The throttled look that output asked for. */
+  #lookDueUs: number | null = null;
+  /** The look at which a pending limit could be confirmed. */
+  #confirmDueUs: number | null = null;
+  #offset = 0;
+  #verdict: Verdict | null = null;
+  /** No more looks: a verdict was reached, the run was decided elsewhere, or the output ended. */
+  #done = false;
+  /** The last look's limit (digits folded, so a countdown is one sighting), or null. */
+  #seenKey: string | null = null;
+  /** The last alternate-screen lines with text: full-screen agents erase them when they exit. */
+  #altLines: string[] = [];
+  #decisions: Decision[] = [];
+  #recorded = 0;
+  #dropped = 0;
+
+  constructor(opts: DetectorOptions) {
+    this.#opts = opts;
+    this.#handOff = opts.handOff ?? ((hit) => shouldHandOff(hit));
+    this.#confirm = new LimitConfirmation({ quietMs: opts.quietMs, settleMs: opts.settleMs });
+    this.#lookEveryUs = _us(opts.lookEveryMs ?? LOOK_EVERY_MS);
+    this.terminal = new Terminal({
+      cols: opts.cols,
+      rows: opts.rows,
+      scrollback: opts.scrollback ?? SCROLLBACK_ROWS,
+    });
+  }
+
+  /** Output bytes read so far (the offset decisions are made at). */
+  get offset(): number {
+    return this.#offset;
+  }
+
+  /** The verdict reached, or null. */
+  get verdict(): Verdict | null {
+    return this.#verdict;
+  }
+
+  /** Records that did not fit in {@link MAX_DECISIONS}. */
+  get droppedDecisions(): number {
+    return this.#dropped;
+  }
+
+  /** The agent wrote `bytes` at `atMs`. The bytes are not kept. */
+  output(bytes: Uint8Array, atMs: number): Verdict | null {
+    const t = this.#advance(atMs);
+    const reached = this.#runDue(t);
+    this.terminal.write(bytes);
+    this.#offset += bytes.length;
+    this.#lastOutputUs = t;
+    if (!this.#done && this.#lookDueUs === null) {
+      this.#lookDueUs = Math.max(t, this.#lastLookUs + this.#lookEveryUs);
+    }
+    return reached;
+  }
+
+  /** The run's terminal took a new size at `atMs`. */
+  resize(cols: number, rows: number, atMs: number): Verdict | null {
+    const reached = this.#runDue(this.#advance(atMs));
+    this.terminal.resize(cols, rows);
+    return reached;
+  }
+
+  /**
+   * The agent's structured channel said `event` at `atMs`. Recorded next to the screen's
+   * decisions; the rules that act on channel events come with issue 20.
+   */
+  channel(event: ChannelEvent, atMs: number): Verdict | null {
+    const t = this.#advance(atMs);
+    const reached = this.#runDue(t);
+    this.#record({
+      atMs: t / 1000,
+      offset: this.#offset,
+      source: "channel",
+      verdict: "event",
+      event,
+    });
+    return reached;
+  }
+
+  /** Time passed: makes every look due at or before `atMs`. */
+  wake(atMs: number): Verdict | null {
+    return this.#runDue(this.#advance(atMs));
+  }
+
+  /**
+   * The run was decided elsewhere at `atMs` (a manual switch, a signal, a return): looks due
+   * before it are still made (one may reach a verdict, returned), then no more.
+   */
+  halt(atMs: number): Verdict | null {
+    const reached = this.#runDue(this.#advance(atMs));
+    this.#stop();
+    return reached;
+  }
+
+  /**
+   * The output ended at `atMs` (the agent quit): the due looks, then a last one at which a limit
+   * seen on the look before counts even if it is gone now (no more output can complete it).
+   */
+  ended(atMs: number): Verdict | null {
+    const t = this.#advance(atMs);
+    const reached = this.#runDue(t);
+    if (this.#done) return reached;
+    this.#lookDueUs = this.#confirmDueUs = null;
+    const last = this.#look(t, true);
+    this.#stop();
+    return last;
+  }
+
+  /** When the next look is due (ms), or null when none is. */
+  nextWakeAt(): number | null {
+    const due = _earliest(this.#lookDueUs, this.#confirmDueUs);
+    return due === null ? null : due / 1000;
+  }
+
+  /** The decision records appended since the last call, oldest first. */
+  takeDecisions(): Decision[] {
+    const out = this.#decisions;
+    this.#decisions = [];
+    return out;
+  }
+
+  /** The last 120 lines with text, including what a full-screen agent last showed. */
+  lastLines(): string[] {
+    this.#noteAltScreen();
+    return [...this.terminal.lastLines(SCREEN_LINES), ...this.#altLines].slice(-SCREEN_LINES);
+  }
+
+  #advance(atMs: number): number {
+    // A clock never goes back; an edited recording's might.
+    this.#nowUs = Math.max(this.#nowUs, _us(atMs));
+    return this.#nowUs;
+  }
+
+  #stop(): void {
+    this.#done = true;
+    this.#lookDueUs = this.#confirmDueUs = null;
+  }
+
+  #runDue(t: number): Verdict | null {
+    for (;;) {
+      if (this.#done) return null;
+      const due = _earliest(this.#lookDueUs, this.#confirmDueUs);
+      if (due === null || due > t) return null;
+      if (this.#lookDueUs === due) {
+        this.#lookDueUs = null;
+        this.#lastLookUs = due;
+      }
+      if (this.#confirmDueUs === due) this.#confirmDueUs = null;
+      const reached = this.#look(due, false);
+      if (reached) return reached;
+    }
+  }
+
+  /** One look at the screen at `t` (µs); `ended`: the output is over. */
+  #look(t: number, ended: boolean): Verdict | null {
+    this.#noteAltScreen();
+    const atMs = t / 1000;
+    const lines = this.terminal.logicalScreenLines();
+    const found = this.#opts.adapter.detectLimit(lines, {
+      now: new Date(this.#opts.startedAt + atMs),
+      delivered: this.#opts.delivered as string[] | undefined,
+      // Some agents wrap their own long lines at the width: the detector re-joins those rows.
+      cols: this.terminal.cols,
+      timeZone: this.#opts.timeZone,
+    });
+    this.#noteSighting(found, atMs);
+    const pending = this.#confirm.pending;
+    const hit = found ?? (ended ? pending : null);
+    const worth = hit !== null && this.#handOff(hit);
+    const verdict = this.#confirm.observe(
+      worth ? hit : null,
+      atMs,
+      (t - this.#lastOutputUs) / 1000,
+    );
+    const same = pending !== null && worth && limitKey(pending) === limitKey(hit);
+    if (pending && !same) {
+      this.#record({
+        atMs,
+        offset: this.#offset,
+        source: "screen",
+        verdict: "rejected",
+        hit: pending,
+        why: hit
+          ? "replaced by another message before it was confirmed"
+          : "gone from the screen before it was confirmed",
+      });
+    }
+    if (verdict.action === "act" || (ended && worth)) {
+      const acted = verdict.action === "act" ? verdict.hit : hit!;
+      this.#record({ atMs, offset: this.#offset, source: "screen", verdict: "acted", hit: acted });
+      return this.#reach({ kind: "limit", hit: acted, atMs, offset: this.#offset, lines: [] });
+    }
+    if (verdict.action === "wait") {
+      this.#confirmDueUs = t + Math.max(1, Math.round(verdict.retryInMs * 1000));
+      if (!same) {
+        this.#record({
+          atMs,
+          offset: this.#offset,
+          source: "screen",
+          verdict: "waiting",
+          hit: hit!,
+          retryInMs: verdict.retryInMs,
+        });
+      }
+      return null;
+    }
+    return found ? null : this.#checkStall(lines, atMs);
+  }
+
+  // Agents that retry silently (Gemini capacity errors, Qwen) show only a spinner with a timer.
+  #checkStall(lines: readonly string[], atMs: number): Verdict | null {
+    const limit = this.#opts.stallSeconds;
+    if (limit === undefined) return null;
+    const busy = busySeconds(this.#opts.adapter, lines);
+    if (busy === null || busy < limit) return null;
+    const message = `${this.#opts.adapter.displayName} was busy for ${busy} s with no answer ` +
+      `(it may be retrying silently; stall rule: ${limit} s)`;
+    this.#record({ atMs, offset: this.#offset, source: "screen", verdict: "acted", why: message });
+    return this.#reach({ kind: "stall", message, atMs, offset: this.#offset, lines: [] });
+  }
+
+  /** A `seen` record when the look's limit differs from the last look's; a rate limit not worth a handoff is also `rejected`. */
+  #noteSighting(found: LimitHit | null, atMs: number): void {
+    const key = found ? `${found.kind}\0${found.message.replace(_SEEN_DIGITS, "#")}` : null;
+    if (key === this.#seenKey) return;
+    this.#seenKey = key;
+    if (!found) return;
+    const at = { atMs, offset: this.#offset, source: "screen" as const, hit: found };
+    this.#record({ ...at, verdict: "seen" });
+    if (!this.#handOff(found)) {
+      this.#record({
+        ...at,
+        verdict: "rejected",
+        why: "a transient rate limit the agent is still retrying: not worth a handoff yet",
+      });
+    }
+  }
+
+  #reach(verdict: Verdict): Verdict {
+    verdict.lines = this.lastLines();
+    this.#verdict = verdict;
+    this.#stop();
+    return verdict;
+  }
+
+  #noteAltScreen(): void {
+    if (this.terminal.activeBuffer !== "alternate") return;
+    const lines = this.terminal.logicalScreenLines().map((l) => l.trimEnd()).filter((l) =>
+      l.trim() !== ""
+    );
+    if (lines.length) this.#altLines = lines;
+  }
+
+  #record(decision: Decision): void {
+    if (this.#recorded >= MAX_DECISIONS) {
+      this.#dropped++;
+      return;
+    }
+    this.#recorded++;
+    this.#decisions.push(decision);
+  }
+}
+
+function _us(ms: number): number {
+  return Number.isFinite(ms) ? Math.round(ms * 1000) : 0;
+}
+
+function _earliest(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.min(a, b);
+}

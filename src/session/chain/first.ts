@@ -1,0 +1,63 @@
+/**
+ * The first step of a chain: who its members are (each looked up once) and which of them starts,
+ * as the core (`firstStep`) decides; when every one is limited, the wait for the earliest reset.
+ *
+ * @module
+ */
+import { adapterByName } from "../../../adapters/registry.ts";
+import { findAgent } from "../../../adapters/find.ts";
+import { agentConfig } from "../../config/config.ts";
+import { NotFoundError } from "../../errors.ts";
+import { chainAdapters, chainNames, type Member } from "../../chain/member.ts";
+import { firstStep } from "../../chain/decide.ts";
+import type { Chain, ChainOptions, Start } from "./state.ts";
+import { waitForMember } from "./wait.ts";
+
+/** The chain's members, in order, each with its binary found (or not) and its config. */
+export async function resolveMembers(opts: ChainOptions): Promise<Member[]> {
+  const { config } = opts.ctx;
+  const adapters = chainAdapters(chainNames(config.chain, opts.first, opts.then), adapterByName);
+  // Each lookup asks the binary for its version: all at once, so the first agent starts sooner.
+  return await Promise.all(adapters.map(async (adapter) => ({
+    name: adapter.name,
+    adapter,
+    found: await findAgent(adapter, config),
+    config: agentConfig(config, adapter.name),
+  })));
+}
+
+/** The first agent to start: the core's choice, said in one line when it passed agents over. */
+export async function firstStart(
+  chain: Chain,
+): Promise<Omit<Start, "extraArgs"> | number> {
+  const { opts, members } = chain;
+  for (;;) {
+    const step = firstStep(chain.state(), opts.first !== null);
+    if (step.kind === "none") {
+      const m = members[0];
+      if (opts.first) {
+        throw new NotFoundError(
+          `${m.adapter.displayName} (${m.name}) is not installed`,
+          m.adapter.installHint,
+        );
+      }
+      const hints = members.map((x) => `  ${x.name}: ${x.adapter.installHint}`).join("\n");
+      throw new NotFoundError(
+        `no agent of your chain is installed (${members.map((x) => x.name).join(", ")})`,
+        `install one:\n${hints}`,
+      );
+    }
+    if (step.kind === "start") {
+      if (step.notes.length) {
+        opts.status(
+          opts.first
+            ? step.notes.join("; ")
+            : `${step.notes.join("; ")}; starting ${step.member.name}`,
+        );
+      }
+      return { member: step.member, handoff: null, road: null };
+    }
+    const waited = await waitForMember(chain, step.member, step.at, step.notes, "");
+    if (typeof waited === "number") return waited;
+  }
+}

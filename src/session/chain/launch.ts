@@ -1,0 +1,76 @@
+/**
+ * The launch step: the member's adapter says how to start it (argv, env, files in a scratch
+ * folder, a handoff on a launch road), the run starts in its pty, and what it still has to receive
+ * after start (a paste, a kickoff) is started in the background.
+ *
+ * @module
+ */
+import type { Launch } from "../../../adapters/adapter.ts";
+import { materializeLaunch } from "../../../adapters/launch_io.ts";
+import { shouldHandOff } from "../../../adapters/policy.ts";
+import { AgentRun } from "../agent_run.ts";
+import { newScratchDir, removeScratchDir } from "../scratch.ts";
+import { agentList, switchProblem } from "./agent_command.ts";
+import { submitKickoff } from "./kickoff.ts";
+import { pasteWhenReady } from "./paste_handoff.ts";
+import type { Chain, Start } from "./state.ts";
+
+/** Starts the run and, in the background, what it still has to receive (a paste, a kickoff). */
+export async function launch(
+  chain: Chain,
+  start: Start,
+): Promise<{ run: AgentRun; delivery: Promise<void> }> {
+  const { opts, ctx } = chain;
+  const { adapter, found, config: cfg } = start.member;
+  const scratch = newScratchDir(ctx.dataDir, adapter.name);
+  const removeScratch = () => removeScratchDir(scratch);
+  const atLaunch = start.handoff && start.road !== "paste" ? start.handoff : null;
+  let launch: Launch;
+  let run: AgentRun;
+  try {
+    launch = adapter.launch({
+      bin: found!.path,
+      version: found!.version,
+      road: start.road ?? adapter.defaultRoad,
+      handoff: atLaunch?.composed.text ?? null,
+      handoffFile: atLaunch?.file,
+      extraArgs: [...cfg.args, ...start.extraArgs],
+      workspace: opts.workspace,
+      scratchDir: scratch,
+    });
+    const argv = await materializeLaunch(launch, opts.workspace, { env: cfg.env });
+    const size = opts.size();
+    run = await AgentRun.start({
+      adapter,
+      argv,
+      env: { ...cfg.env, ...launch.env },
+      workspace: opts.workspace,
+      cols: size.cols,
+      rows: size.rows,
+      journal: ctx.journal,
+      keyboard: opts.keyboard,
+      user: opts.user,
+      // What uuldana itself puts on the screen never counts as the agent's limit message.
+      delivered: [start.handoff?.composed.text, launch.kickoff].filter((x): x is string => !!x),
+      quietMs: ctx.config.quietSeconds * 1000,
+      shouldHandOff: (hit) => shouldHandOff(hit),
+      checkSwitch: (name) => switchProblem(chain, adapter.name, name),
+      listAgents: () => agentList(chain, adapter.name),
+      stallSeconds: cfg.stallSeconds,
+    });
+  } catch (e) {
+    removeScratch();
+    throw e;
+  }
+  // Removed once the agent is gone: it may read its files until it quits.
+  run.ended.then(removeScratch, removeScratch);
+  let delivery = Promise.resolve();
+  if (start.handoff && start.road === "paste") {
+    chain.settle(start.handoff, { kind: "awaiting-paste", toRun: run.runId });
+    delivery = pasteWhenReady(chain, run, start.handoff);
+  } else if (start.handoff) {
+    chain.settle(start.handoff, { kind: "launched", toRun: run.runId });
+    if (launch.kickoff) delivery = submitKickoff(chain, run, launch.kickoff, adapter.submitKey);
+  }
+  return { run, delivery };
+}
