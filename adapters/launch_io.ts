@@ -6,7 +6,7 @@
  */
 import { chmodSync, writeFileSync } from "node:fs";
 import type { Launch } from "./adapter.ts";
-import { runProbe } from "./find.ts";
+import { runProbe } from "./probe.ts";
 import { RoadError } from "./launch_rules.ts";
 import { watchedArgv } from "../src/pty/watched_child.ts";
 

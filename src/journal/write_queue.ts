@@ -7,7 +7,16 @@
  *
  * @module
  */
-import type { HandoffChange, NewEntry, NewHandoff, NewRun, RunEnd, ScreenSize } from "./journal.ts";
+import type {
+  BinaryStamp,
+  HandoffChange,
+  NewEntry,
+  NewHandoff,
+  NewProbe,
+  NewRun,
+  RunEnd,
+  ScreenSize,
+} from "./journal.ts";
 
 /** One write waiting for the journal, as data. */
 export type PendingWrite =
@@ -19,12 +28,7 @@ export type PendingWrite =
   | { kind: "updateHandoff"; id: string; change: HandoffChange }
   | { kind: "startOutput"; runId: number; size: ScreenSize; file: string }
   | { kind: "finishOutput"; runId: number; summary: { timing: string; truncated: boolean } }
-  | {
-    kind: "saveProof";
-    binPath: string;
-    version: string;
-    proof: { accepted: boolean; line: string | null };
-  };
+  | { kind: "saveProbe"; stamp: BinaryStamp; probe: NewProbe; at: string };
 
 /** What the bound made the queue give up, by kind. */
 export interface Dropped {
@@ -37,7 +41,7 @@ export interface Dropped {
 export const DEFAULT_QUEUE_CHARS = 4 * 1024 * 1024;
 
 // The order in which kinds give way when the bound is reached.
-const _DROP_ORDER = ["saveScreen", "saveProof", "addEntry"] as const;
+const _DROP_ORDER = ["saveScreen", "saveProbe", "addEntry"] as const;
 
 /** The writes waiting for the journal, oldest first. */
 export class WriteQueue {
@@ -141,7 +145,7 @@ export class WriteQueue {
         if (i < 0) break;
         this.#remove(i);
         if (kind === "saveScreen") this.#dropped.screens++;
-        else if (kind === "saveProof") this.#dropped.proofs++;
+        else if (kind === "saveProbe") this.#dropped.proofs++;
         else this.#dropped.turns++;
       }
     }
@@ -157,8 +161,9 @@ function _chars(w: PendingWrite): number {
       return 64 + w.lines.reduce((n, l) => n + l.length + 4, 0);
     case "finishOutput":
       return 64 + w.summary.timing.length;
-    case "saveProof":
-      return 64 + (w.proof.line?.length ?? 0) + w.binPath.length;
+    case "saveProbe":
+      return 96 + (w.probe.proof?.line?.length ?? 0) + w.stamp.path.length +
+        w.stamp.realPath.length;
     default:
       return 256;
   }

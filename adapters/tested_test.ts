@@ -1,0 +1,67 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { compareVersions, TESTED_VERSIONS, testedLine, testedState } from "./tested.ts";
+import { ADAPTERS } from "./registry.ts";
+
+Deno.test("versions compare by dotted numeric parts; a pre-release comes before its release", () => {
+  const sorted = [
+    "2.1.99",
+    "2.1.340",
+    "0.61.0",
+    "0.61.0-sim",
+    "2.1.332",
+    "2.1",
+    "10.0.0",
+    "2.1.332+b7",
+  ]
+    .sort(compareVersions);
+  assertEquals(sorted, [
+    "0.61.0-sim",
+    "0.61.0",
+    "2.1",
+    "2.1.99",
+    "2.1.332",
+    "2.1.332+b7",
+    "2.1.340",
+    "10.0.0",
+  ]);
+  assertEquals(compareVersions("2.1.332", "2.1.332+b7"), 0);
+  assert(compareVersions("1.0.0-beta.2", "1.0.0-beta.10") !== 0);
+});
+
+Deno.test("an agent newer than the newest tested is said, with what may break", () => {
+  const table = {
+    claude: { tested: "2.1.332", date: "2026-12-02" },
+    crush: { tested: null, notRun: "its npm package downloads its binary from GitHub" },
+  };
+  const newer = testedState("claude", "2.1.340", table);
+  assertEquals(newer, { kind: "newer", version: "2.1.340", tested: "2.1.332", date: "2026-12-02" });
+  assertEquals(
+    testedLine("claude", newer),
+    "claude 2.1.340 is newer than the newest tested (2.1.332): limit detection may miss its screens",
+  );
+  assertEquals(testedState("claude", "2.1.332", table).kind, "tested");
+  assertEquals(testedState("claude", "2.1.197", table).kind, "tested");
+  assertEquals(
+    testedLine("claude", testedState("claude", "2.1.197", table)),
+    "tested for real up to 2.1.332 (2026-12-02)",
+  );
+  assertEquals(testedState("claude", null, table).kind, "unknown");
+  assertEquals(
+    testedLine("crush", testedState("crush", "0.9.0", table)),
+    "not run for real: its npm package downloads its binary from GitHub",
+  );
+  assertEquals(testedLine("aider", testedState("aider", null, table)), "not run for real");
+});
+
+Deno.test("the shipped table names only known agents, each tested or with why not", () => {
+  const names = new Set(ADAPTERS.map((a) => a.name));
+  for (const [name, entry] of Object.entries(TESTED_VERSIONS)) {
+    // Droid and other agents may be listed before their adapter exists; the rest must be adapters.
+    if (!names.has(name)) continue;
+    assert(entry.tested !== null || entry.notRun, `${name}: tested, or a notRun reason`);
+    if (entry.tested) assert(/^\d+\.\d+/.test(entry.tested), `${name}: ${entry.tested}`);
+  }
+  for (const a of ADAPTERS) {
+    assert(a.name in TESTED_VERSIONS, `${a.name} is in tested_versions.json`);
+  }
+});
