@@ -27,10 +27,13 @@ export async function launch(
   const atLaunch = start.handoff && start.road !== "paste" ? start.handoff : null;
   let launch: Launch;
   let run: AgentRun;
+  // A handoff's launch may depend on the version (OpenCode's store road records it); a clean start
+  // does not wait for it.
+  const version = atLaunch ? await chain.proofs.version(start.member) : found!.version;
   try {
     launch = adapter.launch({
       bin: found!.path,
-      version: found!.version,
+      version,
       road: start.road ?? adapter.defaultRoad,
       handoff: atLaunch?.composed.text ?? null,
       handoffFile: atLaunch?.file,
