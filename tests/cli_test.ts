@@ -366,31 +366,3 @@ Deno.test("an unusable data directory is one line with a hint, not an internal e
   assert(!r.stderr.includes("internal error"), r.stderr);
   noStackTrace(r);
 });
-
-Deno.test("demo: the simulated Claude hits its limit and the simulated Codex continues on the handoff", async () => {
-  const r = await uuldana(["demo", "--keep"]);
-  assertEquals(r.code, 0, r.stderr);
-  assertMatch(r.stderr, /demo finished \(exit 0\)/);
-  const home = /UULDANA_HOME=(\S+) uuldana runs/.exec(r.stderr)?.[1];
-  assert(home, r.stderr);
-  try {
-    const runs = JSON.parse((await uuldana(["runs", "--json"], { home })).stdout);
-    const [codex, claude] = runs;
-    assertEquals([claude.agent, claude.endReason, codex.agent, codex.endReason], [
-      "claude",
-      "limit",
-      "codex",
-      "exit",
-    ]);
-    assertEquals(
-      claude.handoffs.map((h: { toAgent: string; status: string }) => [h.toAgent, h.status]),
-      [
-        ["codex", "delivered"],
-      ],
-    );
-    const handoff = await uuldana(["show", String(claude.id), "--handoff"], { home });
-    assertMatch(handoff.stdout, /Original request[^\n]*\n\s*Add a --dry-run flag/);
-  } finally {
-    Deno.removeSync(join(home, ".."), { recursive: true });
-  }
-});

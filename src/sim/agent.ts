@@ -287,7 +287,8 @@ class _Session {
   #signals: [Deno.Signal, () => void][] = [];
 
   constructor(p: Persona, launch: SimLaunch, log: SimLog) {
-    this.#p = p;
+    // Codex CLI's `--no-alt-screen` runs its TUI inline, keeping what it drew in the scrollback.
+    this.#p = launch.flags.includes("--no-alt-screen") ? { ...p, screen: "inline" } : p;
     this.#launch = launch;
     this.#log = log;
     const claude = p.name === "claude";
