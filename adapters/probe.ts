@@ -7,6 +7,8 @@
  * @module
  */
 
+import { watchedArgv } from "../src/pty/watched_child.ts";
+
 /** How long a `--version` or `--help` probe may take before it counts as slow. */
 export const PROBE_TIMEOUT_MS = 3000;
 
@@ -243,7 +245,10 @@ export async function patientProbe(
       const none = { code: null, stdout: "", stderr: "", timedOut: true, truncated: false, ms: 0 };
       return { out: none, slow: false, limitsMs, outOfBudget: true };
     }
-    const out = await runProbe(path, args, {
+    // In a process group of its own, watched: a probe stopped at its limit takes what it started
+    // with it (a Node launcher's real binary), and so does a uuldana that dies.
+    const [bin, ...rest] = watchedArgv([path, ...args], Deno.pid);
+    const out = await runProbe(bin, rest, {
       env: opts.env,
       timeoutMs: limitsMs[1],
       checkAtMs: limitsMs[0],

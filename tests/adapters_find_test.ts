@@ -22,10 +22,11 @@ import { Journal } from "../src/journal/journal.ts";
 import { installSimAgents } from "../src/sim/install.ts";
 import { UULDANA } from "./_paths.ts";
 
-Deno.test("a --help that hangs (a grandchild holding the pipe too) is cut off and refused", async () => {
+Deno.test("a --help that hangs (a grandchild holding the pipe too) is cut off and refused, and what it started goes too", async () => {
   const dir = await Deno.makeTempDir({ prefix: "uuldana-find-" });
   const path = `${dir}/gemini`;
-  await Deno.writeTextFile(path, "#!/bin/sh\nsleep 3 &\nsleep 3\n");
+  // The grandchild sleeps longer than the test waits for it to go: only a kill ends it in time.
+  await Deno.writeTextFile(path, `#!/bin/sh\nsleep 8 &\necho $! > '${dir}/child'\nsleep 8\n`);
   await Deno.chmod(path, 0o755);
   const out = await runProbe(path, ["--help"], { timeoutMs: 300 });
   assertEquals(out.timedOut, true);
@@ -36,6 +37,20 @@ Deno.test("a --help that hangs (a grandchild holding the pipe too) is cut off an
   });
   assertEquals([proof.accepted, proof.inconclusive], [false, true]);
   assertMatch(proof.reason!, /did not answer in 0\.3 s; not a refusal/);
+  // The grandchild it left (a launcher's real binary, say) is stopped with it, within the
+  // watcher's second.
+  const child = Number(await Deno.readTextFile(`${dir}/child`));
+  const deadline = Date.now() + 5000;
+  const alive = () => {
+    try {
+      Deno.kill(child, "SIGCONT");
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assertEquals(alive(), false, "the probe's grandchild was stopped");
 });
 
 Deno.test("a --help slower than the first limit is given the longer one, not restarted, and says so", async () => {
