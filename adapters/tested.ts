@@ -21,6 +21,8 @@ export interface TestedEntry {
   latest?: string;
   /** Why `latest` did not run. */
   note?: string;
+  /** Each matrix cell's last result (`result` starts with "pass" when it passed). */
+  cells?: Record<string, { version?: string; date?: string; result?: string }>;
 }
 
 /** The matrix's results, by adapter name. */
@@ -39,7 +41,9 @@ export type TestedState =
   /** Its version is not known, so it cannot be compared. */
   | { kind: "unknown"; tested: string; date: string | null }
   /** The matrix never ran it (the reason, when known). */
-  | { kind: "notRun"; reason: string | null };
+  | { kind: "notRun"; reason: string | null }
+  /** The matrix ran it, but no version passed every cell yet (the newest version it ran). */
+  | { kind: "neverPassed"; ran: string | null; date: string | null };
 
 /**
  * Compares dotted versions part by part, numerically ("2.1.340" > "2.1.332" > "2.1.99"); a
@@ -75,7 +79,15 @@ export function testedState(
   table: TestedVersions = TESTED_VERSIONS,
 ): TestedState {
   const entry = table[name];
-  if (!entry?.tested) return { kind: "notRun", reason: entry?.notRun ?? null };
+  if (!entry?.tested) {
+    const cells = Object.values(entry?.cells ?? {});
+    if (entry?.notRun || cells.length === 0) {
+      return { kind: "notRun", reason: entry?.notRun ?? null };
+    }
+    const ran = cells.map((c) => c.version).filter((v): v is string => !!v).sort(compareVersions);
+    const dates = cells.map((c) => c.date).filter((d): d is string => !!d).sort();
+    return { kind: "neverPassed", ran: ran.at(-1) ?? null, date: dates.at(-1) ?? null };
+  }
   const date = entry.date ?? null;
   if (version === null) return { kind: "unknown", tested: entry.tested, date };
   if (compareVersions(version, entry.tested) > 0) {
@@ -92,6 +104,10 @@ export function testedLine(name: string, state: TestedState): string {
         "limit detection may miss its screens";
     case "notRun":
       return `not run for real${state.reason ? `: ${state.reason}` : ""}`;
+    case "neverPassed":
+      return `no version of ${name} passed every real-agent cell yet` +
+        (state.ran ? ` (${state.ran} ran${state.date ? ` ${state.date}` : ""})` : "") +
+        ": limit detection may miss its screens";
     case "unknown":
       return `version unknown; the newest tested is ${state.tested}`;
     case "tested":

@@ -64,7 +64,7 @@ export function renderAgents(statuses: readonly AgentReport[]): string {
     }
     out.push(`${green("✓")} ${head}  ${s.version ?? "version unknown"}  ${s.path}${off}`);
     if (s.versionNote) out.push(`    ${dim(s.versionNote)}`);
-    if (s.tested.kind === "newer" || s.tested.kind === "notRun") {
+    if (s.tested.kind !== "tested" && s.tested.kind !== "unknown") {
       out.push(`    ${yellow("!")} ${testedLine(s.name, s.tested)}`);
     }
     if (s.proof?.accepted) out.push(`    initial prompt: yes  ${dim(`"${s.proof.line}"`)}`);

@@ -164,7 +164,7 @@ export async function runChecks(): Promise<Check[]> {
             ? `takes a handoff by ${s.defaultRoad}`
             : `handoffs refused: ${s.proof?.reason ?? s.problem ?? "no prompt proof"}`),
       });
-      if (s.tested.kind === "newer" || s.tested.kind === "notRun") {
+      if (s.tested.kind !== "tested" && s.tested.kind !== "unknown") {
         checks.push({
           name: `agent ${s.name}`,
           status: "warn",
