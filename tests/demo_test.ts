@@ -63,6 +63,27 @@ Deno.test("demo: the viewer sees the work, the limit, the switch, and the second
       claude.handoffs.map((h: { toAgent: string; status: string }) => [h.toAgent, h.status]),
       [["codex", "delivered"]],
     );
+    // The whole story as one recording, the way docs/demo.cast is made.
+    const castFile = join(scratch, "demo.cast");
+    const exported = await runUuldana(
+      ["export", String(claude.id), "--chain", "--asciicast", castFile],
+      { env: { UULDANA_HOME: home, UULDANA_CONFIG: join(scratch, "none.json") } },
+    );
+    assertEquals(exported.code, 0, exported.stderr);
+    const [header, ...events] = Deno.readTextFileSync(castFile).trimEnd().split("\n").map((l) =>
+      JSON.parse(l)
+    );
+    assertEquals(header.title, "uuldana: claude → codex");
+    const times = events.map((e: [number]) => e[0]);
+    assertEquals(times, [...times].sort((a, b) => a - b), "one timeline");
+    const text = events.map((e: [number, string, string]) => e[2]).join("");
+    const order = [
+      "Working on: Add a --dry-run flag",
+      "You've hit your session limit",
+      'uuldana: claude → codex: "You\'ve hit your session limit · resets 3:01am (UTC)". Handoff via prompt:',
+      "Continuing from the handoff: Add a --dry-run flag",
+    ].map((t) => text.indexOf(t));
+    assert(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), `${order}`);
     Deno.removeSync(join(home, ".."), { recursive: true });
   } finally {
     await term.close();
