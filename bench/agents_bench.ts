@@ -59,32 +59,40 @@ function checkout(rev: string, into: string): void {
 }
 
 interface Look {
+  /** Wall time of the whole process. */
   ms: number;
+  /** CPU time (user + system) of it and the probes it waited for; null without /usr/bin/time. */
+  cpuMs: number | null;
   versions: number;
   proofs: number;
 }
 
+const TIME = (() => {
+  try {
+    return Deno.statSync("/usr/bin/time").isFile ? "/usr/bin/time" : null;
+  } catch {
+    return null;
+  }
+})();
+
 /** One `uuldana agents --json` from the tree at `root`, with data in `data`. */
 async function look(root: string, data: string, env: Record<string, string>): Promise<Look> {
+  const argv = [Deno.execPath(), ...uuldanaArgs(root), "agents", "--json"];
+  const cpuFile = join(work, "cpu");
+  const [cmd, ...args] = TIME ? [TIME, "-o", cpuFile, "-f", "%U %S", ...argv] : argv;
   const started = performance.now();
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      V8_FLAGS,
-      "--config",
-      join(root, "deno.json"),
-      join(root, "mod.ts"),
-      "agents",
-      "--json",
-    ],
+  const out = await new Deno.Command(cmd, {
+    args,
     env: { ...env, UULDANA_HOME: data },
     stdout: "piped",
     stderr: "piped",
   }).output();
   const ms = performance.now() - started;
   if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  const cpuMs = TIME
+    ? Deno.readTextFileSync(cpuFile).trim().split(/\s+/).map(Number).reduce((a, b) => a + b, 0) *
+      1000
+    : null;
   const list = JSON.parse(new TextDecoder().decode(out.stdout)) as {
     name: string;
     found: boolean;
@@ -94,9 +102,23 @@ async function look(root: string, data: string, env: Record<string, string>): Pr
   const found = list.filter((a) => a.found && AGENTS.includes(a.name));
   return {
     ms,
+    cpuMs,
     versions: found.filter((a) => a.version !== null).length,
     proofs: found.filter((a) => a.proof && !a.proof.inconclusive).length,
   };
+}
+
+/** `deno run` arguments that start the uuldana of checkout `root` as `deno task start` does. */
+function uuldanaArgs(root: string): string[] {
+  return [
+    "run",
+    "-A",
+    "--quiet",
+    V8_FLAGS,
+    "--config",
+    join(root, "deno.json"),
+    join(root, "mod.ts"),
+  ];
 }
 
 const bins = installedAgents(AGENTS_DIR);
@@ -141,9 +163,9 @@ for (let round = 1; round <= ROUNDS; round++) {
     results[side].cold.push(cold);
     results[side].warm.push(warm);
     const fmt = (l: Look) =>
-      `${(l.ms / 1000).toFixed(2)} s (${l.versions}/${
-        Object.keys(bins).length
-      } versions, ${l.proofs} proofs)`;
+      `${(l.ms / 1000).toFixed(2)} s${
+        l.cpuMs === null ? "" : ` (CPU ${(l.cpuMs / 1000).toFixed(2)} s)`
+      }, ${l.versions}/${Object.keys(bins).length} versions, ${l.proofs} proofs`;
     console.log(
       `round ${round} ${side.padEnd(6)} load ${load}: cold ${fmt(cold)}, warm ${fmt(warm)}`,
     );
@@ -151,23 +173,32 @@ for (let round = 1; round <= ROUNDS; round++) {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const span = (ls: Look[]) => {
-  const ms = ls.map((l) => l.ms / 1000);
-  return `${median(ms).toFixed(2)} s (${Math.min(...ms).toFixed(2)}–${Math.max(...ms).toFixed(2)})`;
-};
+const span = (xs: number[]) =>
+  `${median(xs).toFixed(2)} s (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
+const wall = (ls: Look[]) => span(ls.map((l) => l.ms / 1000));
+const cpu = (ls: Look[]) => ls[0].cpuMs === null ? "—" : span(ls.map((l) => l.cpuMs! / 1000));
 console.log(
   `\n| ${
     Object.keys(bins).length
-  } real agents | cold: median (min–max) | warm: median (min–max) | versions cold / warm |`,
+  } real agents | cold wall | cold CPU | warm wall | warm CPU | versions found cold / warm |`,
 );
-console.log("| --- | --- | --- | --- |");
+console.log("| --- | --- | --- | --- | --- | --- |");
 for (const side of ["before", "now"] as const) {
   const r = results[side];
   const v = (ls: Look[]) => ls.map((l) => l.versions).join(",");
   console.log(
-    `| ${side === "before" ? `before (${BASE})` : "now"} | ${span(r.cold)} | ${span(r.warm)} | ${
-      v(r.cold)
-    } / ${v(r.warm)} |`,
+    `| ${side === "before" ? `before (${BASE})` : "now"} | ${wall(r.cold)} | ${cpu(r.cold)} | ${
+      wall(r.warm)
+    } | ${cpu(r.warm)} | ${v(r.cold)} / ${v(r.warm)} |`,
   );
 }
-Deno.removeSync(work, { recursive: true });
+console.log(
+  `(median (min–max) of ${ROUNDS} rounds; load average ${
+    loadavg().map((l) => l.toFixed(1)).join(" ")
+  } at the end)`,
+);
+try {
+  Deno.removeSync(work, { recursive: true });
+} catch {
+  // an agent still writing into its scratch HOME; the folder is in the system's temporary one
+}

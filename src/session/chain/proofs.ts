@@ -60,10 +60,10 @@ export class Proofs {
 /** While `running` works, proves the others take an opening prompt: a switch then waits for none. */
 export function proveOthers(chain: Chain, running: Member): void {
   for (const m of chain.members) {
-    if (!usable(m)) continue;
-    // The running agent's version too, for the cache (its launch did not wait for it).
+    if (!usable(m) || m === running) continue;
+    // A handoff's launch asks the version: then it is known (or cached) already.
     chain.proofs.version(m);
-    if (m !== running) chain.proofs.of(m).catch(() => {});
+    chain.proofs.of(m).catch(() => {});
   }
 }
 
