@@ -130,6 +130,11 @@ export interface AgentChannel {
    * the screen shows waits briefly for its word (a channel that calls it an error vetoes it).
    */
   readonly reportsLimits: boolean;
+  /**
+   * Whether turning it on depends on the agent's version (Codex: the hook-trust hash is verified
+   * per version): a clean start then waits for the version probe, cached after the first.
+   */
+  readonly versioned?: boolean;
   /** Why the channel cannot work for this launch (a flag that disables hooks), or null. */
   offReason(check: ChannelCheck): string | null;
   /** A fresh parser for one run. */

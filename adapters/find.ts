@@ -1,26 +1,24 @@
 /**
  * Finding an agent's binary, asking its version, and proving from its real `--help` that it takes
- * an initial prompt (cached in the journal per binary path and version). I/O.
+ * an initial prompt; both answers cached in the journal per build of the binary (its path, size and
+ * modification time), so a second `uuldana agents` runs nothing. I/O.
  *
  * @module
  */
+import { createHash } from "node:crypto";
 import { isAbsolute, join, resolve } from "node:path";
 import { agentConfig, type Config } from "../src/config/config.ts";
-import type { Journal } from "../src/journal/journal.ts";
+import type { BinaryStamp, CachedProbe, Journal } from "../src/journal/journal.ts";
 import type { Adapter, Found, Proof, Road } from "./adapter.ts";
 import { handoffInArgv } from "./argv_exposure.ts";
-
-/** How long `--version` and `--help` may take at first. */
-export const PROBE_TIMEOUT_MS = 3000;
+import { type TestedState, testedState } from "./tested.ts";
+import { type PatientProbe, patientProbe, PROBE_OUTPUT_CAP, ProbeBudget } from "./probe.ts";
 
 /**
- * How long the second `--help` may take after the first timed out: a slow start (Gemini CLI
- * relaunching itself, a first run unpacking) is not a refusal.
+ * How long a cached probe is trusted: a shim that runs another binary (asdf, volta) does not change
+ * when what it runs does, so even an unchanged binary is probed again after a day.
  */
-export const PROBE_RETRY_TIMEOUT_MS = 15_000;
-
-/** The most a probe reads from each of stdout and stderr; past it the program is killed. */
-export const PROBE_OUTPUT_CAP = 1024 * 1024;
+export const PROBE_CACHE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** What `uuldana agents --json` prints for one agent. */
 export interface AgentStatus {
@@ -34,10 +32,16 @@ export interface AgentStatus {
   path: string | null;
   /** Version the binary reported, or null. */
   version: string | null;
+  /** Why the version is not known, when `--version` did not answer in time (else null). */
+  versionNote: string | null;
   /** Whether its `--help` proves an interactive initial prompt. */
   acceptsInitialPrompt: boolean;
   /** The proof (matching line, or why not); null when the binary was not found. */
   proof: Proof | null;
+  /** Whether version and proof came from the probe cache (nothing ran). */
+  cached: boolean;
+  /** How this version stands against the newest one the real-agent matrix passed with. */
+  tested: TestedState;
   /** Roads the adapter supports, best first. */
   roads: Road[];
   /** The road automatic handoffs use: the config's `road`, else the adapter's default. */
@@ -55,113 +59,26 @@ export interface AgentStatus {
   problem: string | null;
 }
 
-/** The output of a short probe run. */
-export interface ProbeOutput {
-  /** Exit code, or null when it was killed on timeout. */
-  code: number | null;
-  /** stdout and stderr, decoded. */
-  stdout: string;
-  stderr: string;
-  /** It did not finish in time and was killed. */
-  timedOut: boolean;
-  /** It printed more than the cap: the output is cut there and the program was killed. */
-  truncated: boolean;
-  /** How long it ran, in milliseconds. */
-  ms: number;
+/** An agent's binary located on this machine, not run yet. */
+export interface Located {
+  /** Absolute path of the binary. */
+  path: string;
+  /** The configured environment the agent runs with (its probes run with it too). */
+  env: Record<string, string>;
 }
 
-/**
- * Runs `path args` without a terminal (stdin null), collecting output, killed after `timeoutMs`
- * or once it printed more than `maxBytes` on one stream (memory stays bounded whatever it prints).
- * Grandchildren that keep the pipes open do not make it hang.
- */
-export async function runProbe(
-  path: string,
-  args: string[],
-  opts: { timeoutMs?: number; cwd?: string; env?: Record<string, string>; maxBytes?: number } = {},
-): Promise<ProbeOutput> {
-  const started = performance.now();
-  const cap = opts.maxBytes ?? PROBE_OUTPUT_CAP;
-  let truncated = false;
-  let overflow: () => void = () => {};
-  const overflowed = new Promise<"overflow">((r) => overflow = () => r("overflow"));
-  const child = new Deno.Command(path, {
-    args,
-    cwd: opts.cwd,
-    env: { NO_COLOR: "1", ...opts.env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const chunks = { stdout: [] as Uint8Array[], stderr: [] as Uint8Array[] };
-  const readers = [
-    child.stdout.getReader(),
-    child.stderr.getReader(),
-  ] as const;
-  const drain = async (r: ReadableStreamDefaultReader<Uint8Array>, into: Uint8Array[]) => {
-    let kept = 0;
-    try {
-      for (;;) {
-        const { done, value } = await r.read();
-        if (done) return;
-        if (kept + value.length > cap) {
-          into.push(value.subarray(0, cap - kept));
-          truncated = true;
-          overflow();
-          return;
-        }
-        into.push(value);
-        kept += value.length;
-      }
-    } catch {
-      // cancelled on timeout
-    }
-  };
-  const drained = Promise.all([
-    drain(readers[0], chunks.stdout),
-    drain(readers[1], chunks.stderr),
-  ]);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<"timeout">((r) => {
-    timer = setTimeout(() => r("timeout"), opts.timeoutMs ?? PROBE_TIMEOUT_MS);
-  });
-  const outcome = await Promise.race([child.status.then((s) => s), timeout, overflowed]);
-  let code: number | null = null;
-  let timedOut = false;
-  if (outcome === "timeout" || outcome === "overflow") {
-    timedOut = outcome === "timeout";
-    try {
-      child.kill("SIGKILL");
-    } catch { /* already gone */ }
-    await child.status;
-  } else {
-    code = outcome.code;
-  }
-  // Output still held open by a grandchild gets a short grace period, then is cut.
-  const grace = new Promise<void>((r) => setTimeout(r, timedOut || truncated ? 0 : 200));
-  await Promise.race([drained, grace]);
-  clearTimeout(timer);
-  for (const r of readers) r.cancel().catch(() => {});
-  await drained;
-  const dec = (parts: Uint8Array[]) => new TextDecoder().decode(_concat(parts));
-  return {
-    code,
-    stdout: dec(chunks.stdout),
-    stderr: dec(chunks.stderr),
-    timedOut,
-    truncated,
-    ms: Math.round(performance.now() - started),
-  };
-}
-
-function _concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+/** How probes go: the cache they use, the budget they share, their time limits. */
+export interface ProbeOptions {
+  /** The journal whose probe cache is read and written; without one, everything is probed. */
+  journal?: Journal;
+  /** Probe again even when the cache knows the binary (`uuldana agents --refresh`). */
+  refresh?: boolean;
+  /** The time and slots shared with the other probes of the command (default: its own). */
+  budget?: ProbeBudget;
+  /** The first try's limit (default {@link PROBE_TIMEOUT_MS}). */
+  timeoutMs?: number;
+  /** The second try's limit (default {@link PROBE_RETRY_TIMEOUT_MS}). */
+  retryTimeoutMs?: number;
 }
 
 function _isExecutableFile(path: string): boolean {
@@ -194,11 +111,11 @@ export function parseVersion(output: string): string | null {
 }
 
 /**
- * Locates the agent: the config's `bin` (a path, or a name looked up on PATH;
+ * Locates the agent without running it: the config's `bin` (a path, or a name looked up on PATH;
  * `UULDANA_<AGENT>_BIN` is already folded in by `loadConfig`), else the adapter's names on PATH.
  * A configured `bin` that is missing gives null (never a silent fallback to another binary).
  */
-export async function findAgent(adapter: Adapter, config: Config): Promise<Found | null> {
+export function locateAgent(adapter: Adapter, config: Config): Located | null {
   const { bin, env } = agentConfig(config, adapter.name);
   let path: string | null = null;
   if (bin) path = whichBinary(bin);
@@ -208,73 +125,226 @@ export async function findAgent(adapter: Adapter, config: Config): Promise<Found
       if (path) break;
     }
   }
-  if (!path) return null;
-  let version: string | null = null;
-  try {
-    const out = await runProbe(path, ["--version"], { env: { ...adapter.probeEnv, ...env } });
-    if (!out.timedOut) version = parseVersion(out.stdout) ?? parseVersion(out.stderr);
-  } catch {
-    version = null;
-  }
-  return { path, version, env };
+  return path ? { path, env } : null;
 }
 
-/** The environment a probe of `adapter` runs with: its probe settings, then the configured env. */
-function _probeEnv(adapter: Adapter, found: Found): Record<string, string> {
-  return { ...adapter.probeEnv, ...found.env };
+/**
+ * The probe cache's name for the build of the binary at `path` probed with `env`: where it
+ * resolves to, its size and modification time; null when it cannot be read.
+ */
+export function binaryStamp(path: string, env: Record<string, string>): BinaryStamp | null {
+  try {
+    const realPath = Deno.realPathSync(path);
+    const st = Deno.statSync(realPath);
+    return {
+      path,
+      realPath,
+      size: st.size,
+      mtimeMs: st.mtime?.getTime() ?? 0,
+      envKey: _envKey(env),
+    };
+  } catch {
+    return null;
+  }
+}
+
+// A digest, not the values: a configured env may hold an API key, and the journal is no place
+// for it.
+function _envKey(env: Record<string, string>): string {
+  const entries = Object.keys(env).sort().map((k) => [k, env[k]]);
+  return createHash("sha256").update(JSON.stringify(entries)).digest("hex").slice(0, 32);
+}
+
+/**
+ * Locates the agent (see {@link locateAgent}) and asks its version: from the probe cache when it
+ * knows this build of the binary, else from `--version`, with the same patience as `--help`.
+ */
+export async function findAgent(
+  adapter: Adapter,
+  config: Config,
+  opts: ProbeOptions = {},
+): Promise<Found | null> {
+  const located = locateAgent(adapter, config);
+  if (!located) return null;
+  const probed = await _probe(adapter, located, { version: true, help: false }, opts);
+  return { path: located.path, version: probed.version, env: located.env };
+}
+
+/**
+ * How patient probes are that nobody waits for (a run proves the other agents of its chain in the
+ * background while one works): at load, Kilo's and OpenCode's `--help` took 34–40 s of wall time
+ * for 2.7 s of CPU, and a probe cut short proves nothing.
+ */
+export const BACKGROUND_PROBE_TIMEOUT_MS = 60_000;
+
+/**
+ * A located agent as {@link Found} without running it: the version is not asked yet (null; see
+ * {@link versionOf}). A run looks up every agent of its chain this way and asks only the one it
+ * starts.
+ */
+export function foundWithoutVersion(adapter: Adapter, config: Config): Found | null {
+  const located = locateAgent(adapter, config);
+  return located ? { path: located.path, version: null, env: located.env } : null;
+}
+
+/** What `found`'s `--version` says (null: it said none, or did not answer), cached like a proof. */
+export async function versionOf(
+  adapter: Adapter,
+  found: Found,
+  opts: ProbeOptions = {},
+): Promise<string | null> {
+  const located = { path: found.path, env: found.env ?? {} };
+  return (await _probe(adapter, located, { version: true, help: false }, opts)).version;
 }
 
 /**
  * Proves from `BIN --help` (no terminal, stdin null) that the agent accepts an initial prompt, run
  * with the adapter's probe environment (e.g. Gemini CLI's `GEMINI_CLI_NO_RELAUNCH`, so it does not
  * start itself twice) and the agent's configured environment (it can change what the agent does).
- * A first probe that times out (3 s) is tried again with a longer limit (15 s): a slow start is not
- * a refusal, and `note` says what happened. One that timed out twice is `inconclusive`.
+ * A probe that has not answered in 3 s is given up to 15 s in all: a slow start is not a refusal,
+ * and `note` says what happened. One that did not answer then is `inconclusive`.
  *
- * With a journal, a result for the same binary path and version is reused and a new one stored; a
- * binary without a version, or with a configured environment, is probed every time, and a probe
- * that timed out or could not run is never stored (a slow first start must not refuse it for good).
+ * With a journal, the proof is cached per build of the binary (path, real path, size, modification
+ * time, environment: {@link binaryStamp}), whether its version is known or not; a proof that timed
+ * out or could not run is never stored (a slow first start must not refuse it for good).
  */
 export async function proveAgent(
   adapter: Adapter,
   found: Found,
   journal?: Journal,
-  opts: { timeoutMs?: number; retryTimeoutMs?: number } = {},
+  opts: Omit<ProbeOptions, "journal"> = {},
 ): Promise<Proof> {
-  const cacheable = journal !== undefined && found.version !== null &&
-    Object.keys(found.env ?? {}).length === 0;
-  if (cacheable) {
-    const cached = journal!.cachedProof(found.path, found.version!);
-    if (cached) {
-      if (cached.accepted) return { accepted: true, line: cached.line, cached: true };
-      // Same refusal reason as a fresh probe would give.
-      return { ...adapter.proveInitialPrompt(""), accepted: false, line: null, cached: true };
+  const located = { path: found.path, env: found.env ?? {} };
+  const probed = await _probe(adapter, located, { version: false, help: true }, {
+    ...opts,
+    journal,
+  });
+  return probed.proof!;
+}
+
+/** What the probes of one binary found. */
+interface _Probed {
+  version: string | null;
+  /** Why the version is not known (it did not answer in time), else null. */
+  versionNote: string | null;
+  /** The proof, when asked for. */
+  proof: Proof | null;
+  /** Everything asked for came from the cache. */
+  cached: boolean;
+}
+
+/** The version and/or the proof of a located binary: cached ones reused, the rest probed at once. */
+async function _probe(
+  adapter: Adapter,
+  located: Located,
+  want: { version: boolean; help: boolean },
+  opts: ProbeOptions,
+): Promise<_Probed> {
+  const env = { ...adapter.probeEnv, ...located.env };
+  const stamp = opts.journal ? binaryStamp(located.path, env) : null;
+  const cached = stamp && !opts.refresh ? _fresh(opts.journal!, stamp) : null;
+  const budget = opts.budget ?? new ProbeBudget({ slots: 2 });
+  const needVersion = want.version && !cached?.versionKnown;
+  const needHelp = want.help && !cached?.proof;
+  const [version, proof] = await Promise.all([
+    needVersion ? _askVersion(located.path, env, budget, opts) : null,
+    needHelp ? _askHelp(adapter, located.path, env, budget, opts) : null,
+  ]);
+  const learnt = {
+    version: version?.version ?? null,
+    versionKnown: version?.note === null,
+    proof: proof && !proof.inconclusive ? { accepted: proof.accepted, line: proof.line } : null,
+  };
+  if (stamp && (learnt.versionKnown || learnt.proof)) {
+    try {
+      opts.journal!.saveProbe(stamp, learnt);
+    } catch {
+      // The cache is an optimisation: a journal that cannot take the write costs a probe next time.
     }
   }
-  const limits = [
-    opts.timeoutMs ?? PROBE_TIMEOUT_MS,
-    opts.retryTimeoutMs ?? PROBE_RETRY_TIMEOUT_MS,
-  ];
-  const env = _probeEnv(adapter, found);
-  let proof: Proof;
+  return {
+    version: version ? version.version : cached?.version ?? null,
+    versionNote: version?.note ?? null,
+    proof: proof ?? (want.help && cached?.proof ? _cachedProof(adapter, cached.proof) : null),
+    cached: !version && !proof,
+  };
+}
+
+/** The cached probe of `stamp` when it is younger than {@link PROBE_CACHE_MAX_AGE_MS}. */
+function _fresh(journal: Journal, stamp: BinaryStamp): CachedProbe | null {
+  let cached: CachedProbe | null;
   try {
-    let out = await runProbe(found.path, ["--help"], { env, timeoutMs: limits[0] });
-    let retried = false;
-    if (out.timedOut && !adapter.proveInitialPrompt(`${out.stdout}\n${out.stderr}`).accepted) {
-      retried = true;
-      out = await runProbe(found.path, ["--help"], { env, timeoutMs: limits[1] });
-    }
-    proof = adapter.proveInitialPrompt(`${out.stdout}\n${out.stderr}`);
-    const first = `'${found.path} --help' did not finish in ${_seconds(limits[0])}`;
+    cached = journal.cachedProbe(stamp);
+  } catch {
+    return null; // unreadable: probe
+  }
+  if (!cached) return null;
+  const age = Date.now() - Date.parse(cached.checkedAt);
+  return age >= 0 && age < PROBE_CACHE_MAX_AGE_MS ? cached : null;
+}
+
+function _cachedProof(adapter: Adapter, proof: { accepted: boolean; line: string | null }): Proof {
+  if (proof.accepted) return { accepted: true, line: proof.line, cached: true };
+  // Same refusal reason as a fresh probe would give.
+  return { ...adapter.proveInitialPrompt(""), accepted: false, line: null, cached: true };
+}
+
+/** `--version`, patiently; `note` (null when it answered) says why no version is known. */
+async function _askVersion(
+  path: string,
+  env: Record<string, string>,
+  budget: ProbeBudget,
+  opts: ProbeOptions,
+): Promise<{ version: string | null; note: string | null }> {
+  const read = (stdout: string, stderr: string) => parseVersion(stdout) ?? parseVersion(stderr);
+  try {
+    const probe = await patientProbe(path, ["--version"], {
+      env,
+      budget,
+      timeoutMs: opts.timeoutMs,
+      retryTimeoutMs: opts.retryTimeoutMs,
+      enough: (stdout, stderr) => read(stdout, stderr) !== null,
+    });
+    const version = read(probe.out.stdout, probe.out.stderr);
+    if (version !== null || !probe.out.timedOut) return { version, note: null };
+    const why = _unanswered(path, "--version", probe, budget);
+    return { version: null, note: `${why}; asked again next time` };
+  } catch (e) {
+    return { version: null, note: `cannot run '${path} --version': ${(e as Error).message}` };
+  }
+}
+
+/** `--help`, patiently, and the adapter's proof from it. */
+async function _askHelp(
+  adapter: Adapter,
+  path: string,
+  env: Record<string, string>,
+  budget: ProbeBudget,
+  opts: ProbeOptions,
+): Promise<Proof> {
+  const prove = (stdout: string, stderr: string) =>
+    adapter.proveInitialPrompt(`${stdout}\n${stderr}`);
+  try {
+    const probe = await patientProbe(path, ["--help"], {
+      env,
+      budget,
+      timeoutMs: opts.timeoutMs,
+      retryTimeoutMs: opts.retryTimeoutMs,
+      enough: (stdout, stderr) => prove(stdout, stderr).accepted,
+    });
+    const { out } = probe;
+    let proof = prove(out.stdout, out.stderr);
     if (out.timedOut && !proof.accepted) {
-      proof = {
+      return {
         ...proof,
         inconclusive: true,
-        reason: `${first}, nor in ${_seconds(limits[1])} on a second try; not a refusal, ` +
+        reason: `${_unanswered(path, "--help", probe, budget)}; not a refusal, ` +
           "it is probed again at the next handoff",
       };
-    } else if (retried) {
-      proof = { ...proof, note: `${first}; the second try took ${_seconds(out.ms)}` };
+    }
+    if (probe.slow && !out.timedOut) {
+      const first = `'${path} --help' did not answer in ${_seconds(probe.limitsMs[0])}`;
+      proof = { ...proof, note: `${first}; it did after ${_seconds(out.ms)}` };
     }
     if (out.truncated && !proof.accepted) {
       proof = {
@@ -283,47 +353,62 @@ export async function proveAgent(
           `${proof.reason}; its --help printed more than ${PROBE_OUTPUT_CAP} bytes, cut there`,
       };
     }
+    return proof;
   } catch (e) {
-    proof = {
+    return {
       accepted: false,
       line: null,
       inconclusive: true,
-      reason: `cannot run '${found.path} --help': ${(e as Error).message}`,
+      reason: `cannot run '${path} --help': ${(e as Error).message}`,
     };
   }
-  if (cacheable && !proof.inconclusive) {
-    journal!.saveProof(found.path, found.version!, { accepted: proof.accepted, line: proof.line });
-  }
-  return proof;
+}
+
+/** Why a probe that timed out gave nothing: its limits, and the shared budget when it cut them. */
+function _unanswered(path: string, arg: string, probe: PatientProbe, budget: ProbeBudget): string {
+  const shared = `the ${_seconds(budget.totalMs)} all probes share`;
+  const [first, all] = probe.limitsMs;
+  if (all <= 0) return `'${path} ${arg}' was not run: ${shared} ran out`;
+  return `'${path} ${arg}' did not answer in ${_seconds(first)}` +
+    (all > first ? `, nor in ${_seconds(all)} in all` : "") +
+    (probe.outOfBudget ? ` (cut short: ${shared} ran out)` : "");
 }
 
 function _seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0).replace(/\.0$/, "")} s`;
 }
 
-/** Everything `uuldana agents` shows about one agent (finds and proves it). */
+/**
+ * Everything `uuldana agents` shows about one agent: it is located, then its `--version` and
+ * `--help` are probed at once (in `opts.budget`'s slots), or both answers come from the cache.
+ */
 export async function describeAgent(
   adapter: Adapter,
   config: Config,
-  journal?: Journal,
+  opts: ProbeOptions = {},
 ): Promise<AgentStatus> {
   const conf = agentConfig(config, adapter.name);
-  const found = await findAgent(adapter, config);
-  const proof = found ? await proveAgent(adapter, found, journal) : null;
+  const located = locateAgent(adapter, config);
+  const probed = located
+    ? await _probe(adapter, located, { version: true, help: true }, opts)
+    : null;
   const road = conf.road ?? adapter.defaultRoad;
   let problem: string | null = null;
-  if (!found && conf.bin) problem = `configured bin '${conf.bin}' not found or not executable`;
+  if (!located && conf.bin) problem = `configured bin '${conf.bin}' not found or not executable`;
   else if (!adapter.roads.includes(road)) {
     problem = `configured road '${road}' is not one of ${adapter.roads.join(", ")}`;
   }
   return {
     name: adapter.name,
     displayName: adapter.displayName,
-    found: found !== null,
-    path: found?.path ?? null,
-    version: found?.version ?? null,
-    acceptsInitialPrompt: proof?.accepted ?? false,
-    proof,
+    found: located !== null,
+    path: located?.path ?? null,
+    version: probed?.version ?? null,
+    versionNote: probed?.versionNote ?? null,
+    acceptsInitialPrompt: probed?.proof?.accepted ?? false,
+    proof: probed?.proof ?? null,
+    cached: probed?.cached ?? false,
+    tested: testedState(adapter.name, probed?.version ?? null),
     roads: [...adapter.roads],
     defaultRoad: road,
     handoffInArgv: handoffInArgv(adapter, road),

@@ -7,7 +7,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Launch } from "./adapter.ts";
-import { runProbe } from "./find.ts";
+import { runProbe } from "./probe.ts";
 import { RoadError } from "./launch_rules.ts";
 import { watchedArgv } from "../src/pty/watched_child.ts";
 

@@ -2,7 +2,7 @@
  * The usage-limit messages each agent prints, as data: the texts that mean a limit (matched only
  * where that agent draws its own errors; the anchors live in each adapter's detector) and the
  * look-alikes that are deliberately not a limit. Sources: PROVIDERS.md §4 and the messages users
- * reported in 2025–2026 (issue 14, issue 17). The README's detection section lists these.
+ * reported in 2025–2026 (issue 14, issue 17). docs/detection.md lists these.
  *
  * @module
  */

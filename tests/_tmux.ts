@@ -79,6 +79,11 @@ export class TmuxTerminal {
     return this.#tmux("capture-pane", "-p");
   }
 
+  /** The scrollback and the visible screen as text, oldest line first, wrapped lines joined. */
+  history(): Promise<string> {
+    return this.#tmux("capture-pane", "-p", "-J", "-S", "-");
+  }
+
   /** Appends everything the window's program writes from now on to `file` (raw bytes). */
   async record(file: string): Promise<void> {
     await this.#tmux("pipe-pane", "-o", `cat >> ${_quote(file)}`);

@@ -9,6 +9,7 @@ import { DatabaseSync } from "node:sqlite";
 import { installFakeAgent } from "./fixtures/fake_agents/install.ts";
 import { topHelp } from "./fixtures/fake_agents/help.ts";
 import { adapterByName, ADAPTERS } from "../adapters/registry.ts";
+import { TESTED_VERSIONS } from "../adapters/tested.ts";
 import { chunkSizes, detectInRecording } from "../src/cli/debug_detect.ts";
 import { normalizeSpace } from "../adapters/screen_text.ts";
 import { Terminal } from "../src/vt/mod.ts";
@@ -117,9 +118,10 @@ Deno.test("agents --json: found, version, proof from the real help, refusal, con
     assert(key in by("aider"), key);
   }
 
-  // The proofs were cached per path + version; a second run reuses them.
+  // Version and proof were cached per binary (path, size, modification time); a second run
+  // reuses them and runs nothing.
   const db = new DatabaseSync(`${root}/data/journal.db`);
-  const rows = db.prepare("SELECT bin_path, version, accepted FROM prompt_proofs ORDER BY bin_path")
+  const rows = db.prepare("SELECT bin_path, version, accepted FROM agent_probes ORDER BY bin_path")
     .all() as { bin_path: string; version: string; accepted: number }[];
   db.close();
   assertEquals(
@@ -127,7 +129,12 @@ Deno.test("agents --json: found, version, proof from the real help, refusal, con
     [[`${bin}/claude`, "9.9.9", 1], [`${bin}/codex`, "9.9.9", 0], [geminiBin, "9.9.9", 1]],
   );
   const again = JSON.parse((await uuldana(["agents", "--json"], env)).stdout);
-  assertEquals(again.find((a: { name: string }) => a.name === "claude").proof.cached, true);
+  const claudeAgain = again.find((a: { name: string }) => a.name === "claude");
+  assertEquals([claudeAgain.cached, claudeAgain.proof.cached, claudeAgain.version], [
+    true,
+    true,
+    "9.9.9",
+  ]);
 
   const human = await uuldana(["agents"], { ...env, NO_COLOR: "1" });
   assertEquals(human.code, 0);
@@ -140,6 +147,75 @@ Deno.test("agents --json: found, version, proof from the real help, refusal, con
     human.stdout,
   );
   assert(!human.stdout.includes("in claude's command line"), "the hook road uses a file");
+});
+
+/** A one-patch-newer version than `version` ("2.1.332" → "2.1.333"). */
+function nextPatch(version: string): string {
+  const parts = version.split(".").map(Number);
+  parts[parts.length - 1]++;
+  return parts.join(".");
+}
+
+Deno.test("agents and doctor say when an installed agent is newer than the newest tested, and which were never run for real", async () => {
+  const root = await Deno.makeTempDir({ prefix: "uuldana-agents-newer-" });
+  try {
+    const bin = `${root}/bin`;
+    await Deno.mkdir(bin);
+    await Deno.mkdir(`${root}/home`);
+    const tested = TESTED_VERSIONS.claude.tested!;
+    const newer = nextPatch(tested);
+    // Small real programs: Claude Code one patch past the newest tested, Crush (never run for real)
+    // and Codex at exactly the tested version.
+    const fake = async (name: string, version: string, help: string) => {
+      await Deno.writeTextFile(`${root}/${name}.help`, help);
+      await Deno.writeTextFile(
+        `${bin}/${name}`,
+        `#!/bin/sh\n[ "$1" = --version ] && { echo '${version}'; exit 0; }\ncat '${root}/${name}.help'\n`,
+      );
+      await Deno.chmod(`${bin}/${name}`, 0o755);
+    };
+    await fake("claude", `${newer} (Claude Code)`, topHelp("claude"));
+    await fake("crush", "crush version v0.9.0", "Usage:\n  crush [flags]\n");
+    await fake("codex", `codex-cli ${TESTED_VERSIONS.codex.tested}`, topHelp("codex"));
+    const env = {
+      PATH: `${bin}:/usr/bin:/bin`,
+      HOME: `${root}/home`,
+      UULDANA_HOME: `${root}/data`,
+      UULDANA_CONFIG: `${root}/config.json`,
+      NO_COLOR: "1",
+    };
+    const human = await uuldana(["agents"], env);
+    assertEquals(human.code, 0, human.stderr);
+    const line =
+      `claude ${newer} is newer than the newest tested (${tested}): limit detection may miss its screens`;
+    assert(human.stdout.includes(`! ${line}`), human.stdout);
+    assert(
+      human.stdout.includes(`! not run for real: ${TESTED_VERSIONS.crush.notRun}`),
+      human.stdout,
+    );
+    assert(!human.stdout.includes("codex 0"), "an agent at the tested version is not flagged");
+    // Auggie is not installed: still marked, under its install hint.
+    assert(human.stdout.includes(`not run for real: ${TESTED_VERSIONS.auggie.notRun}`));
+
+    const json = JSON.parse((await uuldana(["agents", "--json"], env)).stdout);
+    const claude = json.find((a: { name: string }) => a.name === "claude");
+    assertEquals(claude.tested, {
+      kind: "newer",
+      version: newer,
+      tested,
+      date: TESTED_VERSIONS.claude.date,
+    });
+    assertEquals(json.find((a: { name: string }) => a.name === "codex").tested.kind, "tested");
+
+    const doctor = await uuldana(["doctor", "--json"], env);
+    const checks = JSON.parse(doctor.stdout) as { name: string; status: string; detail: string }[];
+    const flagged = checks.find((c) => c.detail === line);
+    assertEquals(flagged?.status, "warn", doctor.stdout);
+    assertEquals(flagged?.name, "agent claude");
+    assert(checks.some((c) => c.name === "agent crush" && c.detail.startsWith("not run for real")));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
 
 interface Rec {

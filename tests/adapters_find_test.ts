@@ -1,6 +1,7 @@
 /**
- * findAgent / proveAgent against real programs: a hanging or slow `--help`, a flood of output, a
- * missing configured bin, and the simulated Gemini CLI that relaunches itself.
+ * findAgent / proveAgent / describeAgent against real programs: a hanging or slow `--help`, a
+ * flood of output, a missing configured bin, the simulated Gemini CLI that relaunches itself, and
+ * the probe cache (a binary without a version, a changed binary, `--refresh`, the shared budget).
  */
 import {
   deepStrictEqual as assertEquals,
@@ -8,22 +9,24 @@ import {
   ok as assert,
 } from "node:assert/strict";
 import {
+  binaryStamp,
+  describeAgent,
   findAgent,
-  PROBE_OUTPUT_CAP,
   proveAgent,
-  runProbe,
   whichBinary,
 } from "../adapters/find.ts";
+import { PROBE_OUTPUT_CAP, ProbeBudget, runProbe } from "../adapters/probe.ts";
 import { adapterByName } from "../adapters/registry.ts";
 import { parseConfig } from "../src/config/config.ts";
 import { Journal } from "../src/journal/journal.ts";
 import { installSimAgents } from "../src/sim/install.ts";
 import { UULDANA } from "./_paths.ts";
 
-Deno.test("a --help that hangs (a grandchild holding the pipe too) is cut off and refused", async () => {
+Deno.test("a --help that hangs (a grandchild holding the pipe too) is cut off and refused, and what it started goes too", async () => {
   const dir = await Deno.makeTempDir({ prefix: "uuldana-find-" });
   const path = `${dir}/gemini`;
-  await Deno.writeTextFile(path, "#!/bin/sh\nsleep 3 &\nsleep 3\n");
+  // The grandchild sleeps longer than the test waits for it to go: only a kill ends it in time.
+  await Deno.writeTextFile(path, `#!/bin/sh\nsleep 8 &\necho $! > '${dir}/child'\nsleep 8\n`);
   await Deno.chmod(path, 0o755);
   const out = await runProbe(path, ["--help"], { timeoutMs: 300 });
   assertEquals(out.timedOut, true);
@@ -33,19 +36,32 @@ Deno.test("a --help that hangs (a grandchild holding the pipe too) is cut off an
     retryTimeoutMs: 300,
   });
   assertEquals([proof.accepted, proof.inconclusive], [false, true]);
-  assertMatch(
-    proof.reason!,
-    /did not finish in 0\.3 s, nor in 0\.3 s on a second try; not a refusal/,
-  );
+  assertMatch(proof.reason!, /did not answer in 0\.3 s; not a refusal/);
+  // The grandchild it left (a launcher's real binary, say) is stopped with it, within the
+  // watcher's second.
+  const child = Number(await Deno.readTextFile(`${dir}/child`));
+  const deadline = Date.now() + 5000;
+  const alive = () => {
+    try {
+      Deno.kill(child, "SIGCONT");
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assertEquals(alive(), false, "the probe's grandchild was stopped");
 });
 
-Deno.test("a --help slower than the first limit is tried again, longer, and says so", async () => {
+Deno.test("a --help slower than the first limit is given the longer one, not restarted, and says so", async () => {
   const dir = await Deno.makeTempDir({ prefix: "uuldana-find-slow-" });
   try {
     const path = `${dir}/gemini`;
+    // A start that takes 1 s each time: killed at 0.3 s and started again, it would never finish.
     await Deno.writeTextFile(
       path,
-      "#!/bin/sh\nsleep 1\necho '  -i, --prompt-interactive  Execute the prompt and continue'\n",
+      `#!/bin/sh\necho start >> '${dir}/starts'\nsleep 1\n` +
+        "echo '  -i, --prompt-interactive  Execute the prompt and continue'\n",
     );
     await Deno.chmod(path, 0o755);
     const proof = await proveAgent(adapterByName("gemini")!, { path, version: null }, undefined, {
@@ -53,7 +69,8 @@ Deno.test("a --help slower than the first limit is tried again, longer, and says
       retryTimeoutMs: 10_000,
     });
     assertEquals([proof.accepted, proof.inconclusive], [true, undefined]);
-    assertMatch(proof.note!, /did not finish in 0\.3 s; the second try took \d/);
+    assertMatch(proof.note!, /did not answer in 0\.3 s; it did after 1(\.\d)? s/);
+    assertEquals(await Deno.readTextFile(`${dir}/starts`), "start\n", "started once");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -140,7 +157,7 @@ Deno.test("a --help that timed out is not cached: the next probe can still prove
     await Deno.chmod(path, 0o755);
     const slow = await proveAgent(gemini, found, journal, { timeoutMs: 200, retryTimeoutMs: 200 });
     assertEquals([slow.accepted, slow.inconclusive], [false, true]);
-    assertEquals(journal.cachedProof(path, "0.61.0"), null);
+    assertEquals(journal.cachedProbe(binaryStamp(path, gemini.probeEnv ?? {})!), null);
     await Deno.writeTextFile(
       path,
       "#!/bin/sh\necho '  -i, --prompt-interactive  Execute the prompt and continue'\n",
@@ -150,6 +167,165 @@ Deno.test("a --help that timed out is not cached: the next probe can still prove
     assertEquals((await proveAgent(gemini, found, journal)).cached, true);
   } finally {
     journal.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** A fake agent at `dir/name` that logs each run's arguments to `dir/runs` and runs `body`. */
+async function fakeAgent(dir: string, name: string, body: string): Promise<string> {
+  const path = `${dir}/${name}`;
+  await Deno.writeTextFile(path, `#!/bin/sh\necho "$*" >> '${dir}/runs'\n${body}\n`);
+  await Deno.chmod(path, 0o755);
+  return path;
+}
+
+/** The arguments of every run of the fake agents in `dir`, and forgets them. */
+async function takeRuns(dir: string): Promise<string[]> {
+  const text = await Deno.readTextFile(`${dir}/runs`).catch(() => "");
+  await Deno.writeTextFile(`${dir}/runs`, "");
+  return text.split("\n").filter(Boolean).sort();
+}
+
+const CODEX_HELP = 'echo "Usage: codex [OPTIONS] [PROMPT]"';
+
+Deno.test("a proof without a version is cached: the second look runs nothing", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "uuldana-find-noversion-" });
+  const journal = Journal.open(dir);
+  try {
+    // A development build: its --version names no number.
+    const path = await fakeAgent(
+      dir,
+      "codex",
+      `[ "$1" = --version ] && { echo "codex (development build)"; exit 0; }\n${CODEX_HELP}`,
+    );
+    const codex = adapterByName("codex")!;
+    const config = parseConfig({ agents: { codex: { bin: path } } }, "t.json", () => undefined);
+    const first = await describeAgent(codex, config, { journal });
+    assertEquals([first.version, first.acceptsInitialPrompt, first.cached], [null, true, false]);
+    assertEquals(await takeRuns(dir), ["--help", "--version"]);
+    const second = await describeAgent(codex, config, { journal });
+    assertEquals([second.version, second.acceptsInitialPrompt, second.cached], [null, true, true]);
+    assertEquals(second.proof?.line, "Usage: codex [OPTIONS] [PROMPT]");
+    assertEquals(await takeRuns(dir), [], "nothing ran the second time");
+    // run and handoff ask the same cache: findAgent and proveAgent run nothing either.
+    const found = await findAgent(codex, config, { journal });
+    assertEquals((await proveAgent(codex, found!, journal)).cached, true);
+    assertEquals(await takeRuns(dir), []);
+  } finally {
+    journal.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a --version that does not answer in time: the proof is cached, the version asked again", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "uuldana-find-slowversion-" });
+  const journal = Journal.open(dir);
+  try {
+    const path = await fakeAgent(
+      dir,
+      "codex",
+      `[ "$1" = --version ] && exec sleep 5\n${CODEX_HELP}`,
+    );
+    const codex = adapterByName("codex")!;
+    const config = parseConfig({ agents: { codex: { bin: path } } }, "t.json", () => undefined);
+    const opts = { journal, timeoutMs: 200, retryTimeoutMs: 300 };
+    const first = await describeAgent(codex, config, opts);
+    assertEquals([first.version, first.acceptsInitialPrompt], [null, true]);
+    assertMatch(
+      first.versionNote!,
+      /--version' did not answer in 0\.2 s, nor in 0\.3 s in all; asked again next time/,
+    );
+    assertEquals(await takeRuns(dir), ["--help", "--version"]);
+    const second = await describeAgent(codex, config, opts);
+    assertEquals([second.acceptsInitialPrompt, second.proof?.cached], [true, true]);
+    assertEquals(await takeRuns(dir), ["--version"], "only the version is asked again");
+  } finally {
+    journal.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a changed binary is probed again: another size, another modification time, --refresh", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "uuldana-find-changed-" });
+  const journal = Journal.open(dir);
+  try {
+    const version = (v: string) => `[ "$1" = --version ] && { echo "codex-cli ${v}"; exit 0; }`;
+    const path = await fakeAgent(dir, "codex", `${version("0.171.0")}\n${CODEX_HELP}`);
+    const codex = adapterByName("codex")!;
+    const config = parseConfig({ agents: { codex: { bin: path } } }, "t.json", () => undefined);
+    const look = async () => {
+      const s = await describeAgent(codex, config, { journal });
+      return [s.version, s.cached, (await takeRuns(dir)).length];
+    };
+    assertEquals(await look(), ["0.171.0", false, 2]);
+    assertEquals(await look(), ["0.171.0", true, 0]);
+    // Upgraded in place: same path, another size.
+    await fakeAgent(dir, "codex", `${version("0.172.10")}\n${CODEX_HELP}`);
+    assertEquals(await look(), ["0.172.10", false, 2]);
+    assertEquals(await look(), ["0.172.10", true, 0]);
+    // Same size, another modification time (rewritten, or touched).
+    const { mtime } = await Deno.stat(path);
+    await Deno.utime(path, new Date(), new Date(mtime!.getTime() + 5000));
+    assertEquals(await look(), ["0.172.10", false, 2]);
+    // Same size and modification time as the cached build, other content: its stamp is the cache's.
+    await fakeAgent(dir, "codex", `${version("0.172.11")}\n${CODEX_HELP}`);
+    await Deno.utime(path, new Date(), new Date(mtime!.getTime() + 5000));
+    assertEquals(await look(), ["0.172.10", true, 0]);
+    // …which --refresh probes again.
+    const refreshed = await describeAgent(codex, config, { journal, refresh: true });
+    assertEquals([refreshed.version, refreshed.cached], ["0.172.11", false]);
+    assertEquals((await takeRuns(dir)).length, 2);
+    assertEquals(await look(), ["0.172.11", true, 0]);
+  } finally {
+    journal.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the probe cache follows links: another target of the same link is another binary", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "uuldana-find-link-" });
+  const journal = Journal.open(dir);
+  try {
+    const v = (n: string) => `[ "$1" = --version ] && { echo "${n}"; exit 0; }\n${CODEX_HELP}`;
+    const a = await fakeAgent(dir, "codex-a", v("1.0.0"));
+    const b = await fakeAgent(dir, "codex-b", v("2.0.0"));
+    const link = `${dir}/codex`;
+    await Deno.symlink(a, link);
+    const codex = adapterByName("codex")!;
+    const config = parseConfig({ agents: { codex: { bin: link } } }, "t.json", () => undefined);
+    assertEquals((await describeAgent(codex, config, { journal })).version, "1.0.0");
+    await Deno.remove(link);
+    await Deno.symlink(b, link);
+    assertEquals((await describeAgent(codex, config, { journal })).version, "2.0.0");
+  } finally {
+    journal.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("probes share slots and a deadline: none runs past the budget, and it says so", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "uuldana-find-budget-" });
+  try {
+    const hangs = await fakeAgent(dir, "codex", "exec sleep 10");
+    const codex = adapterByName("codex")!;
+    const config = parseConfig({ agents: { codex: { bin: hangs } } }, "t.json", () => undefined);
+    const budget = new ProbeBudget({ totalMs: 700, slots: 1 });
+    const started = performance.now();
+    const s = await describeAgent(codex, config, { budget, timeoutMs: 400, retryTimeoutMs: 5000 });
+    const took = performance.now() - started;
+    assert(took < 2500, `the budget bounds the look: ${took} ms`);
+    // One slot: --version took it for the whole 0.7 s they share; --help never ran.
+    assertEquals(s.proof?.inconclusive, true);
+    assertMatch(
+      s.versionNote!,
+      /did not answer in 0\.4 s, nor in 0\.7 s in all \(cut short: the 0\.7 s all probes share ran out\)/,
+    );
+    assertMatch(
+      s.proof!.reason!,
+      /--help' was not run: the 0\.7 s all probes share ran out; not a refusal/,
+    );
+    assertEquals(await takeRuns(dir), ["--version"]);
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { readArgvVisibility } from "../src/proc_visibility.ts";
 import { REPO_DIR, UULDANA } from "./_paths.ts";
 import { runUuldana, type UuldanaOutput } from "./_uuldana.ts";
-import { assertRunsReplay } from "./_replay_check.ts";
 
 const FIXTURES = join(REPO_DIR, "tests", "fixtures", "pty_agents");
 
@@ -366,34 +365,4 @@ Deno.test("an unusable data directory is one line with a hint, not an internal e
   assertMatch(r.stderr, /UULDANA_HOME/);
   assert(!r.stderr.includes("internal error"), r.stderr);
   noStackTrace(r);
-});
-
-Deno.test("demo: the simulated Claude hits its limit and the simulated Codex continues on the handoff", async () => {
-  const r = await uuldana(["demo", "--keep"]);
-  assertEquals(r.code, 0, r.stderr);
-  assertMatch(r.stderr, /demo finished \(exit 0\)/);
-  const home = /UULDANA_HOME=(\S+) uuldana runs/.exec(r.stderr)?.[1];
-  assert(home, r.stderr);
-  try {
-    const runs = JSON.parse((await uuldana(["runs", "--json"], { home })).stdout);
-    const [codex, claude] = runs;
-    assertEquals([claude.agent, claude.endReason, codex.agent, codex.endReason], [
-      "claude",
-      "limit",
-      "codex",
-      "exit",
-    ]);
-    assertEquals(
-      claude.handoffs.map((h: { toAgent: string; status: string }) => [h.toAgent, h.status]),
-      [
-        ["codex", "delivered"],
-      ],
-    );
-    const handoff = await uuldana(["show", String(claude.id), "--handoff"], { home });
-    assertMatch(handoff.stdout, /Original request[^\n]*\n\s*Add a --dry-run flag/);
-    // Replay equals live, as for every end-to-end switch.
-    assert(assertRunsReplay(home).acted >= 1, "the demo's limit was replayed");
-  } finally {
-    Deno.removeSync(join(home, ".."), { recursive: true });
-  }
 });

@@ -145,6 +145,7 @@ export const CODEX_CHANNEL: AgentChannel = {
   kind: "hooks",
   // 0.171.0 fires no hook at a usage limit (no StopFailure): the screen and OSC 7501 tell it.
   reportsLimits: false,
+  versioned: true,
   enables: "command hooks with -c hooks.<Event> (SessionStart, UserPromptSubmit, Stop, " +
     "Interrupt, SessionEnd) and -c hooks.state trusting exactly those by hash (no bypass flag)",
   events: CODEX_CHANNEL_HOOKS.map(([event]) => event),

@@ -1,6 +1,8 @@
 /**
- * `uuldana agents [--json]`: every agent uuldana knows, whether it is installed, its version,
- * whether its `--help` proves an initial prompt, and how it takes a handoff.
+ * `uuldana agents [--json] [--refresh]`: every agent uuldana knows, whether it is installed, its
+ * version, whether its `--help` proves an initial prompt, how it takes a handoff, and whether it is
+ * newer than the newest version the real-agent matrix passed with. Probes run at once within one
+ * time budget, and a binary probed before answers from the journal's cache.
  *
  * @module
  */
@@ -10,6 +12,8 @@ import { dataDir, ensurePrivateDir } from "../config/paths.ts";
 import { Journal } from "../journal/journal.ts";
 import { ADAPTERS } from "../../adapters/registry.ts";
 import { type AgentStatus, describeAgent } from "../../adapters/find.ts";
+import { ProbeBudget } from "../../adapters/probe.ts";
+import { testedLine } from "../../adapters/tested.ts";
 import { bold, dim, green, red, yellow } from "./style.ts";
 import { type LimitState, limitState } from "../chain/limits.ts";
 import { agentConfig } from "../config/config.ts";
@@ -21,20 +25,27 @@ import { channelLine, type ChannelState, channelState } from "../../adapters/cha
  */
 export type AgentReport = AgentStatus & { limit: LimitState | null; channel: ChannelState };
 
-/** Probes every adapter in parallel (each probe ~3 s at most), with each one's ledger state. */
-export async function agentStatuses(): Promise<AgentReport[]> {
+/**
+ * Describes every adapter, all at once within one {@link ProbeBudget} (so the whole answer takes
+ * at most its 20 s, whatever the agents do), with each one's ledger state. A binary probed before
+ * answers from the cache unless `refresh`.
+ */
+export async function agentStatuses(opts: { refresh?: boolean } = {}): Promise<AgentReport[]> {
   const config = loadConfig();
   let journal: Journal | undefined;
   try {
     journal = Journal.open(ensurePrivateDir(dataDir()));
   } catch {
-    journal = undefined; // the proof cache is an optimisation; listing agents works without it
+    journal = undefined; // the probe cache is an optimisation; listing agents works without it
   }
   try {
     const limits = journal?.latestLimits() ?? new Map();
     const channels = journal?.latestChannels() ?? new Map();
     const now = new Date();
-    const statuses = await Promise.all(ADAPTERS.map((a) => describeAgent(a, config, journal)));
+    const budget = new ProbeBudget();
+    const statuses = await Promise.all(
+      ADAPTERS.map((a) => describeAgent(a, config, { journal, budget, refresh: opts.refresh })),
+    );
     return statuses.map((s, i) => {
       const entry = limits.get(s.name);
       const cfg = agentConfig(config, s.name);
@@ -61,9 +72,14 @@ export function renderAgents(statuses: readonly AgentReport[]): string {
       out.push(`${red("✗")} ${head}  not found${off}`);
       if (s.problem) out.push(`    ${yellow(s.problem)}`);
       out.push(`    install: ${s.installHint}`);
+      if (s.tested.kind === "notRun") out.push(`    ${dim(testedLine(s.name, s.tested))}`);
       continue;
     }
     out.push(`${green("✓")} ${head}  ${s.version ?? "version unknown"}  ${s.path}${off}`);
+    if (s.versionNote) out.push(`    ${dim(s.versionNote)}`);
+    if (s.tested.kind !== "tested" && s.tested.kind !== "unknown") {
+      out.push(`    ${yellow("!")} ${testedLine(s.name, s.tested)}`);
+    }
     if (s.proof?.accepted) out.push(`    initial prompt: yes  ${dim(`"${s.proof.line}"`)}`);
     else if (s.proof?.inconclusive) {
       out.push(`    initial prompt: ${yellow("unknown")}  ${dim(s.proof.reason ?? "")}`);
@@ -83,6 +99,17 @@ export function renderAgents(statuses: readonly AgentReport[]): string {
     }
     if (s.problem) out.push(`    ${yellow(s.problem)}`);
   }
+  const found = statuses.filter((s) => s.found);
+  const cached = found.filter((s) => s.cached).length;
+  if (found.length) {
+    out.push(dim(
+      cached === found.length
+        ? `(versions and proofs from the cache; \`uuldana agents --refresh\` probes again)`
+        : cached
+        ? `(${cached} of ${found.length} from the cache; \`uuldana agents --refresh\` probes all again)`
+        : "(probed now, and cached until a binary changes)",
+    ));
+  }
   return out.join("\n");
 }
 
@@ -94,17 +121,25 @@ export function agentsCommand() {
     )
     .option(
       "--json",
-      "print a JSON array of {name, found, path, version, acceptsInitialPrompt, proof, roads, defaultRoad, handoffInArgv, limit, channel, …}",
+      "print a JSON array of {name, found, path, version, acceptsInitialPrompt, proof, cached, tested, roads, defaultRoad, handoffInArgv, limit, channel, …}",
+    )
+    .option(
+      "--refresh",
+      "probe every binary again (--version, --help) instead of answering from the cache",
     )
     .addHelpText(
       "after",
       `
+Each binary's --version and --help are run once and cached until the binary changes (its size or
+modification time) or a day has passed.
+
 Examples:
   uuldana agents                  installed?, version, opening-prompt proof, roads, channel
+  uuldana agents --refresh        the same, probing every binary again
   uuldana agents --json | jq -r '.[] | select(.found) | .name'`,
     )
     .action(async (opts) => {
-      const statuses = await agentStatuses();
+      const statuses = await agentStatuses({ refresh: opts.refresh });
       console.log(opts.json ? JSON.stringify(statuses, null, 2) : renderAgents(statuses));
     });
 }

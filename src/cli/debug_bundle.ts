@@ -15,7 +15,7 @@ import { openContext } from "../context.ts";
 import type { Config } from "../config/config.ts";
 import type { HandoffRow, Journal, RunRow } from "../journal/journal.ts";
 import { adapterByName } from "../../adapters/registry.ts";
-import { findAgent, parseVersion, PROBE_RETRY_TIMEOUT_MS, runProbe } from "../../adapters/find.ts";
+import { findAgent } from "../../adapters/find.ts";
 import { Redactor } from "../bundle/redact_bundle.ts";
 import { tarArchive, type TarEntry } from "../bundle/tar.ts";
 import { ungzip } from "../session/recording_read.ts";
@@ -273,17 +273,8 @@ async function _environment(config: Config, run: RunRow, redactor: Redactor): Pr
   for (const name of names) {
     const adapter = adapterByName(name);
     if (!adapter) continue;
+    // As patient as every probe: a slow start is not "no version".
     const found = await findAgent(adapter, config).catch(() => null);
-    if (found && found.version === null) {
-      // A slow start is not "no version": asked again with the longer limit, as probes are.
-      const out = await runProbe(found.path, ["--version"], {
-        timeoutMs: PROBE_RETRY_TIMEOUT_MS,
-        env: { ...adapter.probeEnv, ...found.env },
-      }).catch(() => null);
-      if (out && !out.timedOut) {
-        found.version = parseVersion(out.stdout) ?? parseVersion(out.stderr);
-      }
-    }
     agents.push({
       name,
       path: found?.path ?? null,

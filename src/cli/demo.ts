@@ -1,8 +1,8 @@
 /**
  * `uuldana demo`: a self-contained switch on a machine with no agent installed. Two simulated
  * agents (built into uuldana, started through the same `script` shim, adapters, VT interpreter,
- * composer and journal as real agents): the first hits its usage limit, the second starts on the
- * framed handoff.
+ * composer and journal as real agents): the first does a turn of work and hits its usage limit on
+ * the next, the second starts on the framed handoff and answers it, and one line says what moved.
  *
  * @module
  */
@@ -19,6 +19,10 @@ import { installSimAgents, selfArgv } from "../sim/install.ts";
 import type { AgentRun } from "../session/agent_run.ts";
 
 const _REQUEST = "Add a --dry-run flag to deploy.sh and a test for it";
+const _FOLLOW_UP = "Also mention --dry-run in the README";
+// What the simulated agents print when they answer a turn, and a handoff.
+const _ANSWERED = "Done.";
+const _CONTINUED = "Continuing from the handoff";
 
 /** The user's keyboard plus scripted typing, both through the same input path. */
 class _DemoKeyboard implements Keyboard {
@@ -66,8 +70,10 @@ Examples:
         {
           chain: ["claude", "codex"],
           agents: {
-            claude: { bin: bins.claude, env: { SIM_LIMIT_AFTER: "1", SIM_STATE_DIR: root } },
-            codex: { bin: bins.codex, env: { SIM_STATE_DIR: root } },
+            // Claude answers the first turn and hits its limit on the second.
+            claude: { bin: bins.claude, env: { SIM_LIMIT_AFTER: "2", SIM_STATE_DIR: root } },
+            // Codex CLI's own inline mode: its answer stays on the screen after it quits.
+            codex: { bin: bins.codex, args: ["--no-alt-screen"], env: { SIM_STATE_DIR: root } },
           },
         },
         "(demo)",
@@ -77,6 +83,10 @@ Examples:
       const term = new TerminalSession({});
       const keyboard = new _DemoKeyboard(term.keyboard);
       let runs = 0;
+      let answered = false;
+      const shows = (run: AgentRun, text: string, after = 0) =>
+        run.vt.screenLines().slice(after).some((l) => l.includes(text));
+      const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
       const drive = async (run: AgentRun) => {
         const n = ++runs;
         const ready = await run.waitUntil(
@@ -85,10 +95,18 @@ Examples:
         );
         if (!ready || run.finished) return;
         if (n === 1) {
+          // A turn of work, then the turn that meets the limit.
           await keyboard.type(`${_REQUEST}\r`);
+          await run.waitUntil(() => shows(run, _ANSWERED) && run.isQuiet(), 20_000);
+          await pause(1500);
+          if (!run.finished) await keyboard.type(`${_FOLLOW_UP}\r`);
         } else {
-          // Let the viewer read the continued conversation, then quit the agent like a user would.
-          await new Promise((r) => setTimeout(r, 4000));
+          // Codex starts on the handoff: let the viewer read its answer, then quit like a user.
+          answered = await run.waitUntil(
+            () => shows(run, _CONTINUED) && shows(run, _ANSWERED) && run.isQuiet(),
+            20_000,
+          );
+          await pause(3000);
           if (!run.finished) await keyboard.type("/quit\r", 10);
         }
       };
@@ -114,10 +132,11 @@ Examples:
         await term.notificationsSent();
       } finally {
         term.close();
+        const summary = _summary(journal, answered);
         const handoff = journal.handoffs(1)[0];
         journal.close();
         console.error("");
-        console.error(`demo finished (exit ${code}).`);
+        console.error(code === 0 ? summary : `${summary} (exit ${code})`);
         if (opts.keep) {
           if (handoff?.filePath) {
             console.error(`the handoff codex received (framed as evidence): ${handoff.filePath}`);
@@ -134,4 +153,16 @@ Examples:
       }
       if (code !== 0) throw new ExitWith(code);
     });
+}
+
+/** One line saying what moved from the first agent to the second, read back from the journal. */
+function _summary(journal: Journal, answered: boolean): string {
+  const handoff = journal.handoffs(1)[0];
+  const from = handoff?.fromRun ? journal.run(handoff.fromRun) : null;
+  if (!handoff || !from) return "demo: no handoff was made";
+  const turns = journal.entries(from.id).filter((e) => e.role === "user").length;
+  const size = handoff.characters.toLocaleString("en-US");
+  const what = `the request, ${turns} ${turns === 1 ? "turn" : "turns"} and ${from.agent}'s screen`;
+  return `demo: ${from.agent} hit its limit at turn ${turns}; ${handoff.toAgent} got ${what} ` +
+    `(${size} characters)` + (answered ? ", and answered." : "; its answer did not show in time.");
 }

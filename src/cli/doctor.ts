@@ -12,6 +12,8 @@ import { Journal } from "../journal/journal.ts";
 import { detectScriptFlavour } from "../pty/script.ts";
 import { ADAPTERS } from "../../adapters/registry.ts";
 import { type AgentStatus, describeAgent } from "../../adapters/find.ts";
+import { ProbeBudget } from "../../adapters/probe.ts";
+import { testedLine } from "../../adapters/tested.ts";
 import { type ArgvVisibility, readArgvVisibility } from "../proc_visibility.ts";
 import { VERSION } from "./version.ts";
 import { green, red, yellow } from "./style.ts";
@@ -135,8 +137,9 @@ export async function runChecks(): Promise<Check[]> {
   }
 
   if (config) {
+    const budget = new ProbeBudget();
     const statuses = await Promise.all(
-      ADAPTERS.map((a) => describeAgent(a, config!, journal ?? undefined)),
+      ADAPTERS.map((a) => describeAgent(a, config!, { journal: journal ?? undefined, budget })),
     );
     let usable = 0;
     for (const s of statuses) {
@@ -161,6 +164,15 @@ export async function runChecks(): Promise<Check[]> {
             ? `takes a handoff by ${s.defaultRoad}`
             : `handoffs refused: ${s.proof?.reason ?? s.problem ?? "no prompt proof"}`),
       });
+      if (s.tested.kind !== "tested" && s.tested.kind !== "unknown") {
+        checks.push({
+          name: `agent ${s.name}`,
+          status: "warn",
+          detail: testedLine(s.name, s.tested),
+          fix: "if it misses a usage limit, switch by hand with /agent NAME and report it " +
+            "(uuldana export last --asciicast run.cast; see docs/reporting.md)",
+        });
+      }
     }
     checks.push(_argvPrivacy(
       statuses.filter((s) => s.found && config!.chain.includes(s.name) && s.handoffInArgv),

@@ -54,7 +54,7 @@ Examples:
             `its roads: ${adapter.roads.join(", ")}`,
           );
         }
-        const found = await findAgent(adapter, ctx.config);
+        const found = await findAgent(adapter, ctx.config, { journal: ctx.journal });
         let refused: string | undefined;
         if (!opts.print) {
           if (!found) {

@@ -15,6 +15,7 @@ import { sanitize } from "../handoff/sanitize.ts";
 import { runConversation } from "../handoff/prepare.ts";
 import { bold, dim } from "./style.ts";
 import { exportAsciicast } from "../session/asciicast.ts";
+import { joinCasts, runChainFrom, switchLine } from "../session/cast_chain.ts";
 
 function _duration(run: RunRow): string {
   if (!run.endedAt) return "running";
@@ -204,24 +205,44 @@ export function exportCommand() {
     .description("export a run's recorded terminal output (asciicast v2, playable with asciinema)")
     .argument("<run>", "run id from `uuldana runs`, or 'last'")
     .requiredOption("--asciicast <file>", "write asciicast v2 to FILE ('-' for stdout)")
+    .option(
+      "--chain",
+      "the run and every run its handoffs started, one after another, with uuldana's line at each switch",
+    )
     .addHelpText(
       "after",
       `
 Examples:
   uuldana export last --asciicast run.cast && asciinema play run.cast
-  uuldana export 12 --asciicast -  to stdout`,
+  uuldana export 12 --asciicast -  to stdout
+  uuldana export 12 --chain --asciicast switch.cast   run 12, the switch, and the next agent`,
     )
     .action((value, opts) => {
       const { journal } = openContext();
       try {
         const run = runFromArgument(value, journal);
-        const out = journal.output(run.id);
-        if (!out) {
-          throw new UuldanaError(
-            `run ${run.id} has no recorded output (only terminal runs record it)`,
+        const castOf = (r: RunRow) => {
+          const out = journal.output(r.id);
+          if (!out) {
+            throw new UuldanaError(
+              `run ${r.id} has no recorded output (only terminal runs record it)`,
+            );
+          }
+          return exportAsciicast(r, out);
+        };
+        let cast: string;
+        if (opts.chain) {
+          const chain = runChainFrom(
+            run,
+            (id) => journal.run(id),
+            (id) => journal.handoffsFrom(id),
           );
-        }
-        const cast = exportAsciicast(run, out);
+          cast = joinCasts(
+            chain.runs.map((r) => ({ run: r, cast: castOf(r) })),
+            chain.handoffs.map((h, i) => switchLine(chain.runs[i], h)),
+            `uuldana: ${chain.runs.map((r) => r.agent).join(" → ")}`,
+          );
+        } else cast = castOf(run);
         if (opts.asciicast === "-") {
           Deno.stdout.writeSync(new TextEncoder().encode(cast));
           return;

@@ -286,7 +286,7 @@ async function _member(
     skip(limitedReason(limit!, now));
     return "limited";
   }
-  const found = await findAgent(adapter, opts.ctx.config);
+  const found = await findAgent(adapter, opts.ctx.config, { journal: opts.ctx.journal });
   if (!found) return skip(`not installed (${adapter.installHint})`);
   // A handoff starts a new native session: never one the config's arguments would resume.
   const resume = firstPrompt ? undefined : resumeFlagIn(conf.args, adapter.resumeFlags);

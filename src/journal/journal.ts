@@ -76,6 +76,38 @@ export interface RunEnd {
   channel?: RunChannelRecord | null;
 }
 
+/**
+ * One build of an agent's binary, as the probe cache tells builds apart: when any field changes,
+ * the binary is probed again.
+ */
+export interface BinaryStamp {
+  /** The path uuldana found (the config's `bin`, or the PATH lookup). */
+  path: string;
+  /** Where it resolves to, symlinks followed (an npm bin link, a native installer's link). */
+  realPath: string;
+  /** Its size in bytes. */
+  size: number;
+  /** Its modification time, in milliseconds since the epoch. */
+  mtimeMs: number;
+  /** A digest of the environment it is probed with (a configured env can change its `--help`). */
+  envKey: string;
+}
+
+/** What the probes of one binary found, as cached. */
+export interface CachedProbe {
+  /** The version `--version` printed, or null: it printed none, or (versionKnown false) timed out. */
+  version: string | null;
+  /** False when `--version` did not finish: the version is asked again next time. */
+  versionKnown: boolean;
+  /** The opening-prompt proof from `--help`; null when it proved nothing either way yet. */
+  proof: { accepted: boolean; line: string | null } | null;
+  /** When this binary was last probed (ISO). */
+  checkedAt: string;
+}
+
+/** What a probe stores about a binary. */
+export type NewProbe = Omit<CachedProbe, "checkedAt">;
+
 /** A transcript entry to record. */
 export interface NewEntry {
   role: Role;
@@ -574,25 +606,71 @@ export class Journal {
       .all(limit) as unknown as HandoffRow[];
   }
 
-  /** A cached initial-prompt proof for a binary path and version. */
-  cachedProof(binPath: string, version: string): { accepted: boolean; line: string | null } | null {
+  /**
+   * What the probes of the binary `stamp` describes found, or null when they never ran on it: a
+   * binary whose path, real path, size or modification time changed is another binary.
+   */
+  cachedProbe(stamp: BinaryStamp): CachedProbe | null {
     const row = this.#db.prepare(
-      "SELECT accepted, line FROM prompt_proofs WHERE bin_path = ? AND version = ?",
-    ).get(binPath, version) as { accepted: number; line: string | null } | undefined;
-    return row ? { accepted: Number(row.accepted) === 1, line: row.line } : null;
+      `SELECT version, version_known, accepted, line, checked_at FROM agent_probes
+       WHERE bin_path = ? AND env_key = ? AND real_path = ? AND size = ? AND mtime_ms = ?`,
+    ).get(stamp.path, stamp.envKey, stamp.realPath, stamp.size, stamp.mtimeMs) as
+      | {
+        version: string | null;
+        version_known: number;
+        accepted: number | null;
+        line: string | null;
+        checked_at: string;
+      }
+      | undefined;
+    if (!row) return null;
+    return {
+      version: row.version,
+      versionKnown: Number(row.version_known) === 1,
+      proof: row.accepted === null
+        ? null
+        : { accepted: Number(row.accepted) === 1, line: row.line },
+      checkedAt: row.checked_at,
+    };
   }
 
-  /** Caches an initial-prompt proof. */
-  saveProof(
-    binPath: string,
-    version: string,
-    proof: { accepted: boolean; line: string | null },
-  ): void {
+  /**
+   * Caches what probes found about a binary. A part left unknown (`versionKnown` false, `proof`
+   * null) keeps what another probe of the same binary stored; another binary at the same path
+   * replaces the row whole.
+   */
+  saveProbe(stamp: BinaryStamp, probe: NewProbe, at: string = _now()): void {
     this.#db.prepare(
-      `INSERT INTO prompt_proofs (bin_path, version, accepted, line, checked_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT(bin_path, version) DO UPDATE SET accepted = excluded.accepted,
-         line = excluded.line, checked_at = excluded.checked_at`,
-    ).run(binPath, version, proof.accepted ? 1 : 0, proof.line, _now());
+      `INSERT INTO agent_probes (bin_path, env_key, real_path, size, mtime_ms, version,
+         version_known, accepted, line, checked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(bin_path, env_key) DO UPDATE SET
+         version = CASE WHEN excluded.version_known = 1 OR NOT ${_SAME_BINARY}
+           THEN excluded.version ELSE version END,
+         version_known = CASE WHEN excluded.version_known = 1 OR NOT ${_SAME_BINARY}
+           THEN excluded.version_known ELSE version_known END,
+         line = CASE WHEN excluded.accepted IS NOT NULL OR NOT ${_SAME_BINARY}
+           THEN excluded.line ELSE line END,
+         accepted = CASE WHEN excluded.accepted IS NOT NULL OR NOT ${_SAME_BINARY}
+           THEN excluded.accepted ELSE accepted END,
+         real_path = excluded.real_path, size = excluded.size, mtime_ms = excluded.mtime_ms,
+         checked_at = excluded.checked_at`,
+    ).run(
+      stamp.path,
+      stamp.envKey,
+      stamp.realPath,
+      stamp.size,
+      stamp.mtimeMs,
+      probe.versionKnown ? probe.version : null,
+      probe.versionKnown ? 1 : 0,
+      probe.proof === null ? null : probe.proof.accepted ? 1 : 0,
+      probe.proof?.line ?? null,
+      at,
+    );
+  }
+
+  /** Forgets every cached probe (`uuldana agents --refresh` probes them all again). */
+  forgetProbes(): void {
+    this.#db.exec("DELETE FROM agent_probes");
   }
 
   /**
@@ -760,6 +838,10 @@ function _channelRecord(text: string | null): RunChannelRecord | null {
     return null;
   }
 }
+
+// In an upsert of agent_probes: the row already there describes the same build of the binary.
+const _SAME_BINARY = "(real_path = excluded.real_path AND size = excluded.size AND " +
+  "mtime_ms = excluded.mtime_ms)";
 
 const _RUN_SELECT = `SELECT id, agent, bin, workspace, transport, started_at AS startedAt,
   ended_at AS endedAt, end_reason AS endReason, exit_code AS exitCode,

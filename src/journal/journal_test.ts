@@ -215,11 +215,69 @@ Deno.test("a version 1 journal migrates forward and keeps its data", () => {
       "exit",
       null,
     ]);
-    j.saveProof("/bin/gemini", "0.61.0", { accepted: true, line: "-i, --prompt-interactive" });
-    assertEquals(j.cachedProof("/bin/gemini", "0.61.0"), {
-      accepted: true,
-      line: "-i, --prompt-interactive",
+    const stamp = {
+      path: "/bin/gemini",
+      realPath: "/opt/gemini.js",
+      size: 5381,
+      mtimeMs: 1,
+      envKey: "e",
+    };
+    j.saveProbe(stamp, {
+      version: "0.61.0",
+      versionKnown: true,
+      proof: { accepted: true, line: "-i, --prompt-interactive" },
+    }, "2026-12-01T00:00:00.000Z");
+    assertEquals(j.cachedProbe(stamp), {
+      version: "0.61.0",
+      versionKnown: true,
+      proof: { accepted: true, line: "-i, --prompt-interactive" },
+      checkedAt: "2026-12-01T00:00:00.000Z",
     });
+  } finally {
+    j.close();
+  }
+});
+
+Deno.test("the probe cache: a part left unknown keeps what another probe stored; another build of the binary starts over", () => {
+  const j = Journal.open(tempDir());
+  try {
+    const stamp = { path: "/bin/kilo", realPath: "/opt/kilo", size: 5780, mtimeMs: 7, envKey: "e" };
+    // --help answered first, --version still running: the version is not known yet.
+    j.saveProbe(stamp, {
+      version: null,
+      versionKnown: false,
+      proof: { accepted: true, line: "--prompt" },
+    });
+    assertEquals(j.cachedProbe(stamp)?.versionKnown, false);
+    // Then --version answers, alone: the proof stays.
+    j.saveProbe(stamp, { version: "7.7.7", versionKnown: true, proof: null });
+    const both = j.cachedProbe(stamp)!;
+    assertEquals([both.version, both.versionKnown, both.proof], ["7.7.7", true, {
+      accepted: true,
+      line: "--prompt",
+    }]);
+    // A binary that prints no version: known to have none, and cached.
+    const other = { ...stamp, path: "/bin/aider", realPath: "/opt/aider" };
+    j.saveProbe(other, {
+      version: null,
+      versionKnown: true,
+      proof: { accepted: false, line: null },
+    });
+    assertEquals(j.cachedProbe(other)?.version, null);
+    assertEquals(j.cachedProbe(other)?.versionKnown, true);
+    // Reinstalled (another size): nothing cached for it, and its first answer replaces the row.
+    const reinstalled = { ...stamp, size: 5800 };
+    assertEquals(j.cachedProbe(reinstalled), null);
+    j.saveProbe(reinstalled, {
+      version: null,
+      versionKnown: false,
+      proof: { accepted: false, line: null },
+    });
+    assertEquals(j.cachedProbe(stamp), null);
+    const fresh = j.cachedProbe(reinstalled)!;
+    assertEquals([fresh.version, fresh.versionKnown, fresh.proof?.accepted], [null, false, false]);
+    j.forgetProbes();
+    assertEquals(j.cachedProbe(reinstalled), null);
   } finally {
     j.close();
   }

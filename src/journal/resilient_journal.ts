@@ -13,11 +13,14 @@ import process from "node:process";
 import { dirname, join } from "node:path";
 import { writeFileSync } from "node:fs";
 import {
+  type BinaryStamp,
+  type CachedProbe,
   type EntryRow,
   type HandoffChange,
   Journal,
   type NewEntry,
   type NewHandoff,
+  type NewProbe,
   type NewRun,
   type RunEnd,
   type ScreenSize,
@@ -49,7 +52,7 @@ const _WHAT: Record<PendingWrite["kind"], string> = {
   startOutput: "recording record",
   addDecisions: "decision records",
   finishOutput: "recording timing",
-  saveProof: "prompt proof",
+  saveProbe: "agent probe",
 };
 
 /** A journal whose writes are kept in memory, not thrown, while the file cannot take them. */
@@ -151,12 +154,12 @@ export class ResilientJournal extends Journal {
     this.#submit({ kind: "updateHandoff", id, change });
   }
 
-  override saveProof(
-    binPath: string,
-    version: string,
-    proof: { accepted: boolean; line: string | null },
+  override saveProbe(
+    stamp: BinaryStamp,
+    probe: NewProbe,
+    at: string = new Date().toISOString(),
   ): void {
-    this.#submit({ kind: "saveProof", binPath, version, proof });
+    this.#submit({ kind: "saveProbe", stamp, probe, at });
   }
 
   /**
@@ -211,11 +214,8 @@ export class ResilientJournal extends Journal {
     return this.#read(() => super.screen(this.#queue.realId(runId)), null);
   }
 
-  override cachedProof(
-    binPath: string,
-    version: string,
-  ): { accepted: boolean; line: string | null } | null {
-    return this.#read(() => super.cachedProof(binPath, version), null);
+  override cachedProbe(stamp: BinaryStamp): CachedProbe | null {
+    return this.#read(() => super.cachedProbe(stamp), null);
   }
 
   /** Tries the kept writes a last time (waiting longer for a lock), says what is lost, closes. */
@@ -396,8 +396,8 @@ export class ResilientJournal extends Journal {
         return super.addDecisions(id(w.runId), w.decisions);
       case "finishOutput":
         return super.finishOutput(id(w.runId), w.summary);
-      case "saveProof":
-        return super.saveProof(w.binPath, w.version, w.proof);
+      case "saveProbe":
+        return super.saveProbe(w.stamp, w.probe, w.at);
     }
   }
 }

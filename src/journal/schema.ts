@@ -141,6 +141,24 @@ export const MIGRATIONS: readonly string[] = [
   // 8: what a run's structured channel did (src/session/run_channel.ts: on, silent or off and
   // why, records read, dropped and ignored), as JSON; null for runs without a channel.
   `ALTER TABLE runs ADD COLUMN channel TEXT;`,
+  // 9: the probe cache is keyed by the binary itself (its path, where that resolves to, its size
+  // and modification time, and the environment it was probed with) and keeps the version it
+  // printed: a binary that prints none, or whose --version timed out, still caches its proof.
+  // prompt_proofs (keyed by path and version) gives way; its binaries are probed once again.
+  `DROP TABLE prompt_proofs;
+   CREATE TABLE agent_probes (
+     bin_path       TEXT NOT NULL,
+     env_key        TEXT NOT NULL,
+     real_path      TEXT NOT NULL,
+     size           INTEGER NOT NULL,
+     mtime_ms       INTEGER NOT NULL,
+     version        TEXT,
+     version_known  INTEGER NOT NULL,
+     accepted       INTEGER,
+     line           TEXT,
+     checked_at     TEXT NOT NULL,
+     PRIMARY KEY (bin_path, env_key)
+   );`,
 ];
 
 /** The schema version this build writes. */

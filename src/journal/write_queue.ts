@@ -7,7 +7,16 @@
  *
  * @module
  */
-import type { HandoffChange, NewEntry, NewHandoff, NewRun, RunEnd, ScreenSize } from "./journal.ts";
+import type {
+  BinaryStamp,
+  HandoffChange,
+  NewEntry,
+  NewHandoff,
+  NewProbe,
+  NewRun,
+  RunEnd,
+  ScreenSize,
+} from "./journal.ts";
 import type { Decision } from "../detect/decision.ts";
 
 /** One write waiting for the journal, as data. */
@@ -27,12 +36,7 @@ export type PendingWrite =
   }
   | { kind: "addDecisions"; runId: number; decisions: readonly Decision[] }
   | { kind: "finishOutput"; runId: number; summary: { timing: string; truncated: boolean } }
-  | {
-    kind: "saveProof";
-    binPath: string;
-    version: string;
-    proof: { accepted: boolean; line: string | null };
-  };
+  | { kind: "saveProbe"; stamp: BinaryStamp; probe: NewProbe; at: string };
 
 /** What the bound made the queue give up, by kind. */
 export interface Dropped {
@@ -46,7 +50,7 @@ export interface Dropped {
 export const DEFAULT_QUEUE_CHARS = 4 * 1024 * 1024;
 
 // The order in which kinds give way when the bound is reached.
-const _DROP_ORDER = ["addDecisions", "saveScreen", "saveProof", "addEntry"] as const;
+const _DROP_ORDER = ["addDecisions", "saveScreen", "saveProbe", "addEntry"] as const;
 
 /** The writes waiting for the journal, oldest first. */
 export class WriteQueue {
@@ -151,7 +155,7 @@ export class WriteQueue {
         this.#remove(i);
         if (kind === "addDecisions") this.#dropped.decisions++;
         else if (kind === "saveScreen") this.#dropped.screens++;
-        else if (kind === "saveProof") this.#dropped.proofs++;
+        else if (kind === "saveProbe") this.#dropped.proofs++;
         else this.#dropped.turns++;
       }
     }
@@ -171,8 +175,9 @@ function _chars(w: PendingWrite): number {
       return 256 + w.delivered.reduce((n, t) => n + t.length, 0);
     case "addDecisions":
       return w.decisions.reduce((n, d) => n + 256 + (d.hit?.message.length ?? 0), 0);
-    case "saveProof":
-      return 64 + (w.proof.line?.length ?? 0) + w.binPath.length;
+    case "saveProbe":
+      return 96 + (w.probe.proof?.line?.length ?? 0) + w.stamp.path.length +
+        w.stamp.realPath.length;
     default:
       return 256;
   }

@@ -16,8 +16,12 @@ import { UsageError } from "../errors.ts";
 // (a launcher's real binary) goes with it; elsewhere only the helper itself is killed. The watcher
 // polls once a second and, once the helper is gone, takes its group's leftovers with it (the
 // helper's own pid is signalled only while it is known to exist: a pid is reused once reaped).
-const _WRAPPER = "w=$1; shift; ( trap '' HUP; while kill -0 $$; do " +
-  "kill -0 $w || { kill -KILL -$$ || kill -KILL $$; exit 0; }; sleep 1; done; kill -KILL -$$ ) " +
+// The watcher is a `sh` of its own whose command line holds only the two pids (a subshell would
+// carry the helper's whole argv in /proc/PID/cmdline while it watches, and be taken for it); its
+// script is in single quotes in the wrapper, so the wrapper passes it on unexpanded.
+const _WATCHER = 'trap "" HUP; while kill -0 $1; do ' +
+  "kill -0 $2 || { kill -KILL -$1 || kill -KILL $1; exit 0; }; sleep 1; done; kill -KILL -$1";
+const _WRAPPER = `w=$1; shift; sh -c '${_WATCHER}' uuldana-watcher $$ $w ` +
   '</dev/null >/dev/null 2>&1 & if command -v setsid >/dev/null 2>&1; then exec setsid -w "$@"; ' +
   'fi; exec "$@"';
 

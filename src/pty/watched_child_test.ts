@@ -54,3 +54,22 @@ Deno.test("what a watched command started goes with it (a launcher's real binary
   assertEquals(await gone(launcher.pid), true);
   await launcher.end();
 });
+
+Deno.test("the watcher's command line names no part of the watched command", async () => {
+  const marker = `uuldana-watched-${crypto.randomUUID()}`;
+  // `sh -c SCRIPT MARKER`: the command's own command line holds the marker while it runs.
+  const [cmd, ...args] = watchedArgv(["sh", "-c", "echo $$; sleep 3", marker], Deno.pid);
+  const child = new Deno.Command(cmd, { args, stdout: "piped", stderr: "null" }).spawn();
+  const reader = child.stdout.getReader();
+  const pid = Number(new TextDecoder().decode((await reader.read()).value).trim());
+  reader.releaseLock();
+  await new Promise((r) => setTimeout(r, 300));
+  const found = new TextDecoder().decode(
+    (await new Deno.Command("pgrep", { args: ["-f", marker], stdout: "piped" }).output()).stdout,
+  ).trim().split("\n").filter(Boolean).map(Number);
+  // Only the command (the wrapper's pid) carries it, not the watcher beside it.
+  assertEquals([found, pid], [[child.pid], child.pid]);
+  child.kill("SIGKILL");
+  await child.status;
+  await child.stdout.cancel();
+});

@@ -41,7 +41,7 @@ export type { ChainOptions, RunOutcome };
  * Returns only when every agent it started is gone and journaled, and every delivery settled.
  */
 export async function runChain(opts: ChainOptions): Promise<number> {
-  const chain = new Chain(opts, await resolveMembers(opts));
+  const chain = new Chain(opts, resolveMembers(opts));
   try {
     return await _runChain(chain);
   } finally {

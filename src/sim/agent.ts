@@ -315,7 +315,8 @@ class _Session {
   readonly #args: readonly string[];
 
   constructor(p: Persona, launch: SimLaunch, log: SimLog, args: readonly string[] = []) {
-    this.#p = p;
+    // Codex CLI's `--no-alt-screen` runs its TUI inline, keeping what it drew in the scrollback.
+    this.#p = launch.flags.includes("--no-alt-screen") ? { ...p, screen: "inline" } : p;
     this.#launch = launch;
     this.#log = log;
     this.#sessionId = launch.sessionId ?? crypto.randomUUID();

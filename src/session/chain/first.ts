@@ -5,7 +5,7 @@
  * @module
  */
 import { adapterByName } from "../../../adapters/registry.ts";
-import { findAgent } from "../../../adapters/find.ts";
+import { foundWithoutVersion } from "../../../adapters/find.ts";
 import { agentConfig } from "../../config/config.ts";
 import { NotFoundError } from "../../errors.ts";
 import { chainAdapters, chainNames, type Member } from "../../chain/member.ts";
@@ -13,17 +13,20 @@ import { firstStep } from "../../chain/decide.ts";
 import type { Chain, ChainOptions, Start } from "./state.ts";
 import { waitForMember } from "./wait.ts";
 
-/** The chain's members, in order, each with its binary found (or not) and its config. */
-export async function resolveMembers(opts: ChainOptions): Promise<Member[]> {
+/**
+ * The chain's members, in order, each with its binary found (or not) and its config. Nothing is
+ * run: the first agent starts without waiting for any agent's `--version` (`Proofs` asks the one
+ * that starts, and the others in the background).
+ */
+export function resolveMembers(opts: ChainOptions): Member[] {
   const { config } = opts.ctx;
   const adapters = chainAdapters(chainNames(config.chain, opts.first, opts.then), adapterByName);
-  // Each lookup asks the binary for its version: all at once, so the first agent starts sooner.
-  return await Promise.all(adapters.map(async (adapter) => ({
+  return adapters.map((adapter) => ({
     name: adapter.name,
     adapter,
-    found: await findAgent(adapter, config),
+    found: foundWithoutVersion(adapter, config),
     config: agentConfig(config, adapter.name),
-  })));
+  }));
 }
 
 /** The first agent to start: the core's choice, said in one line when it passed agents over. */

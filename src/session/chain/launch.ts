@@ -29,6 +29,11 @@ export async function launch(
   let launch: Launch;
   let run: AgentRun;
   const extraArgs = [...cfg.args, ...start.extraArgs];
+  // A handoff's launch may depend on the version (OpenCode's store road records it), and so may a
+  // channel (Codex's hook-trust hash); any other clean start does not wait for it.
+  const version = atLaunch || adapter.channel?.versioned
+    ? await chain.proofs.version(start.member)
+    : found!.version;
   try {
     // The agent's channel (hooks, a plugin), in the scratch folder, when it has one.
     const channel = prepareChannel(adapter, {
@@ -36,11 +41,11 @@ export async function launch(
       dataDir: ctx.dataDir,
       extraArgs,
       env: cfg.env,
-      version: found!.version,
+      version,
     });
     launch = adapter.launch({
       bin: found!.path,
-      version: found!.version,
+      version,
       road: start.road ?? adapter.defaultRoad,
       handoff: atLaunch?.composed.text ?? null,
       handoffFile: atLaunch?.file,
@@ -71,7 +76,7 @@ export async function launch(
       stallSeconds: cfg.stallSeconds,
       channel: runChannelSetup(adapter, channel, launch),
       status: opts.status,
-      version: found!.version,
+      version,
     });
   } catch (e) {
     removeScratch();

@@ -29,7 +29,7 @@ export async function manualSwitch(
     target = {
       name: adapter.name,
       adapter,
-      found: await findAgent(adapter, ctx.config),
+      found: await findAgent(adapter, ctx.config, { journal: ctx.journal }),
       config: agentConfig(ctx.config, adapter.name),
     };
     if (!target.found) {

@@ -1,21 +1,23 @@
 /**
  * The proofs step: whether an agent takes an opening prompt, shown by its `--help` (find.ts), so a
- * handoff is never guessed onto a road it cannot carry. Each member is proven once per run, in the
- * background while another agent works, so a switch waits for none.
+ * handoff is never guessed onto a road it cannot carry, and its version. Each member is probed
+ * once per run (the journal's cache answers for a binary probed before), in the background while
+ * another agent works, so neither the first start nor a switch waits for an agent's probes.
  *
  * @module
  */
 import type { Proof } from "../../../adapters/adapter.ts";
-import { proveAgent } from "../../../adapters/find.ts";
+import { BACKGROUND_PROBE_TIMEOUT_MS, proveAgent, versionOf } from "../../../adapters/find.ts";
 import type { Journal } from "../../journal/journal.ts";
 import type { PreparedHandoff } from "../../handoff/prepare.ts";
 import { type Member, usable } from "../../chain/member.ts";
 import type { Chain } from "./state.ts";
 
-/** The members' proofs of one run: each probed once (again only when a probe proved nothing). */
+/** The members' probes of one run: each asked once (a proof again only when it proved nothing). */
 export class Proofs {
   readonly #journal: Journal;
   readonly #proofs = new Map<string, Promise<Proof>>();
+  readonly #versions = new Map<string, Promise<string | null>>();
 
   constructor(journal: Journal) {
     this.#journal = journal;
@@ -25,22 +27,43 @@ export class Proofs {
   async of(member: Member): Promise<Proof> {
     let p = this.#proofs.get(member.name);
     if (!p) {
-      p = proveAgent(member.adapter, member.found!, this.#journal);
+      p = this.#prove(member);
       this.#proofs.set(member.name, p);
     }
     const proof = await p;
     if (!proof.inconclusive) return proof;
     // A probe that timed out proved nothing either way (a slow start): it is not kept, probe again.
-    p = proveAgent(member.adapter, member.found!, this.#journal);
+    p = this.#prove(member);
     this.#proofs.set(member.name, p);
     return p;
+  }
+
+  /** What `member`'s `--version` says (it must be installed), asked once per run. */
+  version(member: Member): Promise<string | null> {
+    let v = this.#versions.get(member.name);
+    if (!v) {
+      v = versionOf(member.adapter, member.found!, this.#options()).catch(() => null);
+      this.#versions.set(member.name, v);
+    }
+    return v;
+  }
+
+  #prove(member: Member): Promise<Proof> {
+    return proveAgent(member.adapter, member.found!, this.#journal, this.#options());
+  }
+
+  #options() {
+    return { journal: this.#journal, retryTimeoutMs: BACKGROUND_PROBE_TIMEOUT_MS };
   }
 }
 
 /** While `running` works, proves the others take an opening prompt: a switch then waits for none. */
 export function proveOthers(chain: Chain, running: Member): void {
   for (const m of chain.members) {
-    if (usable(m) && m !== running) chain.proofs.of(m).catch(() => {});
+    if (!usable(m) || m === running) continue;
+    // A handoff's launch asks the version: then it is known (or cached) already.
+    chain.proofs.version(m);
+    chain.proofs.of(m).catch(() => {});
   }
 }
 
