@@ -8,7 +8,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { SwitchWorld } from "./_switch_env.ts";
+import { World } from "./_world.ts";
 
 const opts = {
   sanitizeOps: false,
@@ -34,13 +34,10 @@ function children(pid: string): string[] {
 }
 
 Deno.test("the prompt road never puts the handoff in script's argv", opts, async () => {
-  const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
+  const w = new World(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
   try {
     await w.start(["run"]);
-    await w.waitForEvent("claude", "start");
-    await w.term.waitFor("? for shortcuts");
-    await new Promise((r) => setTimeout(r, 300));
-    await w.type("Rename the parser module");
+    await w.ask("claude", "Rename the parser module");
     const [start] = await w.waitForEvent("codex", "start");
     const nonce = /BEGIN UULDANA HANDOFF ([0-9a-f]+) /.exec(String(start.prompt))?.[1];
     assert(nonce, "codex got no framed handoff");
@@ -60,9 +57,7 @@ Deno.test("the prompt road never puts the handoff in script's argv", opts, async
     // What the agent holds is its own argv, delivered whole.
     assertEquals(holding.length >= 1, true);
 
-    await w.term.send("C-c");
-    await w.term.send("C-c");
-    assertEquals(await w.exitCode(), 0);
+    assertEquals(await w.quit(), 0);
   } finally {
     await w.close();
   }

@@ -12,20 +12,20 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   claudeClock,
+  CLOCK_PATTERN,
   framedBody,
-  SwitchWorld,
+  stopWhenDrawn,
   TypedKeyboard,
   typeWhenReady,
-} from "./_switch_env.ts";
+  until,
+  World,
+} from "./_world.ts";
 import type { AgentRun } from "../src/session/agent_run.ts";
 import { newLimitEntry } from "../src/chain/limits.ts";
-import { runUuldana } from "./_uuldana.ts";
 
 const REQUEST = "Add a --dry-run flag to deploy.sh and a test for it";
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const HOUR = 3600_000;
-/** A time as uuldana shows it: "03:01", or "Dec 2 00:15" on another day (near midnight). */
-const CLOCK = String.raw`(?:[A-Z][a-z]{2} \d{1,2} )?\d\d:\d\d`;
 
 /** A reset time `ms` ahead, shown the way Claude shows it ("3:01am"), in UTC. */
 function shownAhead(ms: number): string {
@@ -36,8 +36,8 @@ function shownAhead(ms: number): string {
 function claudeThenCodex(
   codexEnv: Record<string, string> = {},
   config: Record<string, unknown> = {},
-): SwitchWorld {
-  return new SwitchWorld(["claude", "codex"], {
+): World {
+  return new World(["claude", "codex"], {
     claude: { SIM_LIMIT_AFTER: "1", SIM_RESET_AT: shownAhead(2 * HOUR), TZ: "UTC" },
     codex: codexEnv,
   }, { config });
@@ -46,22 +46,6 @@ function claudeThenCodex(
 /** Types the request once the run shows a pasteable prompt and is quiet. */
 function askWhenReady(keys: TypedKeyboard, run: AgentRun): void {
   typeWhenReady(keys, run, REQUEST);
-}
-
-/** Stops a run once its agent has started and drawn its screen. */
-function stopWhenQuiet(run: AgentRun | null): void {
-  // Quiet alone holds before a slow start printed anything: the agent would never have started.
-  const drawn = () => run!.vt.screenLines().some((line) => line.trim() !== "");
-  run?.waitUntil(() => drawn() && run.isQuiet(), 20_000).then(() => run.stop("SIGTERM"));
-}
-
-/** Waits until `fn()` holds. */
-async function until(fn: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!fn()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 Deno.test(
@@ -76,7 +60,7 @@ Deno.test(
         keyboard: keys,
         onRun: (run) => {
           if (run?.adapterName === "claude") askWhenReady(keys, run);
-          else stopWhenQuiet(run);
+          else stopWhenDrawn(run);
         },
       });
       assertEquals(first.code, 143, first.status.join("\n"));
@@ -86,37 +70,34 @@ Deno.test(
       await w.start(["run"]);
       await w.waitForEvent("codex", "start", 2);
       assertEquals(w.events("claude", "start").length, 1, "claude was not started again");
-      await w.term.send("C-c");
-      await w.term.send("C-c");
-      assertEquals(await w.exitCode(), 0);
+      assertEquals(await w.quit(), 0);
       // The line is on the normal screen, visible once Codex left its alternate screen.
       const screen = (await w.term.capture()).replaceAll("\n", "");
       assertMatch(
         screen,
         new RegExp(
-          `uuldana: claude is limited until ${CLOCK} \\(seen ${CLOCK} in run ${claudeRun}\\); starting codex`,
+          `uuldana: claude is limited until ${CLOCK_PATTERN} \\(seen ${CLOCK_PATTERN} in run ${claudeRun}\\); starting codex`,
         ),
       );
 
       // `uuldana limits` and `uuldana agents --json` show it; `limits clear` forgets it.
-      const env = { UULDANA_CONFIG: w.config, UULDANA_HOME: w.home, NO_COLOR: "1" };
-      const listed = JSON.parse((await runUuldana(["limits", "--json"], { env })).stdout);
+      const listed = JSON.parse((await w.uuldana(["limits", "--json"])).stdout);
       assertEquals(listed.map((l: { agent: string; limited: boolean }) => [l.agent, l.limited]), [
         ["claude", true],
       ]);
       assertEquals(listed[0].runId, claudeRun);
       assertMatch(listed[0].message, /You've hit your session limit/);
-      const agents = JSON.parse((await runUuldana(["agents", "--json"], { env })).stdout);
+      const agents = JSON.parse((await w.uuldana(["agents", "--json"])).stdout);
       const claude = agents.find((a: { name: string }) => a.name === "claude");
       assertEquals(claude.limit.limited, true);
       assertEquals(agents.find((a: { name: string }) => a.name === "codex").limit, null);
-      const cleared = await runUuldana(["limits", "clear", "claude"], { env });
+      const cleared = await w.uuldana(["limits", "clear", "claude"]);
       assertEquals([cleared.code, cleared.stdout.trim()], [
         0,
         "cleared claude's limit; runs choose it again",
       ]);
-      assertEquals(JSON.parse((await runUuldana(["limits", "--json"], { env })).stdout), []);
-      const unknown = await runUuldana(["limits", "clear", "nosuch"], { env });
+      assertEquals(JSON.parse((await w.uuldana(["limits", "--json"])).stdout), []);
+      const unknown = await w.uuldana(["limits", "clear", "nosuch"]);
       assertEquals(unknown.code, 2);
       assertMatch(unknown.stderr, /unknown agent "nosuch"/);
     } finally {
@@ -126,7 +107,7 @@ Deno.test(
 );
 
 Deno.test("after the reset time the first agent is chosen again", opts, async () => {
-  const w = new SwitchWorld(["claude", "codex"]);
+  const w = new World(["claude", "codex"]);
   const realNow = Date.now;
   try {
     // Claude's limit, as an earlier uuldana recorded it, resets in a minute.
@@ -141,15 +122,15 @@ Deno.test("after the reset time the first agent is chosen again", opts, async ()
         { agent: "claude", runId: null, now: new Date(), previous: null },
       ))
     );
-    const skipped = await w.runChain({ onRun: stopWhenQuiet });
+    const skipped = await w.runChain({ onRun: stopWhenDrawn });
     assertEquals(w.events("codex", "start").length, 1);
     assertMatch(
       skipped.status[0],
-      new RegExp(`^claude is limited until ${CLOCK} \\(seen .*\\); starting codex$`),
+      new RegExp(`^claude is limited until ${CLOCK_PATTERN} \\(seen .*\\); starting codex$`),
     );
     // The reset passes (the chain reads the time from Date.now).
     Date.now = () => realNow() + 61_000;
-    const chosen = await w.runChain({ onRun: stopWhenQuiet });
+    const chosen = await w.runChain({ onRun: stopWhenDrawn });
     assertEquals(w.events("claude", "start").length, 1, "claude started once its reset passed");
     assertEquals(w.events("codex", "start").length, 1);
     assertEquals(chosen.status, [], "nothing was skipped");
@@ -163,7 +144,7 @@ Deno.test(
   "every agent limited at the start: wait for the earliest reset, then start it",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"]);
+    const w = new World(["claude", "codex"]);
     const realNow = Date.now;
     try {
       Deno.mkdirSync(w.home, { recursive: true });
@@ -187,7 +168,7 @@ Deno.test(
       );
       const { status } = await w.runChain({
         wait: true,
-        onRun: stopWhenQuiet,
+        onRun: stopWhenDrawn,
         // Once the wait began, codex's reset comes (the wait reads the time from Date.now).
         onStatus: (line) => {
           if (line.startsWith("every agent is limited; waiting")) {
@@ -197,7 +178,7 @@ Deno.test(
       });
       assertMatch(
         status[0],
-        new RegExp(`^every agent is limited; waiting for codex to reset at ${CLOCK}`),
+        new RegExp(`^every agent is limited; waiting for codex to reset at ${CLOCK_PATTERN}`),
       );
       assertEquals(w.events("codex", "start").length, 1, "codex started once its reset came");
       assertEquals(w.events("claude", "start").length, 0);
@@ -250,7 +231,7 @@ Deno.test(
     // Claude's limit reset at the start of this minute; it still shows that time when started.
     const reset = new Date(Math.floor(Date.now() / 60_000) * 60_000);
     const shown = claudeClock(reset);
-    const w = new SwitchWorld(["claude", "codex"], {
+    const w = new World(["claude", "codex"], {
       claude: { SIM_LIMIT_AFTER: "1", SIM_RESET_AT: shown, TZ: "UTC" },
     });
     const keys = new TypedKeyboard();
@@ -271,7 +252,7 @@ Deno.test(
         keyboard: keys,
         onRun: (run) => {
           if (run?.adapterName === "claude") askWhenReady(keys, run);
-          else stopWhenQuiet(run);
+          else stopWhenDrawn(run);
         },
       });
       assertEquals(code, 143, status.join("\n"));
@@ -286,8 +267,11 @@ Deno.test(
         const backoff = Date.parse(latest.until!) - Date.parse(latest.seenAt);
         assertEquals(backoff, 5 * 60_000);
       });
-      const next = await w.runChain({ onRun: stopWhenQuiet });
-      assertMatch(next.status[0], new RegExp(`^claude is limited until ${CLOCK} \\(backing off`));
+      const next = await w.runChain({ onRun: stopWhenDrawn });
+      assertMatch(
+        next.status[0],
+        new RegExp(`^claude is limited until ${CLOCK_PATTERN} \\(backing off`),
+      );
     } finally {
       await w.close();
     }
@@ -334,7 +318,7 @@ Deno.test(
   "returnToFirst: the work goes back to the first agent when the later one is idle",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"], {
+    const w = new World(["claude", "codex"], {
       claude: {
         SIM_LIMIT_AFTER: "1",
         SIM_LIMIT_SESSIONS: "1", // claude's account has reset when the work comes back
@@ -367,7 +351,7 @@ Deno.test(
             )
               .then(() => Date.now = () => realNow() + 3 * HOUR);
           } else if (++claudeRuns === 1) askWhenReady(keys, run);
-          else stopWhenQuiet(run);
+          else stopWhenDrawn(run);
         },
       });
       assertEquals(code, 143, status.join("\n"));
@@ -404,15 +388,12 @@ Deno.test(
   "a switch rings the bell and sends OSC 9 to the outer terminal, never to an agent",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
+    const w = new World(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
     const out = join(w.root, "outer.bytes");
     try {
       await w.start(["run"]);
       await w.term.recordOutput(out);
-      await w.waitForEvent("claude", "start");
-      await w.term.waitFor("? for shortcuts");
-      await new Promise((r) => setTimeout(r, 300));
-      await w.type(REQUEST);
+      await w.ask("claude", REQUEST);
       await w.waitForEvent("codex", "submit");
       await until(() => readFileSync(out, "latin1").includes("\x1b]9;"), "the notification");
       const outer = readFileSync(out, "utf8");
@@ -426,9 +407,7 @@ Deno.test(
         const typed = w.events(agent, "input").map((e) => String(e.bytes)).join("");
         assert(!typed.includes("\x07") && !typed.includes("\x1b]9"), `${agent} got it`);
       }
-      await w.term.send("C-c");
-      await w.term.send("C-c");
-      assertEquals(await w.exitCode(), 0);
+      assertEquals(await w.quit(), 0);
     } finally {
       await w.close();
     }

@@ -11,37 +11,22 @@ import {
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import {
-  claudeClock,
-  framedBody,
-  SwitchWorld,
-  TypedKeyboard,
-  typeWhenReady,
-} from "./_switch_env.ts";
+import { claudeClock, framedBody, TypedKeyboard, typeWhenReady, World } from "./_world.ts";
 import { CONTINUE_REQUEST } from "../src/handoff/frame.ts";
 import type { AgentRun } from "../src/session/agent_run.ts";
-import { REPO_DIR, UULDANA } from "./_paths.ts";
-import { installSimAgents } from "../src/sim/install.ts";
+import { REPO_DIR } from "./_paths.ts";
 
 const REQUEST = "Add a --dry-run flag to deploy.sh and a test for it";
 const opts = { sanitizeOps: false, sanitizeResources: false };
-
-/** Waits until the agent shows its prompt and has been quiet, then types the request. */
-async function ask(w: SwitchWorld, agent: string, text: string): Promise<void> {
-  await w.waitForEvent(agent, "start");
-  await w.term.waitFor("? for shortcuts");
-  await new Promise((r) => setTimeout(r, 300));
-  await w.type(text);
-}
 
 Deno.test(
   "automatic: a usage limit hands the framed conversation to the next agent's prompt",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
+    const w = new World(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
     try {
       await w.start(["run"]);
-      await ask(w, "claude", REQUEST);
+      await w.ask("claude", REQUEST);
       const [start] = await w.waitForEvent("codex", "start");
       // Codex got a new session with the framed handoff as its opening prompt, nobody pressed Enter.
       const prompt = String(start.prompt);
@@ -59,9 +44,7 @@ Deno.test(
       assertEquals((start.argv as string[]).includes("--no-daemon"), true);
       await w.waitForEvent("codex", "submit");
 
-      await w.term.send("C-c");
-      await w.term.send("C-c");
-      assertEquals(await w.exitCode(), 0);
+      assertEquals(await w.quit(), 0);
       w.withJournal((j) => {
         const [codexRun, claudeRun] = j.runs();
         assertEquals([claudeRun.agent, claudeRun.endReason, codexRun.agent, codexRun.endReason], [
@@ -98,13 +81,10 @@ Deno.test(
   "automatic to Claude: the handoff arrives through the SessionStart hook, a kickoff starts the turn",
   opts,
   async () => {
-    const w = new SwitchWorld(["codex", "claude"], { codex: { SIM_LIMIT_AFTER: "1" } });
+    const w = new World(["codex", "claude"], { codex: { SIM_LIMIT_AFTER: "1" } });
     try {
       await w.start(["run"]);
-      await w.waitForEvent("codex", "start");
-      await w.term.waitFor("? for shortcuts");
-      await new Promise((r) => setTimeout(r, 300));
-      await w.type(REQUEST);
+      await w.ask("codex", REQUEST);
       const [hook] = await w.waitForEvent("claude", "hook");
       const context = String(hook.additionalContext);
       assert(framedBody(context), context.slice(0, 300));
@@ -115,9 +95,7 @@ Deno.test(
       // Claude quoting codex's limit message in its context must not count as Claude's own limit.
       await new Promise((r) => setTimeout(r, 1500));
       assertEquals(w.events("claude", "exit").length, 0, "claude was not stopped");
-      await w.term.send("C-c");
-      await w.term.send("C-c");
-      assertEquals(await w.exitCode(), 0);
+      assertEquals(await w.quit(), 0);
       w.withJournal((j) => {
         const [h] = j.handoffs(1);
         assertEquals([h.toAgent, h.road, h.status], ["claude", "hook", "delivered"]);
@@ -132,10 +110,10 @@ Deno.test(
   "manual: /agent NAME pastes the handoff into the new agent and does not send it",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"]);
+    const w = new World(["claude", "codex"]);
     try {
       await w.start(["run"]);
-      await ask(w, "claude", "refactor the parser");
+      await w.ask("claude", "refactor the parser");
       await w.waitForEvent("claude", "reply");
 
       // An unknown agent: no switch, the typed command is erased from Claude's input box.
@@ -167,9 +145,7 @@ Deno.test(
       await new Promise((r) => setTimeout(r, 1000));
       assertEquals(w.events("codex", "submit").length, 0, "the paste was not sent");
 
-      await w.term.send("C-c");
-      await w.term.send("C-c");
-      assertEquals(await w.exitCode(), 0);
+      assertEquals(await w.quit(), 0);
       w.withJournal((j) => {
         const [h] = j.handoffs(1);
         assertEquals([h.toAgent, h.mode, h.road, h.status], ["codex", "manual", "paste", "pasted"]);
@@ -191,10 +167,10 @@ Deno.test(
   opts,
   async () => {
     // Like real OpenCode, the simulated one drops input for a while after its first frame.
-    const w = new SwitchWorld(["claude", "opencode"], { opencode: { SIM_LOADING_MS: "4000" } });
+    const w = new World(["claude", "opencode"], { opencode: { SIM_LOADING_MS: "4000" } });
     try {
       await w.start(["run"]);
-      await ask(w, "claude", "refactor the parser");
+      await w.ask("claude", "refactor the parser");
       await w.waitForEvent("claude", "reply");
       await w.type("/agent opencode");
       const [paste] = await w.waitForEvent("opencode", "paste", 1, 40_000);
@@ -204,9 +180,7 @@ Deno.test(
       await new Promise((r) => setTimeout(r, 1000));
       assertEquals(w.events("opencode", "paste").length, 1, "it arrived once");
       assertEquals(w.events("opencode", "submit").length, 0, "and was not sent");
-      await w.term.send("C-c");
-      await w.term.send("C-c");
-      await w.exitCode();
+      await w.quit();
       w.withJournal((j) => {
         const [h] = j.handoffs(1);
         assertEquals([h.toAgent, h.status], ["opencode", "pasted"]);
@@ -222,10 +196,10 @@ Deno.test(
   "manual: /agent gemini shows the paste as [Pasted Text: N lines]: pasted once, then sent whole",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "gemini"]);
+    const w = new World(["claude", "gemini"]);
     try {
       await w.start(["run"]);
-      await ask(w, "claude", "refactor the parser");
+      await w.ask("claude", "refactor the parser");
       await w.waitForEvent("claude", "reply");
       await w.type("/agent gemini");
       await w.term.waitFor(/\[Pasted Text: \d+ lines\]/, 30_000);
@@ -253,13 +227,10 @@ Deno.test(
   "manual: /agent copilot shows the paste as [Paste #1 - N lines]: pasted once, then sent whole",
   opts,
   async () => {
-    const root = Deno.makeTempDirSync({ prefix: "uuldana-copilot-" });
-    const w = new SwitchWorld(["claude", "copilot"], {}, {
-      bins: installSimAgents(join(root, "bin"), ["copilot"], UULDANA),
-    });
+    const w = new World(["claude", "copilot"]);
     try {
       await w.start(["run"]);
-      await ask(w, "claude", "refactor the parser");
+      await w.ask("claude", "refactor the parser");
       await w.waitForEvent("claude", "reply");
       await w.type("/agent copilot");
       await w.term.waitFor(/\[Paste #1 - \d+ lines\]/, 30_000);
@@ -279,7 +250,6 @@ Deno.test(
       assert(framedBody(String(submit.text))?.body.includes("refactor the parser"));
     } finally {
       await w.close();
-      Deno.removeSync(root, { recursive: true });
     }
   },
 );
@@ -288,10 +258,10 @@ Deno.test(
   "manual: a paste that never shows is not journaled as pasted; handoff.md is saved, the user told",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "opencode"], { opencode: { SIM_LOADING_MS: "600000" } });
+    const w = new World(["claude", "opencode"], { opencode: { SIM_LOADING_MS: "600000" } });
     try {
       await w.start(["run"]);
-      await ask(w, "claude", "write the changelog");
+      await w.ask("claude", "write the changelog");
       await w.waitForEvent("claude", "reply");
       await w.type("/agent opencode");
       await w.term.waitFor("never showed in opencode's input box", 60_000);
@@ -316,13 +286,13 @@ Deno.test(
   opts,
   async () => {
     // `cat` stands in for an agent that never shows a pasteable prompt.
-    const w = new SwitchWorld(["claude", "gemini"], {}, {
+    const w = new World(["claude", "gemini"], {}, {
       bins: { gemini: "/bin/cat" },
       config: { pasteTimeoutSeconds: 2 },
     });
     try {
       await w.start(["run"]);
-      await ask(w, "claude", "write the changelog");
+      await w.ask("claude", "write the changelog");
       await w.waitForEvent("claude", "reply");
       await w.type("/agent gemini");
       await w.term.waitFor("nothing was pasted", 20_000);
@@ -344,15 +314,13 @@ Deno.test(
   "nobody spoke: the next agent starts clean, with no prompt and no handoff",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
+    const w = new World(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
     try {
       // The prompt goes in as the agent's own argument: uuldana saw no typed turn.
       await w.start(["run", "claude", "--", "hello"]);
       const [start] = await w.waitForEvent("codex", "start");
       assertEquals(start.prompt, null);
-      await w.term.send("C-c");
-      await w.term.send("C-c");
-      assertEquals(await w.exitCode(), 0);
+      assertEquals(await w.quit(), 0);
       // The status line is on the normal screen, visible once Codex left its alternate screen.
       assertMatch(
         (await w.term.capture()).replaceAll("\n", ""),
@@ -371,19 +339,17 @@ Deno.test(
   "refused: an agent whose --help does not prove an opening prompt is skipped; the file is saved",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex", "gemini"], {
+    const w = new World(["claude", "codex", "gemini"], {
       claude: { SIM_LIMIT_AFTER: "1" },
       codex: { SIM_HELP_WITHOUT_PROMPT: "1" },
     });
     try {
       await w.start(["run"]);
-      await ask(w, "claude", REQUEST);
+      await w.ask("claude", REQUEST);
       const [start] = await w.waitForEvent("gemini", "start");
       assert(framedBody(String(start.prompt)), "gemini got the framed handoff via -i");
       assertEquals(w.events("codex", "start").length, 0, "codex was never started");
-      await w.term.send("C-c");
-      await w.term.send("C-c");
-      await w.exitCode();
+      await w.quit();
       w.withJournal((j) => {
         const hs = j.handoffs();
         const refused = hs.find((h) => h.toAgent === "codex")!;
@@ -403,13 +369,13 @@ Deno.test(
   async () => {
     // Every start of the simulated Gemini costs 4 s unless GEMINI_CLI_NO_RELAUNCH is set, as the
     // real one's self-relaunch does (2.3–5.8 s seen): longer than the first probe waits.
-    const w = new SwitchWorld(["claude", "gemini"], {
+    const w = new World(["claude", "gemini"], {
       claude: { SIM_LIMIT_AFTER: "1" },
       gemini: { SIM_RELAUNCH_MS: "4000" },
     });
     try {
       await w.start(["run"]);
-      await ask(w, "claude", REQUEST);
+      await w.ask("claude", REQUEST);
       const [start] = await w.waitForEvent("gemini", "start", 1, 40_000);
       assert(framedBody(String(start.prompt))?.body.includes(REQUEST), "gemini got the handoff");
       w.withJournal((j) => {
@@ -426,13 +392,13 @@ Deno.test(
   "every agent limited or refused with --no-wait: exit 3, the handoff saved",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"], {
+    const w = new World(["claude", "codex"], {
       claude: { SIM_LIMIT_AFTER: "1" },
       codex: { SIM_HELP_WITHOUT_PROMPT: "1" },
     });
     try {
       await w.start(["run", "--no-wait"]);
-      await ask(w, "claude", REQUEST);
+      await w.ask("claude", REQUEST);
       assertEquals(await w.exitCode(), 3);
       const screen = await w.term.capture();
       assertMatch(screen.replaceAll("\n", ""), /every agent of the chain is limited/);
@@ -453,12 +419,12 @@ Deno.test(
   async () => {
     // A reset time one or two minutes ahead, shown the way Claude shows it.
     const shown = claudeClock(new Date(Date.now() + 60_000));
-    const w = new SwitchWorld(["claude"], {
+    const w = new World(["claude"], {
       claude: { SIM_LIMIT_AFTER: "1", SIM_RESET_AT: shown, TZ: "UTC" },
     });
     try {
       await w.start(["run", "claude", "--then", ""]);
-      await ask(w, "claude", REQUEST);
+      await w.ask("claude", REQUEST);
       await w.term.waitFor(/waiting for claude to reset/, 20_000);
       const [, second] = await w.waitForEvent("claude", "start", 2, 150_000);
       assertEquals(second.prompt !== undefined, true);
@@ -474,7 +440,7 @@ Deno.test(
   "SIGKILL of uuldana mid-run: the agent does not outlive it, the next start repairs the journal",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude"]);
+    const w = new World(["claude"]);
     try {
       const tag = `tag-${crypto.randomUUID()}`;
       await w.start(["run", "claude", "--", "--name", tag]);
@@ -525,7 +491,7 @@ Deno.test(
   "a signal while no agent runs (during a switch) starts no other agent; the handoff is saved",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
+    const w = new World(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
     const keys = new TypedKeyboard();
     const abort = new AbortController();
     try {
@@ -555,7 +521,7 @@ Deno.test(
 );
 
 Deno.test("a resize while an agent is being started still reaches it", opts, async () => {
-  const w = new SwitchWorld(["claude"]);
+  const w = new World(["claude"]);
   let current: AgentRun | null = null;
   let calls = 0;
   // The size read for the launch is the old one; the terminal changed before the run was known.
@@ -591,7 +557,7 @@ Deno.test(
   "after waiting for a reset, an agent whose --help does not prove a prompt is still refused",
   opts,
   async () => {
-    const w = new SwitchWorld(["codex"], {
+    const w = new World(["codex"], {
       codex: { SIM_LIMIT_AFTER: "1", SIM_HELP_WITHOUT_PROMPT: "1" },
     });
     const keys = new TypedKeyboard();
@@ -637,11 +603,11 @@ Deno.test(
           .then(() => run.stop("SIGTERM"));
       }
     };
-    const on = new SwitchWorld(["gemini", "codex"], {}, {
+    const on = new World(["gemini", "codex"], {}, {
       bins: { gemini: fixture },
       agents: { gemini: { stallSeconds: 3 } },
     });
-    const off = new SwitchWorld(["gemini", "codex"], {}, { bins: { gemini: fixture } });
+    const off = new World(["gemini", "codex"], {}, { bins: { gemini: fixture } });
     try {
       const keys = new TypedKeyboard();
       assertEquals((await on.runChain({ keyboard: keys, onRun: drive(keys) })).code, 143);
@@ -673,15 +639,13 @@ Deno.test(
   opts,
   async () => {
     // Kilo is OpenCode's fork: the simulated OpenCode stands in for it under the kilo adapter.
-    const sims = Deno.makeTempDirSync({ prefix: "uuldana-kilo-" });
-    const { opencode: kiloBin } = installSimAgents(sims, ["opencode"], UULDANA);
-    const w = new SwitchWorld(["claude", "kilo"], {
+    const w = new World(["claude", "kilo"], {
       claude: { SIM_LIMIT_AFTER: "1" },
       kilo: { SIM_DEFAULT_MODEL: "kilo/user-choice" },
-    }, { bins: { kilo: kiloBin }, agents: { kilo: { road: "store" } } });
+    }, { playedBy: { kilo: "opencode" }, agents: { kilo: { road: "store" } } });
     try {
       await w.start(["run"]);
-      await ask(w, "claude", REQUEST);
+      await w.ask("claude", REQUEST);
       await w.waitForEvent("kilo", "session");
       const [request] = await w.waitForEvent("kilo", "request");
       assertEquals(
@@ -693,7 +657,6 @@ Deno.test(
       assertEquals(request.model, "kilo/user-choice");
     } finally {
       await w.close();
-      Deno.removeSync(sims, { recursive: true });
     }
   },
 );
@@ -703,14 +666,14 @@ Deno.test(
   opts,
   async () => {
     // Like real OpenCode, the simulated one drops input while it loads the imported session.
-    const w = new SwitchWorld(["claude", "opencode"], {
+    const w = new World(["claude", "opencode"], {
       claude: { SIM_LIMIT_AFTER: "1" },
       // The model the user's own OpenCode configuration picks.
       opencode: { SIM_LOADING_MS: "2500", SIM_DEFAULT_MODEL: "localai/user-choice" },
     }, { agents: { opencode: { road: "store" } } });
     try {
       await w.start(["run"]);
-      await ask(w, "claude", REQUEST);
+      await w.ask("claude", REQUEST);
       const [session] = await w.waitForEvent("opencode", "session");
       assert(framedBody(String(session.firstMessage))?.body.includes(REQUEST));
       const [submit] = await w.waitForEvent("opencode", "submit");
