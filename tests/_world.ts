@@ -100,6 +100,8 @@ export class World {
   readonly config: string;
   /** The user's terminal (a private tmux server, started by {@linkcode World.start}). */
   readonly term = new TmuxTerminal();
+  /** The real `Date.now` while {@linkcode World.clockAhead} moved it. */
+  #realNow: (() => number) | null = null;
   /** What the config file holds (rewritten when an agent's program changes). */
   readonly #settings: { chain: string[]; agents: Record<string, Record<string, unknown>> };
   /** Each agent's program: the simulated agents ({@linkcode SIM_AGENTS}), `playedBy`, `bins`. */
@@ -313,8 +315,18 @@ export class World {
     }
   }
 
+  /**
+   * Runs this process's clock (`Date.now`, which the chain and its waits read) `ms` ahead of the
+   * real time, until the world closes: a reset hours away passes at once.
+   */
+  clockAhead(ms: number): void {
+    const real = this.#realNow ??= Date.now;
+    Date.now = () => real() + ms;
+  }
+
   /** Ends the world's terminal (and everything still running in it) and removes its folder. */
   async close(): Promise<void> {
+    if (this.#realNow) Date.now = this.#realNow;
     await this.term.close();
     try {
       Deno.removeSync(this.root, { recursive: true });
@@ -322,6 +334,33 @@ export class World {
       // an agent still dying may write its log meanwhile, or a test's mount still holds a folder
     }
   }
+}
+
+/**
+ * A test in a world of its own: `world()` builds it before `fn`, and it is closed after `fn`
+ * whatever happened. Timers and processes may outlive a test step here (agents, tmux), so the
+ * sanitizers are off unless `options` says otherwise.
+ */
+export function worldTest(
+  name: string,
+  world: () => World,
+  fn: (w: World) => Promise<void>,
+  options: Omit<Deno.TestDefinition, "name" | "fn"> = {},
+): void {
+  Deno.test({
+    name,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    ...options,
+    fn: async () => {
+      const w = world();
+      try {
+        await fn(w);
+      } finally {
+        await w.close();
+      }
+    },
+  });
 }
 
 /** A time as Claude shows a reset ("3:01am"), in UTC (the sim agents run with TZ=UTC). */

@@ -8,13 +8,9 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { World } from "./_world.ts";
+import { World, worldTest } from "./_world.ts";
 
-const opts = {
-  sanitizeOps: false,
-  sanitizeResources: false,
-  ignore: Deno.build.os !== "linux", // /proc
-};
+const opts = { ignore: Deno.build.os !== "linux" }; // /proc
 
 function cmdline(pid: string): string[] {
   try {
@@ -33,9 +29,10 @@ function children(pid: string): string[] {
   }
 }
 
-Deno.test("the prompt road never puts the handoff in script's argv", opts, async () => {
-  const w = new World(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
-  try {
+worldTest(
+  "the prompt road never puts the handoff in script's argv",
+  () => new World(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } }),
+  async (w) => {
     await w.start(["run"]);
     await w.ask("claude", "Rename the parser module");
     const [start] = await w.waitForEvent("codex", "start");
@@ -58,7 +55,6 @@ Deno.test("the prompt road never puts the handoff in script's argv", opts, async
     assertEquals(holding.length >= 1, true);
 
     assertEquals(await w.quit(), 0);
-  } finally {
-    await w.close();
-  }
-});
+  },
+  opts,
+);

@@ -7,11 +7,9 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { existsSync, readdirSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { World } from "./_world.ts";
+import { World, worldTest } from "./_world.ts";
 import { readSimLog } from "../src/sim/log.ts";
 import { processAlive } from "../src/process_alive.ts";
-
-const opts = { sanitizeOps: false, sanitizeResources: false };
 
 async function gone(pid: number, timeoutMs = 8_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -60,57 +58,48 @@ function scratch(w: World): string[] {
   return existsSync(dir) ? readdirSync(dir) : [];
 }
 
-Deno.test(
+worldTest(
   "SIGKILL during `opencode import`: the import dies with uuldana, the next start marks the handoff interrupted and removes its scratch file",
-  opts,
-  async () => {
-    const w = new World(["claude", "opencode"], {
+  () =>
+    new World(["claude", "opencode"], {
       claude: { SIM_LIMIT_AFTER: "1" },
       opencode: { SIM_IMPORT_MS: "60000" },
-    }, { agents: { opencode: { road: "store" } } });
-    try {
-      await w.start(["run"]);
-      await w.ask("claude", "Add a --dry-run flag to deploy.sh");
-      const importPid = await importStarted(w);
-      const uuldana = owner(w);
-      assert(processAlive(importPid));
-      // The import file holds the handoff text, in this uuldana's scratch directory.
-      const [dir] = scratch(w);
-      assert(dir?.startsWith(`p${uuldana}-`), String(scratch(w)));
+    }, { agents: { opencode: { road: "store" } } }),
+  async (w) => {
+    await w.start(["run"]);
+    await w.ask("claude", "Add a --dry-run flag to deploy.sh");
+    const importPid = await importStarted(w);
+    const uuldana = owner(w);
+    assert(processAlive(importPid));
+    // The import file holds the handoff text, in this uuldana's scratch directory.
+    const [dir] = scratch(w);
+    assert(dir?.startsWith(`p${uuldana}-`), String(scratch(w)));
 
-      Deno.kill(uuldana, "SIGKILL");
-      assert(await gone(importPid), "the import outlived uuldana");
+    Deno.kill(uuldana, "SIGKILL");
+    assert(await gone(importPid), "the import outlived uuldana");
 
-      const handoffs = await handoffsAfterNextStart(w);
-      assertEquals(handoffs.map((h) => [h.toAgent, h.status]), [["opencode", "interrupted"]]);
-      assertEquals(scratch(w), []);
-    } finally {
-      await w.close();
-    }
+    const handoffs = await handoffsAfterNextStart(w);
+    assertEquals(handoffs.map((h) => [h.toAgent, h.status]), [["opencode", "interrupted"]]);
+    assertEquals(scratch(w), []);
   },
 );
 
-Deno.test(
+worldTest(
   "SIGKILL while a manual handoff waits to be pasted: the next agent dies with uuldana, the handoff is interrupted",
-  opts,
-  async () => {
-    const w = new World(["claude", "codex"], { codex: { SIM_STARTUP_MS: "60000" } });
-    try {
-      await w.start(["run"]);
-      await w.ask("claude", "Add a --dry-run flag to deploy.sh");
-      await w.waitForEvent("claude", "submit");
-      await w.type("/agent codex");
-      await w.waitForEvent("codex", "start");
-      const uuldana = owner(w);
-      await new Promise((r) => setTimeout(r, 500));
-      Deno.kill(uuldana, "SIGKILL");
-      assert(await gone(uuldana), "uuldana is still there");
+  () => new World(["claude", "codex"], { codex: { SIM_STARTUP_MS: "60000" } }),
+  async (w) => {
+    await w.start(["run"]);
+    await w.ask("claude", "Add a --dry-run flag to deploy.sh");
+    await w.waitForEvent("claude", "submit");
+    await w.type("/agent codex");
+    await w.waitForEvent("codex", "start");
+    const uuldana = owner(w);
+    await new Promise((r) => setTimeout(r, 500));
+    Deno.kill(uuldana, "SIGKILL");
+    assert(await gone(uuldana), "uuldana is still there");
 
-      const handoffs = await handoffsAfterNextStart(w);
-      assertEquals(handoffs.map((h) => [h.toAgent, h.status]), [["codex", "interrupted"]]);
-      assert(handoffs[0].error?.includes("stopped before it delivered"));
-    } finally {
-      await w.close();
-    }
+    const handoffs = await handoffsAfterNextStart(w);
+    assertEquals(handoffs.map((h) => [h.toAgent, h.status]), [["codex", "interrupted"]]);
+    assert(handoffs[0].error?.includes("stopped before it delivered"));
   },
 );

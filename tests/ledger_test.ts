@@ -19,6 +19,7 @@ import {
   typeWhenReady,
   until,
   World,
+  worldTest,
 } from "./_world.ts";
 import type { AgentRun } from "../src/session/agent_run.ts";
 import { newLimitEntry } from "../src/chain/limits.ts";
@@ -48,68 +49,63 @@ function askWhenReady(keys: TypedKeyboard, run: AgentRun): void {
   typeWhenReady(keys, run, REQUEST);
 }
 
-Deno.test(
+worldTest(
   "a second `uuldana run` after a limit starts the next agent and says why in one line",
-  opts,
-  async () => {
-    const w = claudeThenCodex();
+  () => claudeThenCodex(),
+  async (w) => {
     const keys = new TypedKeyboard();
-    try {
-      // The first run: claude hits its limit, codex takes over, then stops.
-      const first = await w.runChain({
-        keyboard: keys,
-        onRun: (run) => {
-          if (run?.adapterName === "claude") askWhenReady(keys, run);
-          else stopWhenDrawn(run);
-        },
-      });
-      assertEquals(first.code, 143, first.status.join("\n"));
-      const claudeRun = w.withJournal((j) => j.runs().find((r) => r.agent === "claude")!.id);
+    // The first run: claude hits its limit, codex takes over, then stops.
+    const first = await w.runChain({
+      keyboard: keys,
+      onRun: (run) => {
+        if (run?.adapterName === "claude") askWhenReady(keys, run);
+        else stopWhenDrawn(run);
+      },
+    });
+    assertEquals(first.code, 143, first.status.join("\n"));
+    const claudeRun = w.withJournal((j) => j.runs().find((r) => r.agent === "claude")!.id);
 
-      // A second uuldana, another process: it reads the ledger and starts codex.
-      await w.start(["run"]);
-      await w.waitForEvent("codex", "start", 2);
-      assertEquals(w.events("claude", "start").length, 1, "claude was not started again");
-      assertEquals(await w.quit(), 0);
-      // The line is on the normal screen, visible once Codex left its alternate screen.
-      const screen = (await w.term.capture()).replaceAll("\n", "");
-      assertMatch(
-        screen,
-        new RegExp(
-          `uuldana: claude is limited until ${CLOCK_PATTERN} \\(seen ${CLOCK_PATTERN} in run ${claudeRun}\\); starting codex`,
-        ),
-      );
+    // A second uuldana, another process: it reads the ledger and starts codex.
+    await w.start(["run"]);
+    await w.waitForEvent("codex", "start", 2);
+    assertEquals(w.events("claude", "start").length, 1, "claude was not started again");
+    assertEquals(await w.quit(), 0);
+    // The line is on the normal screen, visible once Codex left its alternate screen.
+    const screen = (await w.term.capture()).replaceAll("\n", "");
+    assertMatch(
+      screen,
+      new RegExp(
+        `uuldana: claude is limited until ${CLOCK_PATTERN} \\(seen ${CLOCK_PATTERN} in run ${claudeRun}\\); starting codex`,
+      ),
+    );
 
-      // `uuldana limits` and `uuldana agents --json` show it; `limits clear` forgets it.
-      const listed = JSON.parse((await w.uuldana(["limits", "--json"])).stdout);
-      assertEquals(listed.map((l: { agent: string; limited: boolean }) => [l.agent, l.limited]), [
-        ["claude", true],
-      ]);
-      assertEquals(listed[0].runId, claudeRun);
-      assertMatch(listed[0].message, /You've hit your session limit/);
-      const agents = JSON.parse((await w.uuldana(["agents", "--json"])).stdout);
-      const claude = agents.find((a: { name: string }) => a.name === "claude");
-      assertEquals(claude.limit.limited, true);
-      assertEquals(agents.find((a: { name: string }) => a.name === "codex").limit, null);
-      const cleared = await w.uuldana(["limits", "clear", "claude"]);
-      assertEquals([cleared.code, cleared.stdout.trim()], [
-        0,
-        "cleared claude's limit; runs choose it again",
-      ]);
-      assertEquals(JSON.parse((await w.uuldana(["limits", "--json"])).stdout), []);
-      const unknown = await w.uuldana(["limits", "clear", "nosuch"]);
-      assertEquals(unknown.code, 2);
-      assertMatch(unknown.stderr, /unknown agent "nosuch"/);
-    } finally {
-      await w.close();
-    }
+    // `uuldana limits` and `uuldana agents --json` show it; `limits clear` forgets it.
+    const listed = JSON.parse((await w.uuldana(["limits", "--json"])).stdout);
+    assertEquals(listed.map((l: { agent: string; limited: boolean }) => [l.agent, l.limited]), [
+      ["claude", true],
+    ]);
+    assertEquals(listed[0].runId, claudeRun);
+    assertMatch(listed[0].message, /You've hit your session limit/);
+    const agents = JSON.parse((await w.uuldana(["agents", "--json"])).stdout);
+    const claude = agents.find((a: { name: string }) => a.name === "claude");
+    assertEquals(claude.limit.limited, true);
+    assertEquals(agents.find((a: { name: string }) => a.name === "codex").limit, null);
+    const cleared = await w.uuldana(["limits", "clear", "claude"]);
+    assertEquals([cleared.code, cleared.stdout.trim()], [
+      0,
+      "cleared claude's limit; runs choose it again",
+    ]);
+    assertEquals(JSON.parse((await w.uuldana(["limits", "--json"])).stdout), []);
+    const unknown = await w.uuldana(["limits", "clear", "nosuch"]);
+    assertEquals(unknown.code, 2);
+    assertMatch(unknown.stderr, /unknown agent "nosuch"/);
   },
 );
 
-Deno.test("after the reset time the first agent is chosen again", opts, async () => {
-  const w = new World(["claude", "codex"]);
-  const realNow = Date.now;
-  try {
+worldTest(
+  "after the reset time the first agent is chosen again",
+  () => new World(["claude", "codex"]),
+  async (w) => {
     // Claude's limit, as an earlier uuldana recorded it, resets in a minute.
     Deno.mkdirSync(w.home, { recursive: true });
     w.withJournal((j) =>
@@ -129,98 +125,81 @@ Deno.test("after the reset time the first agent is chosen again", opts, async ()
       new RegExp(`^claude is limited until ${CLOCK_PATTERN} \\(seen .*\\); starting codex$`),
     );
     // The reset passes (the chain reads the time from Date.now).
-    Date.now = () => realNow() + 61_000;
+    w.clockAhead(61_000);
     const chosen = await w.runChain({ onRun: stopWhenDrawn });
     assertEquals(w.events("claude", "start").length, 1, "claude started once its reset passed");
     assertEquals(w.events("codex", "start").length, 1);
     assertEquals(chosen.status, [], "nothing was skipped");
-  } finally {
-    Date.now = realNow;
-    await w.close();
-  }
-});
-
-Deno.test(
-  "every agent limited at the start: wait for the earliest reset, then start it",
-  opts,
-  async () => {
-    const w = new World(["claude", "codex"]);
-    const realNow = Date.now;
-    try {
-      Deno.mkdirSync(w.home, { recursive: true });
-      w.withJournal((j) => {
-        for (const [agent, inMs] of [["claude", HOUR], ["codex", 60_000]] as const) {
-          j.addLimit(newLimitEntry(
-            {
-              kind: "usage",
-              message: "limit",
-              resetsAt: new Date(Date.now() + inMs).toISOString(),
-            },
-            { agent, runId: null, now: new Date(), previous: null },
-          ));
-        }
-      });
-      const noWait = await w.runChain();
-      assertEquals(noWait.code, 3, "--no-wait: exit 3 at once");
-      assertMatch(
-        noWait.status[0],
-        /every agent of the chain is limited .*claude is limited until/,
-      );
-      const { status } = await w.runChain({
-        wait: true,
-        onRun: stopWhenDrawn,
-        // Once the wait began, codex's reset comes (the wait reads the time from Date.now).
-        onStatus: (line) => {
-          if (line.startsWith("every agent is limited; waiting")) {
-            Date.now = () => realNow() + 61_000;
-          }
-        },
-      });
-      assertMatch(
-        status[0],
-        new RegExp(`^every agent is limited; waiting for codex to reset at ${CLOCK_PATTERN}`),
-      );
-      assertEquals(w.events("codex", "start").length, 1, "codex started once its reset came");
-      assertEquals(w.events("claude", "start").length, 0);
-    } finally {
-      Date.now = realNow;
-      await w.close();
-    }
   },
 );
 
-Deno.test(
+worldTest(
+  "every agent limited at the start: wait for the earliest reset, then start it",
+  () => new World(["claude", "codex"]),
+  async (w) => {
+    Deno.mkdirSync(w.home, { recursive: true });
+    w.withJournal((j) => {
+      for (const [agent, inMs] of [["claude", HOUR], ["codex", 60_000]] as const) {
+        j.addLimit(newLimitEntry(
+          {
+            kind: "usage",
+            message: "limit",
+            resetsAt: new Date(Date.now() + inMs).toISOString(),
+          },
+          { agent, runId: null, now: new Date(), previous: null },
+        ));
+      }
+    });
+    const noWait = await w.runChain();
+    assertEquals(noWait.code, 3, "--no-wait: exit 3 at once");
+    assertMatch(
+      noWait.status[0],
+      /every agent of the chain is limited .*claude is limited until/,
+    );
+    const { status } = await w.runChain({
+      wait: true,
+      onRun: stopWhenDrawn,
+      // Once the wait began, codex's reset comes (the wait reads the time from Date.now).
+      onStatus: (line) => {
+        if (line.startsWith("every agent is limited; waiting")) {
+          w.clockAhead(61_000);
+        }
+      },
+    });
+    assertMatch(
+      status[0],
+      new RegExp(`^every agent is limited; waiting for codex to reset at ${CLOCK_PATTERN}`),
+    );
+    assertEquals(w.events("codex", "start").length, 1, "codex started once its reset came");
+    assertEquals(w.events("claude", "start").length, 0);
+  },
+);
+
+worldTest(
   "within one long run, an agent whose reset passed is chosen again at the next limit",
-  opts,
-  async () => {
-    const w = claudeThenCodex({ SIM_LIMIT_AFTER: "1" });
+  () => claudeThenCodex({ SIM_LIMIT_AFTER: "1" }),
+  async (w) => {
     const keys = new TypedKeyboard();
-    const realNow = Date.now;
     let claudeRuns = 0;
-    try {
-      const { code, status } = await w.runChain({
-        keyboard: keys,
-        onRun: (run) => {
-          if (!run) return;
-          if (run.adapterName === "codex") {
-            // Codex works for a long time: claude's reset (2 h) passes meanwhile.
-            Date.now = () => realNow() + 3 * HOUR;
-          } else if (++claudeRuns === 1) askWhenReady(keys, run);
-        },
-      });
-      // Claude took the work back at codex's limit (and, being the simulated one, hit its own
-      // limit again on that turn: then every agent is limited, exit 3 with --no-wait).
-      assertEquals(claudeRuns, 2, status.join("\n"));
-      assert(status.some((l) => l.startsWith("codex → claude:")), status.join("\n"));
-      assertEquals(code, 3, status.join("\n"));
-      const [, second] = w.events("claude", "start");
-      assert(second, "claude started a second time");
-      const [hook] = w.events("claude", "hook");
-      assert(framedBody(String(hook.additionalContext))?.body.includes(REQUEST));
-    } finally {
-      Date.now = realNow;
-      await w.close();
-    }
+    const { code, status } = await w.runChain({
+      keyboard: keys,
+      onRun: (run) => {
+        if (!run) return;
+        if (run.adapterName === "codex") {
+          // Codex works for a long time: claude's reset (2 h) passes meanwhile.
+          w.clockAhead(3 * HOUR);
+        } else if (++claudeRuns === 1) askWhenReady(keys, run);
+      },
+    });
+    // Claude took the work back at codex's limit (and, being the simulated one, hit its own
+    // limit again on that turn: then every agent is limited, exit 3 with --no-wait).
+    assertEquals(claudeRuns, 2, status.join("\n"));
+    assert(status.some((l) => l.startsWith("codex → claude:")), status.join("\n"));
+    assertEquals(code, 3, status.join("\n"));
+    const [, second] = w.events("claude", "start");
+    assert(second, "claude started a second time");
+    const [hook] = w.events("claude", "hook");
+    assert(framedBody(String(hook.additionalContext))?.body.includes(REQUEST));
   },
 );
 
@@ -278,39 +257,32 @@ Deno.test(
   },
 );
 
-Deno.test(
+worldTest(
   "going back: 'available again' is said while a later agent works; off by default",
-  opts,
-  async () => {
-    const w = claudeThenCodex();
+  () => claudeThenCodex(),
+  async (w) => {
     const keys = new TypedKeyboard();
-    const realNow = Date.now;
     const lines: string[] = [];
     let codexRun: AgentRun | null = null;
-    try {
-      const chain = w.runChain({
-        keyboard: keys,
-        onStatus: (line) => lines.push(line),
-        onRun: (run) => {
-          if (run?.adapterName === "claude") askWhenReady(keys, run);
-          else if (run) codexRun = run;
-        },
-      });
-      await until(() => codexRun !== null, "codex to start");
-      await new Promise((r) => setTimeout(r, 1_000));
-      assert(!lines.some((l) => l.includes("available again")), "not before the reset");
-      Date.now = () => realNow() + 3 * HOUR;
-      await until(() => lines.some((l) => l.includes("available again")), "the line", 15_000);
-      assert(lines.includes("claude is available again: type /agent claude to go back"));
-      await new Promise((r) => setTimeout(r, 2_000));
-      assertEquals(codexRun!.finished, false, "codex keeps working: no return by default");
-      codexRun!.stop("SIGTERM");
-      assertEquals((await chain).code, 143);
-      assertEquals(w.events("claude", "start").length, 1);
-    } finally {
-      Date.now = realNow;
-      await w.close();
-    }
+    const chain = w.runChain({
+      keyboard: keys,
+      onStatus: (line) => lines.push(line),
+      onRun: (run) => {
+        if (run?.adapterName === "claude") askWhenReady(keys, run);
+        else if (run) codexRun = run;
+      },
+    });
+    await until(() => codexRun !== null, "codex to start");
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert(!lines.some((l) => l.includes("available again")), "not before the reset");
+    w.clockAhead(3 * HOUR);
+    await until(() => lines.some((l) => l.includes("available again")), "the line", 15_000);
+    assert(lines.includes("claude is available again: type /agent claude to go back"));
+    await new Promise((r) => setTimeout(r, 2_000));
+    assertEquals(codexRun!.finished, false, "codex keeps working: no return by default");
+    codexRun!.stop("SIGTERM");
+    assertEquals((await chain).code, 143);
+    assertEquals(w.events("claude", "start").length, 1);
   },
 );
 
@@ -327,7 +299,6 @@ Deno.test(
       },
     }, { config: { returnToFirst: true } });
     const keys = new TypedKeyboard();
-    const realNow = Date.now;
     let claudeRuns = 0;
     // A return that never comes fails the test instead of hanging it.
     const giveUp = new AbortController();
@@ -349,7 +320,7 @@ Deno.test(
               () => run.vt.screenLines().some((l) => l.includes("Continuing from")),
               20_000,
             )
-              .then(() => Date.now = () => realNow() + 3 * HOUR);
+              .then(() => w.clockAhead(3 * HOUR));
           } else if (++claudeRuns === 1) askWhenReady(keys, run);
           else stopWhenDrawn(run);
         },
@@ -378,38 +349,32 @@ Deno.test(
       });
     } finally {
       clearTimeout(deadline);
-      Date.now = realNow;
       await w.close();
     }
   },
 );
 
-Deno.test(
+worldTest(
   "a switch rings the bell and sends OSC 9 to the outer terminal, never to an agent",
-  opts,
-  async () => {
-    const w = new World(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
+  () => new World(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } }),
+  async (w) => {
     const out = join(w.root, "outer.bytes");
-    try {
-      await w.start(["run"]);
-      await w.term.recordOutput(out);
-      await w.ask("claude", REQUEST);
-      await w.waitForEvent("codex", "submit");
-      await until(() => readFileSync(out, "latin1").includes("\x1b]9;"), "the notification");
-      const outer = readFileSync(out, "utf8");
-      assert(
-        outer.includes(
-          "\x07\x1b]9;uuldana: claude → codex: You've hit your session limit · resets 3:01am (UTC)\x1b\\",
-        ),
-        JSON.stringify(outer.slice(outer.indexOf("\x1b]9;") - 20, outer.indexOf("\x1b]9;") + 120)),
-      );
-      for (const agent of ["claude", "codex"]) {
-        const typed = w.events(agent, "input").map((e) => String(e.bytes)).join("");
-        assert(!typed.includes("\x07") && !typed.includes("\x1b]9"), `${agent} got it`);
-      }
-      assertEquals(await w.quit(), 0);
-    } finally {
-      await w.close();
+    await w.start(["run"]);
+    await w.term.recordOutput(out);
+    await w.ask("claude", REQUEST);
+    await w.waitForEvent("codex", "submit");
+    await until(() => readFileSync(out, "latin1").includes("\x1b]9;"), "the notification");
+    const outer = readFileSync(out, "utf8");
+    assert(
+      outer.includes(
+        "\x07\x1b]9;uuldana: claude → codex: You've hit your session limit · resets 3:01am (UTC)\x1b\\",
+      ),
+      JSON.stringify(outer.slice(outer.indexOf("\x1b]9;") - 20, outer.indexOf("\x1b]9;") + 120)),
+    );
+    for (const agent of ["claude", "codex"]) {
+      const typed = w.events(agent, "input").map((e) => String(e.bytes)).join("");
+      assert(!typed.includes("\x07") && !typed.includes("\x1b]9"), `${agent} got it`);
     }
+    assertEquals(await w.quit(), 0);
   },
 );
