@@ -29,6 +29,12 @@ export const CHANNELS_DIR: string = join(TESTDATA_DIR, "channels");
 /** The real `NAME --help` outputs, one `NAME.txt` each. */
 export const HELP_TEXTS_DIR: string = join(TESTDATA_DIR, "reference", "help");
 
+/**
+ * Key streams and what the key tracker did with them before its line became bounded pieces (one
+ * JSON object a line, gzipped): the data `src/session/input_test.ts` holds today's tracker to.
+ */
+export const KEY_STREAMS_FILE: string = join(TESTDATA_DIR, "keys", "tracker_before.jsonl.gz");
+
 /** xterm.js' Unicode 11 width of every code point, as ranges. */
 export const WIDTH_TABLE_FILE: string = join(TESTDATA_DIR, "xterm-wcwidth-v11.json");
 
