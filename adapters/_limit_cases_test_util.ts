@@ -16,6 +16,7 @@ import {
   kiloScreen,
   OPENCODE_IDLE_FOOTER,
   opencodeScreen,
+  piScreen,
   qwenScreen,
   qwenScreenAtColumn2,
 } from "./_limit_screens_test_util.ts";
@@ -246,6 +247,48 @@ export const REAL: Case[] = [
       "   docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
     ]),
     expect: { kind: "usage", resetsAt: null },
+  },
+  {
+    name: "pi 0.73.1: a provider's quota 429 while pi retries (recorded against the mock)",
+    agent: "pi",
+    screen: piScreen([
+      " Error: 429 You exceeded your current quota, please check your plan and billing details. For more information on this",
+      " error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+    ], "⠴ Retrying (1/3) in 2s... (escape to cancel)"),
+    expect: { kind: "usage", resetsAt: null, handOff: true },
+  },
+  {
+    name: "pi 0.73.1: a per-minute 429 at its first retry: not yet",
+    agent: "pi",
+    screen: piScreen([
+      " Error: 429 Rate limit reached for mock-1 in organization org-mock on requests per min (RPM): Limit 3, Used 3,",
+      " Requested 1. Please try again in 20s. Visit https://platform.openai.com/account/rate-limits to learn more.",
+    ], "⠴ Retrying (1/3) in 2s... (escape to cancel)"),
+    expect: { kind: "rate", resetsAt: "2026-03-10T02:00:20.000Z", handOff: false },
+  },
+  {
+    name: "pi: ChatGPT-plan usage_limit_reached with its reset (earendil-works/pi#4172, pi 0.73.0)",
+    agent: "pi",
+    screen: piScreen([
+      ' Error: Retry failed after 3 attempts: Codex error: {"type":"error","error":{"type":"usage_limit_reached","message":"The',
+      ' usage limit has been reached","plan_type":"plus","resets_at":1773111600,"eligible_promo":null,"resets_in_seconds":13872},',
+      ' "status_code":429}',
+    ]),
+    expect: { kind: "usage", resetsAt: "2026-03-10T03:00:00.000Z", handOff: true },
+  },
+  {
+    name: "pi: Anthropic's monthly spend limit (earendil-works/pi#9849, pi 0.86.1)",
+    agent: "pi",
+    screen: piScreen([
+      " Error: 429 rate_limit_error: This request would exceed your account's monthly spend limit. Please try again later.",
+    ], "⠙ Retrying (2/3) in 4s... (escape to cancel)"),
+    expect: { kind: "usage", resetsAt: null, handOff: true },
+  },
+  {
+    name: "pi: a bodiless 429 after its retries (fullsend-ai/fullsend#7191): it gave up",
+    agent: "pi",
+    screen: piScreen([" Error: Retry failed after 3 attempts: 429 status code (no body)"]),
+    expect: { kind: "rate", resetsAt: null, handOff: true },
   },
   {
     name: "opencode: retry footer wrapped at 120 columns (issue 17)",
@@ -550,6 +593,40 @@ export const QUOTES: Case[] = [
     name: "copilot: a real `✗` limit while a later turn runs",
     agent: "copilot",
     screen: copilotScreen(["✗ You've hit your rate limit. Your limit resets in 2 hours."], true),
+    expect: null,
+  },
+  {
+    name: "pi: its Error row while a retry runs again (its spinner says Working)",
+    agent: "pi",
+    screen: piScreen([" Error: 429 Rate limit reached for requests"], "⠙ Working..."),
+    expect: null,
+  },
+  {
+    name: "pi: a reply quoting an error, then the user's next turn",
+    agent: "pi",
+    screen: piScreen([
+      " Error: 429 You exceeded your current quota, please check your plan and billing details.",
+      "",
+      "",
+      " try again with the other key",
+      "",
+      "",
+      " MOCKREPLY-2: noted.",
+    ]),
+    expect: null,
+  },
+  {
+    name: "pi: a reply explaining a quota error (not its own Error row)",
+    agent: "pi",
+    screen: piScreen([
+      " The log says: Error: 429 You exceeded your current quota, please check your plan and billing details.",
+    ]),
+    expect: null,
+  },
+  {
+    name: "pi: an error that is not a limit",
+    agent: "pi",
+    screen: piScreen([" Error: No API key found for mock. Use /login or set an API key."]),
     expect: null,
   },
   {

@@ -165,3 +165,23 @@ export function qwenScreen(turn: string[], busy = false): string[] {
 export function qwenScreenAtColumn2(turn: string[], busy = false): string[] {
   return qwenScreen(turn, busy).map((r) => (r === "> hello from handoff" ? `  ${r}` : r));
 }
+
+/**
+ * pi 0.73.1 (its quota recording): header, the echo ` hello from handoff`, then `turn` (rows at
+ * column 1, as pi draws replies and its own `Error:` rows), then `status` (its spinner row:
+ * `⠴ Retrying (1/3) in 2s... (escape to cancel)` or `⠙ Working...`) and its input box between
+ * two rules with the folder and model footer.
+ */
+export function piScreen(turn: string[], status: string | null = null): string[] {
+  const s = finalScreen("pi-limit-quota");
+  return [
+    ...s.slice(0, 9),
+    " hello from handoff",
+    "",
+    "",
+    ...turn,
+    "",
+    ...(status ? [` ${status}`, ""] : []),
+    ...s.slice(33, 38),
+  ];
+}

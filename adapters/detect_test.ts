@@ -46,6 +46,10 @@ Deno.test("limit recordings: detected on the final screen with message and reset
     "claude-limit-session": { kind: "usage", resetsAt: "2026-03-10T03:01:00.000Z" },
     "gemini-limit-quota-dialog": { kind: "usage", resetsAt: "2026-03-10T03:06:00.000Z" },
     "opencode-mock-429-retry": { kind: "rate", resetsAt: null },
+    // pi 0.73.1 after its three retries: "Error: Retry failed after 3 attempts: 429 …".
+    "pi-limit-anthropic": { kind: "rate", resetsAt: null },
+    "pi-limit-quota": { kind: "usage", resetsAt: null },
+    "pi-limit-rate": { kind: "rate", resetsAt: "2026-03-10T02:00:20.000Z" },
   };
   let checked = 0;
   for (const rec of recordings().filter((r) => r.limit && r.limitOnFinalScreen)) {
@@ -60,7 +64,7 @@ Deno.test("limit recordings: detected on the final screen with message and reset
     assertEquals({ kind: hit.kind, resetsAt: hit.resetsAt }, expected[rec.name], rec.name);
     checked++;
   }
-  assertEquals(checked, 3);
+  assertEquals(checked, 6);
 });
 
 Deno.test("limit recordings: a reset time already past today means tomorrow", () => {

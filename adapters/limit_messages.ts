@@ -163,3 +163,26 @@ export const CRUSH_ERROR: RegExp = /^ERROR\s+(Too many requests\b.*)$/;
 
 /** Words that make a rate-limit text a usage (quota) limit, for agents that print one kind. */
 export const USAGE_WORDS: RegExp = /quota|insufficient_quota|billing|credits|plan\b/i;
+
+/**
+ * pi: the provider's text on its own `Error: …` row (after `Error: ` and, once its retries are
+ * spent, `Retry failed after N attempts: `). pi shows the provider's error as the provider sent
+ * it, so these are the providers' own quota wordings.
+ */
+export const PI_LIMITS: readonly LimitRule[] = [
+  // 429 You exceeded your current quota, please check your plan and billing details. …;
+  // Codex error: {"type":"error","error":{"type":"usage_limit_reached",…}}; 429 rate_limit_error:
+  // This request would exceed your account's monthly spend limit. Please try again later.
+  {
+    re:
+      /usage_limit_reached|insufficient_quota|exceeded your current quota|\bquota exceeded|exhausted your (?:daily )?quota|spend(?:ing)? (?:limit|cap)|out of (?:credits|extra usage)|credit balance is too low|hit your (?:[\w-]+ )?(?:usage )?limit/i,
+    kind: "usage",
+  },
+  // 429 status code (no body); 429 Too Many Requests; rate_limit_error …
+  { re: /\b429\b|rate.?limit|too many requests/i, kind: "rate" },
+];
+
+/** pi provider texts that look like a quota but are a per-minute limit or a capacity shortage. */
+export const PI_NOT_USAGE: readonly RegExp[] = [
+  /PerMinute|per minute|No capacity available|MODEL_CAPACITY_EXHAUSTED/i,
+];

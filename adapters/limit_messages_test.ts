@@ -57,7 +57,9 @@ Deno.test("each real message, as its agent's screens, fires for that agent only"
     qwen: ["gemini"],
   };
   for (const c of REAL) {
-    for (const other of ["claude", "codex", "gemini", "qwen", "copilot", "opencode", "auggie"]) {
+    for (
+      const other of ["claude", "codex", "gemini", "qwen", "copilot", "opencode", "pi", "auggie"]
+    ) {
       if (other === c.agent || family[c.agent]?.includes(other)) continue;
       const hit = adapterByName(other)!.detectLimit(c.screen, OPTS);
       assertEquals(hit, null, `${other} fired on ${c.name}: ${hit?.message}`);

@@ -14,6 +14,7 @@ const EXPECTED: Record<string, string> = {
   qwen:
     "-i, --prompt-interactive              Execute the provided prompt and continue in interactive mode  [string]",
   copilot: "-i, --interactive <prompt>",
+  pi: "pi [options] [@files...] [messages...]",
   auggie: "-if, --instruction-file <p>  Instruction file (mutually exclusive with --instruction)",
 };
 

@@ -13,9 +13,10 @@ import { crush } from "./crush.ts";
 import { gemini } from "./gemini.ts";
 import { kilo } from "./kilo.ts";
 import { opencode } from "./opencode.ts";
+import { pi } from "./pi.ts";
 import { qwen } from "./qwen.ts";
 
-/** All adapters: the fully supported six first, then the ones their CLIs limit. */
+/** All adapters: the fully supported ones first, then the ones their CLIs limit. */
 export const ADAPTERS: readonly Adapter[] = Object.freeze([
   claude,
   codex,
@@ -24,6 +25,7 @@ export const ADAPTERS: readonly Adapter[] = Object.freeze([
   qwen,
   copilot,
   kilo,
+  pi,
   auggie,
   crush,
   aider,

@@ -170,6 +170,10 @@ Deno.test("real VT: every limit recording is detected with its message and reset
     "codex-limit": "2026-03-10T03:02:00.000Z",
     "gemini-limit-quota-dialog": "2026-03-10T03:06:00.000Z",
     "opencode-mock-429-retry": null,
+    "pi-limit-anthropic": null,
+    "pi-limit-quota": null,
+    // "Please try again in 20s" on pi's rate-limit row.
+    "pi-limit-rate": "2026-03-10T02:00:20.000Z",
   };
   const limited = recordings().filter((r) => r.limit);
   assertEquals(limited.map((r) => r.name), Object.keys(expected));

@@ -76,6 +76,7 @@ Deno.test("prompt road: every agent receives the framed handoff intact", async (
     "qwen",
     "copilot",
     "kilo",
+    "pi",
     "auggie",
   ]);
   for (const name of names) {

@@ -98,9 +98,10 @@ export async function pasteUntilVisible(
 
 // Agents that collapse a long paste into one line until it is sent: Claude Code shows
 // `[Pasted text #1 +41 lines]`, Codex `[Pasted Content 3000 chars]`, Gemini CLI
-// `[Pasted Text: 43 lines]`, OpenCode `[Pasted ~41 lines]`, Copilot CLI `[Paste #1 - 42 lines]`.
-// A paste shown so is not pasted again.
-const _COLLAPSED = /\[(?:Pasted (?:text|Content|~\d+ lines?)\b|Paste #\d+ - \d+ lines?\b)[^\]]*\]/i;
+// `[Pasted Text: 43 lines]`, OpenCode `[Pasted ~41 lines]`, Copilot CLI `[Paste #1 - 42 lines]`,
+// pi `[paste #1 +42 lines]` (or `[paste #1 1234 chars]`). A paste shown so is not pasted again.
+const _COLLAPSED =
+  /\[(?:Pasted (?:text|Content|~\d+ lines?)\b|Paste #\d+ (?:- \d+ lines?|\+\d+ lines|\d+ chars)\b)[^\]]*\]/i;
 
 // The starts of the text's longer lines that the screen does not show yet (at most 200): an input
 // box showing only a window of a long paste still shows some of them. None with a path in it: the

@@ -22,7 +22,9 @@
  * `SIM_RETRY_GIVEUP=N` (OpenCode stops retrying after attempt N and ends the turn with its `┃`
  * error block), `SIM_SPLIT_MS` (the frame showing the limit is written in two parts this many ms
  * apart, cut inside the reset clause), `SIM_TOOL_CAT=FILE` (Claude answers a turn by running
- * `cat FILE` and ends the turn on its output).
+ * `cat FILE` and ends the turn on its output), `SIM_MODEL_URL` (every submitted turn is also POSTed
+ * there as an OpenAI chat-completions request, so a local mock sees this agent's model requests
+ * beside a real agent's: the real-agent matrix times a handoff by them).
  *
  * @module
  */
@@ -108,6 +110,17 @@ function _readLines(path: string): string[] {
   } catch (e) {
     return [`cat: ${path}: ${(e as Error).message}`];
   }
+}
+
+// SIM_MODEL_URL: the turn as a model request (its answer is not read; a failure is ignored).
+function _postTurn(persona: string, text: string): void {
+  const url = _env("SIM_MODEL_URL");
+  if (!url) return;
+  fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: `sim-${persona}`, messages: [{ role: "user", content: text }] }),
+  }).then((r) => r.body?.cancel()).catch(() => {});
 }
 
 /** This process's interactive session number for its persona (1: the first), when counted. */
@@ -637,6 +650,7 @@ class _Session {
     if (this.#p.name === "claude" && this.#local(text.trim())) return;
     const turn = ++this.#turn;
     this.#log.write({ event: "submit", text, turn });
+    _postTurn(this.#p.name, text);
     if (this.#model !== null) this.#request(text, turn);
     v.items.push({ kind: "user", text });
     v.busy = true;

@@ -8,9 +8,14 @@
  *   deno run -A mock_api.ts PORT LOG.jsonl      # PORT 0: any free port, printed as "mock on PORT"
  *   curl -X POST 127.0.0.1:PORT/__mock/limit    # from now on: the usage-limit error
  *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=dashscope'  # chat: DashScope's quota error
+ *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=openai-rate'  # chat: a per-minute 429
  *   curl -X POST 127.0.0.1:PORT/__mock/ok       # answer normally again
  *
  * Each reply names its number (`MOCKREPLY-3`) so a handoff can be checked for the replies it carries.
+ * Paths under `/receiver/` (`/receiver/v1/chat/completions`) are another account, never limited:
+ * the next agent of a chain talks there, so the log times a handoff from the provider's first
+ * limit answer to the next agent's first model request. Each log line has `t` (ms since the
+ * epoch, when the request arrived; the limit is answered at once) and `account`.
  *
  * @module
  */
@@ -19,9 +24,10 @@ import { messageResponse, usageLimitResponse } from "./anthropic_messages.ts";
 const port = Number(Deno.args[0] ?? 0);
 const logFile = Deno.args[1];
 let limited = false;
-// Which chat-completions limit to return: OpenAI's (`chat`) or, with `?provider=dashscope` on
-// /__mock/limit, DashScope's.
-let chatProvider: "chat" | "dashscope" = "chat";
+// Which chat-completions limit to return: OpenAI's quota (`chat`) or, with `?provider=…` on
+// /__mock/limit, DashScope's quota (`dashscope`) or OpenAI's per-minute rate limit (`openai-rate`).
+type ChatLimit = "chat" | "dashscope" | "openai-rate";
+let chatProvider: ChatLimit = "chat";
 let replies = 0;
 
 const enc = new TextEncoder();
@@ -80,6 +86,17 @@ const LIMITS = {
         code: "insufficient_quota",
       },
       request_id: "mock-request-id",
+    }, 429),
+  // OpenAI's per-minute limit: transient, its clients retry it.
+  "openai-rate": () =>
+    json({
+      error: {
+        message:
+          "Rate limit reached for mock-1 in organization org-mock on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s. Visit https://platform.openai.com/account/rate-limits to learn more.",
+        type: "requests",
+        param: null,
+        code: "rate_limit_exceeded",
+      },
     }, 429),
   gemini: () =>
     json({
@@ -227,10 +244,12 @@ Deno.serve(
   { hostname: "127.0.0.1", port, onListen: (a) => console.error(`mock on ${a.port}`) },
   async (req) => {
     const url = new URL(req.url);
-    const path = url.pathname;
+    const account = url.pathname.startsWith("/receiver/") ? "receiver" : "agent";
+    const path = account === "receiver" ? url.pathname.slice("/receiver".length) : url.pathname;
     if (path === "/__mock/limit" || path === "/__mock/ok") {
       limited = path === "/__mock/limit";
-      chatProvider = url.searchParams.get("provider") === "dashscope" ? "dashscope" : "chat";
+      const asked = url.searchParams.get("provider");
+      chatProvider = asked === "dashscope" || asked === "openai-rate" ? asked : "chat";
       return json({ limited, chatProvider });
     }
     const raw = req.method === "POST" ? await req.text() : "";
@@ -247,12 +266,20 @@ Deno.serve(
       : /:(?:stream)?[Gg]enerateContent$/.test(path)
       ? "gemini"
       : null;
-    log({ method: req.method, path, kind, limited: kind !== null && limited, body: raw });
+    const limitedNow = limited && account === "agent";
+    log({
+      method: req.method,
+      path,
+      account,
+      kind,
+      limited: kind !== null && limitedNow,
+      body: raw,
+    });
     if (req.method !== "POST" || kind === null) {
       if (/\/models$/.test(path)) return json({ object: "list", data: [], models: [] });
       return json({}, 404);
     }
-    if (limited) return LIMITS[kind === "chat" ? chatProvider : kind]();
+    if (limitedNow) return LIMITS[kind === "chat" ? chatProvider : kind]();
     replies++;
     let text = `MOCKREPLY-${replies}: noted.`;
     // Gemini CLI's side questions (which model, who speaks next) want JSON of a known shape.

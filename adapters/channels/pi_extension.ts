@@ -1,0 +1,83 @@
+/**
+ * The pi extension uuldana loads with `pi -e FILE` (its documented flag for an extension file; it
+ * never touches `~/.pi`): a few lines of plain JavaScript, run inside pi, that write one channel
+ * record per event into the run's channel folder (named by {@link PI_CHANNEL_ENV}) in the record
+ * format of `adapters/channel.ts`: the payload to its own new file `r.<pid>.<n>`, then one line
+ * `<event> <file>` appended to `events`. It never blocks pi and never throws into it: a record it
+ * cannot write is dropped. Verified live on pi 0.73.1 (testdata/channels/pi-0.73.1/).
+ *
+ * Events: `session_start` (`reason`), `input` (`text`: the raw text pi received, `source`),
+ * `agent_start`, `message_end` for assistant messages only (`text`: its text blocks joined,
+ * `stopReason`, `errorMessage`, `provider`, `model`), `agent_end`, `session_shutdown` (`reason`).
+ *
+ * @module
+ */
+
+/** The environment variable naming the run's channel folder for the extension. */
+export const PI_CHANNEL_ENV = "UULDANA_PI_CHANNEL";
+
+/** The extension file's name in the launch's scratch folder. */
+export const PI_EXTENSION_FILE = "uuldana-channel.mjs";
+
+/** The extension's source (an ES module; pi loads it with jiti). */
+export const PI_EXTENSION_SOURCE: string =
+  `// uuldana's channel for pi: one record per event in $${PI_CHANNEL_ENV} (see uuldana's adapters/channel.ts).
+import { appendFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const dir = process.env.${PI_CHANNEL_ENV};
+const MAX = 1024 * 1024;
+let n = 0;
+
+function record(event, data) {
+  if (!dir) return;
+  try {
+    let json = JSON.stringify(data);
+    if (new TextEncoder().encode(json).length > MAX && typeof data.text === "string") {
+      json = JSON.stringify({ ...data, text: data.text.slice(0, 256 * 1024), cut: true });
+    }
+    // A new payload file of its own ("wx": never over a name not yet read).
+    let file = null;
+    for (let tries = 0; file === null && tries < 16; tries++) {
+      n = (n % 9999) + 1;
+      try {
+        writeFileSync(join(dir, "r." + process.pid + "." + n), json, { mode: 0o600, flag: "wx" });
+        file = "r." + process.pid + "." + n;
+      } catch (e) {
+        if (!e || e.code !== "EEXIST") throw e;
+      }
+    }
+    if (file !== null) appendFileSync(join(dir, "events"), event + " " + file + "\\n");
+  } catch {
+    // A record that cannot be written is dropped: pi goes on.
+  }
+}
+
+function text(message) {
+  const parts = Array.isArray(message.content) ? message.content : [];
+  return parts.filter((p) => p && p.type === "text" && typeof p.text === "string")
+    .map((p) => p.text).join("\\n");
+}
+
+export default function uuldanaChannel(pi) {
+  pi.on("session_start", (e) => record("session_start", { reason: e.reason ?? null }));
+  pi.on("input", (e) => {
+    record("input", { text: e.text, source: e.source ?? null });
+    return { action: "continue" };
+  });
+  pi.on("agent_start", () => record("agent_start", {}));
+  pi.on("message_end", (e) => {
+    const m = e.message;
+    if (!m || m.role !== "assistant") return;
+    record("message_end", {
+      text: text(m),
+      stopReason: m.stopReason ?? null,
+      errorMessage: m.errorMessage ?? null,
+      provider: m.provider ?? null,
+      model: m.model ?? null,
+    });
+  });
+  pi.on("agent_end", () => record("agent_end", {}));
+  pi.on("session_shutdown", (e) => record("session_shutdown", { reason: e.reason ?? null }));
+}
+`;
