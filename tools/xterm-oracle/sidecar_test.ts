@@ -10,7 +10,7 @@ const recordings = [VT_CORPUS_DIR, AGENT_CORPUS_DIR].flatMap((dir) =>
 );
 
 Deno.test("the oracle regenerates every stored side file byte for byte", async () => {
-  assertEquals(recordings.length, 36);
+  assertEquals(recordings.length, 54);
   for (const base of recordings) {
     const stored = readFileSync(`${base}.json`, "utf8");
     const text = await sidecarText(JSON.parse(stored), readFileSync(`${base}.raw`));
