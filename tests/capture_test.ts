@@ -7,8 +7,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { framedBody, SwitchWorld } from "./_switch_env.ts";
-import { UULDANA } from "./_paths.ts";
+import { framedBody, World } from "./_world.ts";
 import { runConversation } from "../src/handoff/prepare.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -33,7 +32,7 @@ function conversation(body: string): { role: string; text: string }[] {
  */
 async function typedSession(hooks: boolean): Promise<void> {
   const limitAt = 14;
-  const w = new SwitchWorld(["claude", "codex"], {
+  const w = new World(["claude", "codex"], {
     claude: {
       SIM_LIMIT_AFTER: String(limitAt),
       SIM_REPLY_MS: "700",
@@ -235,13 +234,7 @@ async function typedSession(hooks: boolean): Promise<void> {
     assert(!framed.body.includes("❯ fix the nasty bug"), "an echo was carried twice");
 
     // `uuldana show` prints the same order with each turn's certainty.
-    const show = await new Deno.Command(UULDANA[0], {
-      args: [...UULDANA.slice(1), "show", String(claudeRun.id)],
-      env: { UULDANA_CONFIG: w.config, UULDANA_HOME: w.home, NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const shown = new TextDecoder().decode(show.stdout);
+    const shown = (await w.uuldana(["show", String(claudeRun.id)])).stdout;
     assert(shown.includes("(14 user turns"), shown);
     const order = [...shown.matchAll(/^ {2}(User|Agent) \[([\w-]+)\]:/gm)].map((m) => m[1][0]);
     assertEquals(order.join(""), roles, shown);

@@ -7,20 +7,20 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { framedBody, SwitchWorld, TypedKeyboard, typeWhenReady } from "./_switch_env.ts";
+import { framedBody, TypedKeyboard, typeWhenReady, World } from "./_world.ts";
 import { DENO_DIR } from "./_paths.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const pause = (ms = 300) => new Promise((r) => setTimeout(r, ms));
 
-async function ready(w: SwitchWorld): Promise<void> {
+async function ready(w: World): Promise<void> {
   await w.waitForEvent("claude", "start");
   await w.term.waitFor("? for shortcuts");
   await pause();
 }
 
 // The run's channel folder, from the relay command in the `--settings` uuldana gave Claude.
-function channelDir(w: SwitchWorld): string {
+function channelDir(w: World): string {
   const [start] = w.events("claude", "start");
   const argv = start.argv as string[];
   const settings = JSON.parse(argv[argv.indexOf("--settings") + 1]);
@@ -34,7 +34,7 @@ Deno.test(
   async () => {
     const home = Deno.makeTempDirSync({ prefix: "uuldana-claude-home-" });
     // Deno's cache stays where it is when the simulated Claude gets its own HOME.
-    const w = new SwitchWorld(["claude", "codex"], {
+    const w = new World(["claude", "codex"], {
       claude: { SIM_LIMIT_AFTER: "3", HOME: home, DENO_DIR },
     });
     // The user's own settings, with their own UserPromptSubmit hook: it runs beside ours.
@@ -111,7 +111,7 @@ Deno.test(
   opts,
   async () => {
     const text = "Your Max plan allowance is used up · resets 3:01am (UTC)";
-    const w = new SwitchWorld(["claude", "codex"], {
+    const w = new World(["claude", "codex"], {
       claude: { SIM_LIMIT_AFTER: "1", SIM_LIMIT_TEXT: text },
     });
     try {
@@ -153,7 +153,7 @@ Deno.test(
   "records forged into the run's folder: a prompt uuldana saw no submit for, and a limit outside any turn, are not obeyed",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"]);
+    const w = new World(["claude", "codex"]);
     try {
       await w.start(["run"]);
       await ready(w);

@@ -64,6 +64,12 @@ Deno.test("compile.sh builds the host target with the shipped V8 flags, least pe
     ).trim();
     const env = embedded(binary, "env_vars_from_env_file") as Record<string, string>;
     assertMatch(env.UULDANA_BUILD_COMMIT, new RegExp(`^${head}(-dirty)?$`));
+    // The simulated agents (`uuldana demo`) print help that is a JSON module: it is in the binary.
+    const help = JSON.parse(Deno.readTextFileSync(join(REPO_DIR, "src/sim/help_texts.json")));
+    assert(
+      binary.includes(JSON.stringify(help.claude).slice(1, 80)),
+      "help_texts.json not embedded",
+    );
   } finally {
     Deno.removeSync(outDir, { recursive: true });
   }

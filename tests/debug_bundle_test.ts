@@ -9,7 +9,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { SwitchWorld } from "./_switch_env.ts";
+import { World } from "./_world.ts";
 import { runUuldana } from "./_uuldana.ts";
 import { testSecrets } from "../src/handoff/_redact_secrets_test_util.ts";
 
@@ -29,7 +29,7 @@ Deno.test(
     const [anthropic, openai, github, aws, google, slack, jwt] = secrets.map((s) => s.secret);
     const bearerLine = secrets.find((s) => s.kind === "bearer-token")!.line;
     const passwordLine = secrets.find((s) => s.line.startsWith("password="))!.line;
-    const w = new SwitchWorld(
+    const w = new World(
       ["claude", "codex"],
       {
         claude: {

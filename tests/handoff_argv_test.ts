@@ -8,13 +8,9 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { SwitchWorld } from "./_switch_env.ts";
+import { World, worldTest } from "./_world.ts";
 
-const opts = {
-  sanitizeOps: false,
-  sanitizeResources: false,
-  ignore: Deno.build.os !== "linux", // /proc
-};
+const opts = { ignore: Deno.build.os !== "linux" }; // /proc
 
 function cmdline(pid: string): string[] {
   try {
@@ -33,14 +29,12 @@ function children(pid: string): string[] {
   }
 }
 
-Deno.test("the prompt road never puts the handoff in script's argv", opts, async () => {
-  const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } });
-  try {
+worldTest(
+  "the prompt road never puts the handoff in script's argv",
+  () => new World(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1" } }),
+  async (w) => {
     await w.start(["run"]);
-    await w.waitForEvent("claude", "start");
-    await w.term.waitFor("? for shortcuts");
-    await new Promise((r) => setTimeout(r, 300));
-    await w.type("Rename the parser module");
+    await w.ask("claude", "Rename the parser module");
     const [start] = await w.waitForEvent("codex", "start");
     const nonce = /BEGIN UULDANA HANDOFF ([0-9a-f]+) /.exec(String(start.prompt))?.[1];
     assert(nonce, "codex got no framed handoff");
@@ -60,10 +54,7 @@ Deno.test("the prompt road never puts the handoff in script's argv", opts, async
     // What the agent holds is its own argv, delivered whole.
     assertEquals(holding.length >= 1, true);
 
-    await w.term.send("C-c");
-    await w.term.send("C-c");
-    assertEquals(await w.exitCode(), 0);
-  } finally {
-    await w.close();
-  }
-});
+    assertEquals(await w.quit(), 0);
+  },
+  opts,
+);

@@ -8,25 +8,19 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { SwitchWorld } from "./_switch_env.ts";
+import { World } from "./_world.ts";
 import { denoAgent } from "./fixtures/pty_agents/harness.ts";
 import { shellQuote } from "../src/pty/script.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
-/** A `gemini` binary that answers uuldana's probes and otherwise runs the hostile agent. */
-function hostileBin(dir: string, flag: string, floods: string[]): string {
-  const path = join(dir, "hostile-agent");
-  Deno.writeTextFileSync(
-    path,
-    `#!/bin/sh\ncase "$1" in --version) echo 1.0.0; exit 0;; --help) echo usage; exit 0;; esac\n` +
-      `exec ${denoAgent("hostile.ts", flag, ...floods).map(shellQuote).join(" ")}\n`,
-  );
-  Deno.chmodSync(path, 0o755);
-  return path;
+/** A `gemini` program that answers uuldana's probes and otherwise runs the hostile agent. */
+function hostileScript(flag: string, floods: string[]): string {
+  return `case "$1" in --version) echo 1.0.0; exit 0;; --help) echo usage; exit 0;; esac\n` +
+    `exec ${denoAgent("hostile.ts", flag, ...floods).map(shellQuote).join(" ")}\n`;
 }
 
-async function waitForFile(path: string, w: SwitchWorld, ms: number): Promise<void> {
+async function waitForFile(path: string, w: World, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
   while (!existsSync(path)) {
     if (Date.now() > deadline) {
@@ -63,11 +57,9 @@ for (const [what, floods] of ONLY ? [[ONLY, [ONLY]] as [string, string[]]] : FLO
     `hostile output (${what}): keys still reach the agent, Ctrl-C ends it`,
     opts,
     async () => {
-      const root = Deno.makeTempDirSync({ prefix: "uuldana-hostile-" });
-      const flag = join(root, "flooded");
-      const w = new SwitchWorld(["gemini"], {}, {
-        bins: { gemini: hostileBin(root, flag, floods) },
-      });
+      const w = new World(["gemini"]);
+      const flag = join(w.root, "flooded");
+      w.agentProgram("gemini", hostileScript(flag, floods));
       try {
         await w.start(["run"]);
         // The agent writes the flag once uuldana has taken all but the last pty buffer of it.
@@ -81,7 +73,6 @@ for (const [what, floods] of ONLY ? [[ONLY, [ONLY]] as [string, string[]]] : FLO
         assert(!(await w.term.capture()).includes("Uncaught"));
       } finally {
         await w.close();
-        Deno.removeSync(root, { recursive: true });
       }
     },
   );

@@ -7,7 +7,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { framedBody, SwitchWorld } from "./_switch_env.ts";
+import { framedBody, World } from "./_world.ts";
 import { REPO_DIR } from "./_paths.ts";
 import { runUuldana, type UuldanaOutput } from "./_uuldana.ts";
 import { Journal } from "../src/journal/journal.ts";
@@ -39,7 +39,7 @@ async function holdLock(journalFile: string): Promise<{ release(): Promise<void>
 
 /** Starts `uuldana run`, records what it writes, and locks the journal once the agent runs. */
 async function startLocked(
-  w: SwitchWorld,
+  w: World,
   screenLog: string,
 ): Promise<{ release(): Promise<void> }> {
   await w.start(["run"]);
@@ -48,12 +48,9 @@ async function startLocked(
   return await holdLock(join(w.home, "journal.db"));
 }
 
-/** Waits until the agent shows its prompt and has been quiet, then types `text`. */
-async function ask(w: SwitchWorld, agent: string, text: string, turn: number): Promise<void> {
-  await w.waitForEvent(agent, "start");
-  await w.term.waitFor("? for shortcuts");
-  await new Promise((r) => setTimeout(r, 300));
-  await w.type(text);
+/** Asks `agent` (World.ask) and waits until it took `text` as its turn number `turn`. */
+async function ask(w: World, agent: string, text: string, turn: number): Promise<void> {
+  await w.ask(agent, text);
   await w.waitForEvent(agent, "submit", turn);
 }
 
@@ -68,7 +65,7 @@ async function waitForOutput(file: string, pattern: RegExp, timeoutMs: number): 
 }
 
 /** What every fault test asks of the journal once the fault is over: the run, its turns, the handoff. */
-function assertSavedAfter(w: SwitchWorld, turns: string[]): void {
+function assertSavedAfter(w: World, turns: string[]): void {
   w.withJournal((j) => {
     const [codexRun, claudeRun] = j.runs();
     assertEquals([claudeRun.agent, claudeRun.endReason, codexRun.agent], [
@@ -95,7 +92,7 @@ Deno.test(
   "a journal locked by another process: keys reach the agent, the switch carries the turns, told once, saved after",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "2" } });
+    const w = new World(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "2" } });
     const screenLog = join(w.root, "screen.log");
     let lock: { release(): Promise<void> } | null = null;
     try {
@@ -115,9 +112,7 @@ Deno.test(
       lock = null;
       // Kept writes are retried every 2 s; the next key press retries too.
       await waitForOutput(screenLog, /takes writes again/, 10_000);
-      await w.term.send("C-c");
-      await w.term.send("C-c");
-      assertEquals(await w.exitCode(), 0);
+      assertEquals(await w.quit(), 0);
 
       const screen = readFileSync(screenLog, "latin1");
       assertEquals(count(screen, "is locked by another process"), 1, screen.slice(-3000));
@@ -137,15 +132,13 @@ Deno.test(
   "Ctrl-C while the journal is still locked ends uuldana at once; what was not saved is kept in a file",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude"]);
+    const w = new World(["claude"]);
     const screenLog = join(w.root, "screen.log");
     let lock: { release(): Promise<void> } | null = null;
     try {
       lock = await startLocked(w, screenLog);
       await ask(w, "claude", "a request nobody can save", 1);
-      await w.term.send("C-c");
-      await w.term.send("C-c");
-      assertEquals(await w.exitCode(10_000), 0);
+      assertEquals(await w.quit(10_000), 0);
       await waitForOutput(screenLog, /journal writes it never took are in \S+\.jsonl/, 1_000);
       const screen = readFileSync(screenLog, "latin1");
       assert(!/Uncaught|internal error|\n\s+at /.test(screen), screen.slice(-3000));
@@ -182,7 +175,7 @@ for (
     ignore: !CAN_MOUNT,
     ...opts,
     fn: async () => {
-      const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "2" } });
+      const w = new World(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "2" } });
       const screenLog = join(w.root, "screen.log");
       assert(await mountTmpfs(w.home, "8m"));
       let faulty = false;
@@ -207,9 +200,7 @@ for (
         faulty = false;
         if (fault.told) await waitForOutput(screenLog, /takes writes again/, 10_000);
         await waitForOutput(screenLog, /wrote \S+handoffs\/\S+\.md/, 5_000);
-        await w.term.send("C-c");
-        await w.term.send("C-c");
-        assertEquals(await w.exitCode(), 0);
+        assertEquals(await w.quit(), 0);
 
         const screen = readFileSync(screenLog, "latin1");
         const kept = count(screen, "keeping what is not saved in memory");

@@ -7,12 +7,9 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { existsSync, readdirSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { SwitchWorld } from "./_switch_env.ts";
-import { runUuldana } from "./_uuldana.ts";
+import { World, worldTest } from "./_world.ts";
 import { readSimLog } from "../src/sim/log.ts";
 import { processAlive } from "../src/process_alive.ts";
-
-const opts = { sanitizeOps: false, sanitizeResources: false };
 
 async function gone(pid: number, timeoutMs = 8_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -20,16 +17,8 @@ async function gone(pid: number, timeoutMs = 8_000): Promise<boolean> {
   return !processAlive(pid);
 }
 
-/** Waits for Claude's prompt, then types `text` and Enter. */
-async function askClaude(w: SwitchWorld, text: string): Promise<void> {
-  await w.waitForEvent("claude", "start");
-  await w.term.waitFor("? for shortcuts");
-  await new Promise((r) => setTimeout(r, 300));
-  await w.type(text);
-}
-
 /** The pid of the uuldana that wrote the runs. */
-function owner(w: SwitchWorld): number {
+function owner(w: World): number {
   const db = new DatabaseSync(join(w.home, "journal.db"), { readOnly: true });
   try {
     return Number(
@@ -43,11 +32,9 @@ function owner(w: SwitchWorld): number {
 
 /** The handoffs as `uuldana runs --json` reports them, after that start repaired the journal. */
 async function handoffsAfterNextStart(
-  w: SwitchWorld,
+  w: World,
 ): Promise<{ toAgent: string; status: string; error: string | null }[]> {
-  const out = await runUuldana(["runs", "--json"], {
-    env: { UULDANA_CONFIG: w.config, UULDANA_HOME: w.home },
-  });
+  const out = await w.uuldana(["runs", "--json"]);
   assertEquals(out.code, 0, out.stderr);
   return (JSON.parse(out.stdout) as {
     handoffs: { toAgent: string; status: string; error: string | null }[];
@@ -56,7 +43,7 @@ async function handoffsAfterNextStart(
 }
 
 /** The pid of the `opencode import` once it started (it logs before the session log begins). */
-async function importStarted(w: SwitchWorld): Promise<number> {
+async function importStarted(w: World): Promise<number> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     const started = readSimLog(w.log("opencode")).find((e) => e.event === "import-start");
@@ -66,62 +53,53 @@ async function importStarted(w: SwitchWorld): Promise<number> {
   throw new Error(`no import started; screen:\n${await w.term.capture()}`);
 }
 
-function scratch(w: SwitchWorld): string[] {
+function scratch(w: World): string[] {
   const dir = join(w.home, "scratch");
   return existsSync(dir) ? readdirSync(dir) : [];
 }
 
-Deno.test(
+worldTest(
   "SIGKILL during `opencode import`: the import dies with uuldana, the next start marks the handoff interrupted and removes its scratch file",
-  opts,
-  async () => {
-    const w = new SwitchWorld(["claude", "opencode"], {
+  () =>
+    new World(["claude", "opencode"], {
       claude: { SIM_LIMIT_AFTER: "1" },
       opencode: { SIM_IMPORT_MS: "60000" },
-    }, { agents: { opencode: { road: "store" } } });
-    try {
-      await w.start(["run"]);
-      await askClaude(w, "Add a --dry-run flag to deploy.sh");
-      const importPid = await importStarted(w);
-      const uuldana = owner(w);
-      assert(processAlive(importPid));
-      // The import file holds the handoff text, in this uuldana's scratch directory.
-      const [dir] = scratch(w);
-      assert(dir?.startsWith(`p${uuldana}-`), String(scratch(w)));
+    }, { agents: { opencode: { road: "store" } } }),
+  async (w) => {
+    await w.start(["run"]);
+    await w.ask("claude", "Add a --dry-run flag to deploy.sh");
+    const importPid = await importStarted(w);
+    const uuldana = owner(w);
+    assert(processAlive(importPid));
+    // The import file holds the handoff text, in this uuldana's scratch directory.
+    const [dir] = scratch(w);
+    assert(dir?.startsWith(`p${uuldana}-`), String(scratch(w)));
 
-      Deno.kill(uuldana, "SIGKILL");
-      assert(await gone(importPid), "the import outlived uuldana");
+    Deno.kill(uuldana, "SIGKILL");
+    assert(await gone(importPid), "the import outlived uuldana");
 
-      const handoffs = await handoffsAfterNextStart(w);
-      assertEquals(handoffs.map((h) => [h.toAgent, h.status]), [["opencode", "interrupted"]]);
-      assertEquals(scratch(w), []);
-    } finally {
-      await w.close();
-    }
+    const handoffs = await handoffsAfterNextStart(w);
+    assertEquals(handoffs.map((h) => [h.toAgent, h.status]), [["opencode", "interrupted"]]);
+    assertEquals(scratch(w), []);
   },
 );
 
-Deno.test(
+worldTest(
   "SIGKILL while a manual handoff waits to be pasted: the next agent dies with uuldana, the handoff is interrupted",
-  opts,
-  async () => {
-    const w = new SwitchWorld(["claude", "codex"], { codex: { SIM_STARTUP_MS: "60000" } });
-    try {
-      await w.start(["run"]);
-      await askClaude(w, "Add a --dry-run flag to deploy.sh");
-      await w.waitForEvent("claude", "submit");
-      await w.type("/agent codex");
-      await w.waitForEvent("codex", "start");
-      const uuldana = owner(w);
-      await new Promise((r) => setTimeout(r, 500));
-      Deno.kill(uuldana, "SIGKILL");
-      assert(await gone(uuldana), "uuldana is still there");
+  () => new World(["claude", "codex"], { codex: { SIM_STARTUP_MS: "60000" } }),
+  async (w) => {
+    await w.start(["run"]);
+    await w.ask("claude", "Add a --dry-run flag to deploy.sh");
+    await w.waitForEvent("claude", "submit");
+    await w.type("/agent codex");
+    await w.waitForEvent("codex", "start");
+    const uuldana = owner(w);
+    await new Promise((r) => setTimeout(r, 500));
+    Deno.kill(uuldana, "SIGKILL");
+    assert(await gone(uuldana), "uuldana is still there");
 
-      const handoffs = await handoffsAfterNextStart(w);
-      assertEquals(handoffs.map((h) => [h.toAgent, h.status]), [["codex", "interrupted"]]);
-      assert(handoffs[0].error?.includes("stopped before it delivered"));
-    } finally {
-      await w.close();
-    }
+    const handoffs = await handoffsAfterNextStart(w);
+    assertEquals(handoffs.map((h) => [h.toAgent, h.status]), [["codex", "interrupted"]]);
+    assert(handoffs[0].error?.includes("stopped before it delivered"));
   },
 );

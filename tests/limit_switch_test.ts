@@ -9,24 +9,15 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { SwitchWorld } from "./_switch_env.ts";
-import { installSimAgents } from "../src/sim/install.ts";
+import { World, worldTest } from "./_world.ts";
 import { codexLimitLine, QWEN_QUOTA_RETRY_ROW } from "../src/sim/limit.ts";
-import { UULDANA } from "./_paths.ts";
 import type { Journal } from "../src/journal/journal.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
-/** Waits until `agent` started and had time to draw its prompt, then types `text` and Enter. */
-async function ask(w: SwitchWorld, agent: string, text: string): Promise<void> {
-  await w.waitForEvent(agent, "start");
-  await new Promise((r) => setTimeout(r, 1000));
-  await w.type(text);
-}
-
 /** Runs `check` on the journal once `ready` holds there (the run's end is written at its exit). */
 async function journalWhen(
-  w: SwitchWorld,
+  w: World,
   check: (j: Journal) => void,
   ready: (j: Journal) => boolean,
 ): Promise<void> {
@@ -37,33 +28,23 @@ async function journalWhen(
   w.withJournal(check);
 }
 
-async function quit(w: SwitchWorld): Promise<void> {
-  await w.term.send("C-c");
-  await w.term.send("C-c");
-  await w.exitCode();
-}
-
-Deno.test(
+worldTest(
   "a limit message split across two writes inside its reset clause is decided on complete: uuldana waits for the reset",
-  opts,
-  async () => {
-    const w = new SwitchWorld(["claude"], {
+  () =>
+    new World(["claude"], {
       claude: { SIM_LIMIT_AFTER: "1", SIM_SPLIT_MS: "150", SIM_RESET_AT: "11:58pm", TZ: "UTC" },
-    });
-    try {
-      await w.start(["run", "claude", "--then", ""]);
-      await ask(w, "claude", "tidy the changelog");
-      await w.waitForEvent("claude", "split");
-      // Cut short ("resets 11"), there would be no reset time: exit 3 instead of a wait.
-      await w.term.waitFor(/waiting for claude to reset/, 20_000);
-      await journalWhen(w, (j) => {
-        const [run] = j.runs();
-        assertEquals(run.limitMessage, "You've hit your session limit · resets 11:58pm (UTC)");
-        assert(/T23:58:00/.test(run.resetsAt ?? ""), run.resetsAt ?? "no reset time");
-      }, (j) => j.runs()[0]?.endReason === "limit");
-    } finally {
-      await w.close();
-    }
+    }),
+  async (w) => {
+    await w.start(["run", "claude", "--then", ""]);
+    await w.ask("claude", "tidy the changelog", null);
+    await w.waitForEvent("claude", "split");
+    // Cut short ("resets 11"), there would be no reset time: exit 3 instead of a wait.
+    await w.term.waitFor(/waiting for claude to reset/, 20_000);
+    await journalWhen(w, (j) => {
+      const [run] = j.runs();
+      assertEquals(run.limitMessage, "You've hit your session limit · resets 11:58pm (UTC)");
+      assert(/T23:58:00/.test(run.resetsAt ?? ""), run.resetsAt ?? "no reset time");
+    }, (j) => j.runs()[0]?.endReason === "limit");
   },
 );
 
@@ -74,13 +55,13 @@ Deno.test(
     // The user quotes Codex's limit to Claude; Claude's limit hands that to Codex, whose own,
     // identical, limit comes eight turns later, long after the handoff's echo left the screen.
     const limitAfter = 9;
-    const w = new SwitchWorld(["claude", "codex", "gemini"], {
+    const w = new World(["claude", "codex", "gemini"], {
       claude: { SIM_LIMIT_AFTER: "1" },
       codex: { SIM_LIMIT_AFTER: String(limitAfter) },
     });
     try {
       await w.start(["run"]);
-      await ask(w, "claude", `codex stopped with: ${codexLimitLine()} please go on`);
+      await w.ask("claude", `codex stopped with: ${codexLimitLine()} please go on`, null);
       const [start] = await w.waitForEvent("codex", "start");
       assert(String(start.prompt).includes("You’ve hit your usage limit"), "the handoff quotes it");
       await w.waitForEvent("codex", "reply");
@@ -93,7 +74,7 @@ Deno.test(
       await w.type("last step");
       await w.waitForEvent("codex", "limit");
       await w.waitForEvent("gemini", "start", 1, 20_000);
-      await quit(w);
+      await w.quit();
       w.withJournal((j) => {
         const codexRun = j.runs().find((r) => r.agent === "codex")!;
         assertEquals(codexRun.endReason, "limit");
@@ -109,60 +90,52 @@ Deno.test(
 const WRAPPED =
   "You exceeded your current quota, please check your plan and billing details… (click to expand)";
 
-Deno.test(
+worldTest(
   "OpenCode's retry footer wrapped at 120 columns (a quota text) hands off",
-  opts,
-  async () => {
-    const w = new SwitchWorld(["opencode", "claude"], {
+  () =>
+    new World(["opencode", "claude"], {
       opencode: { SIM_LIMIT_AFTER: "1", SIM_LIMIT_TEXT: WRAPPED, SIM_RETRY_MS: "400" },
+    }),
+  async (w) => {
+    await w.start(["run"]);
+    await w.ask("opencode", "fix the flaky test", null);
+    await w.waitForEvent("claude", "start", 1, 20_000);
+    await w.quit();
+    w.withJournal((j) => {
+      const run = j.runs().find((r) => r.agent === "opencode")!;
+      assertEquals(run.endReason, "limit");
+      assert(
+        /^You exceeded your current quota.*\[retrying in 13s attempt #\d+\]$/.test(
+          run.limitMessage ?? "",
+        ),
+        run.limitMessage ?? "no message",
+      );
+      // The footer really wrapped: its two rows are on the saved screen.
+      const screen = j.screen(run.id)!;
+      assert(screen.some((l) => /\[retrying in\s*$/.test(l)), screen.join("\n"));
     });
-    try {
-      await w.start(["run"]);
-      await ask(w, "opencode", "fix the flaky test");
-      await w.waitForEvent("claude", "start", 1, 20_000);
-      await quit(w);
-      w.withJournal((j) => {
-        const run = j.runs().find((r) => r.agent === "opencode")!;
-        assertEquals(run.endReason, "limit");
-        assert(
-          /^You exceeded your current quota.*\[retrying in 13s attempt #\d+\]$/.test(
-            run.limitMessage ?? "",
-          ),
-          run.limitMessage ?? "no message",
-        );
-        // The footer really wrapped: its two rows are on the saved screen.
-        const screen = j.screen(run.id)!;
-        assert(screen.some((l) => /\[retrying in\s*$/.test(l)), screen.join("\n"));
-      });
-    } finally {
-      await w.close();
-    }
   },
 );
 
-Deno.test(
+worldTest(
   "OpenCode's final `┃` error block, once it stopped retrying, hands off",
-  opts,
-  async () => {
-    const w = new SwitchWorld(["opencode", "claude"], {
+  () =>
+    new World(["opencode", "claude"], {
       opencode: { SIM_LIMIT_AFTER: "1", SIM_RETRY_GIVEUP: "1", SIM_RETRY_MS: "300" },
+    }),
+  async (w) => {
+    await w.start(["run"]);
+    await w.ask("opencode", "fix the flaky test", null);
+    await w.waitForEvent("opencode", "gave-up");
+    await w.waitForEvent("claude", "start", 1, 20_000);
+    await w.quit();
+    w.withJournal((j) => {
+      const run = j.runs().find((r) => r.agent === "opencode")!;
+      assertEquals([run.endReason, run.limitMessage], [
+        "limit",
+        "Rate limit reached for requests",
+      ]);
     });
-    try {
-      await w.start(["run"]);
-      await ask(w, "opencode", "fix the flaky test");
-      await w.waitForEvent("opencode", "gave-up");
-      await w.waitForEvent("claude", "start", 1, 20_000);
-      await quit(w);
-      w.withJournal((j) => {
-        const run = j.runs().find((r) => r.agent === "opencode")!;
-        assertEquals([run.endReason, run.limitMessage], [
-          "limit",
-          "Rate limit reached for requests",
-        ]);
-      });
-    } finally {
-      await w.close();
-    }
   },
 );
 
@@ -170,88 +143,73 @@ Deno.test(
   "Copilot's error through a user's own provider (retried, then 429 out of quota) hands off",
   opts,
   async () => {
-    const root = Deno.makeTempDirSync({ prefix: "uuldana-copilot-" });
     const text =
       "Failed to get response from the AI model; retried 5 times (total retry wait time: " +
       "6.4 seconds) Last error: 429 You exceeded your current quota, please check your plan and " +
       "billing details.";
-    const w = new SwitchWorld(["copilot", "claude"], {
+    const w = new World(["copilot", "claude"], {
       copilot: { SIM_LIMIT_AFTER: "1", SIM_LIMIT_TEXT: text },
-    }, { bins: installSimAgents(join(root, "bin"), ["copilot"], UULDANA) });
+    });
     try {
       await w.start(["run"]);
-      await ask(w, "copilot", "fix the flaky test");
+      await w.ask("copilot", "fix the flaky test", null);
       await w.waitForEvent("claude", "start", 1, 20_000);
-      await quit(w);
+      await w.quit();
       w.withJournal((j) => {
         const run = j.runs().find((r) => r.agent === "copilot")!;
         assertEquals([run.endReason, run.limitMessage], ["limit", text]);
       });
     } finally {
       await w.close();
-      Deno.removeSync(root, { recursive: true });
     }
   },
 );
 
-Deno.test(
+worldTest(
   "Qwen retrying DashScope's `429 Free allocated quota exceeded.` at column 2, counting down: handed off, Qwen's processes gone",
-  opts,
-  async () => {
-    const root = Deno.makeTempDirSync({ prefix: "uuldana-qwen-" });
-    const w = new SwitchWorld(["qwen", "codex"], { qwen: { SIM_LIMIT_AFTER: "1" } }, {
-      bins: installSimAgents(join(root, "bin"), ["qwen"], UULDANA),
+  () => new World(["qwen", "codex"], { qwen: { SIM_LIMIT_AFTER: "1" } }),
+  async (w) => {
+    await w.start(["run"]);
+    await w.ask("qwen", "fix the flaky test", null);
+    await w.waitForEvent("qwen", "limit");
+    const [start] = await w.waitForEvent("codex", "start", 1, 20_000);
+    assert(String(start.prompt ?? "").includes("fix the flaky test"), "the handoff has the turn");
+    await w.quit();
+    w.withJournal((j) => {
+      const run = j.runs().find((r) => r.agent === "qwen")!;
+      assertEquals(
+        [run.endReason, run.limitMessage],
+        ["limit", QWEN_QUOTA_RETRY_ROW.trim().replace(/^✕ /, "")],
+      );
     });
-    try {
-      await w.start(["run"]);
-      await ask(w, "qwen", "fix the flaky test");
-      await w.waitForEvent("qwen", "limit");
-      const [start] = await w.waitForEvent("codex", "start", 1, 20_000);
-      assert(String(start.prompt ?? "").includes("fix the flaky test"), "the handoff has the turn");
-      await quit(w);
-      w.withJournal((j) => {
-        const run = j.runs().find((r) => r.agent === "qwen")!;
-        assertEquals(
-          [run.endReason, run.limitMessage],
-          ["limit", QWEN_QUOTA_RETRY_ROW.trim().replace(/^✕ /, "")],
-        );
-      });
-      // Qwen's whole process group went with the switch.
-      const left = new TextDecoder().decode(
-        (await new Deno.Command("pgrep", { args: ["-f", `${root}/bin/qwen`], stdout: "piped" })
-          .output()).stdout,
-      ).trim();
-      assertEquals(left, "", "qwen processes left running");
-    } finally {
-      await w.close();
-      Deno.removeSync(root, { recursive: true });
-    }
+    // Qwen's whole process group went with the switch.
+    const left = new TextDecoder().decode(
+      (await new Deno.Command("pgrep", { args: ["-f", w.bins.qwen], stdout: "piped" })
+        .output()).stdout,
+    ).trim();
+    assertEquals(left, "", "qwen processes left running");
   },
 );
 
-Deno.test(
+worldTest(
   "Claude running `cat notes.txt` whose first line is its own limit line: no switch",
-  opts,
-  async () => {
-    const w = new SwitchWorld(["claude", "codex"], {
+  () =>
+    new World(["claude", "codex"], {
       claude: { SIM_TOOL_CAT: "notes.txt" },
-    });
-    try {
-      Deno.writeTextFileSync(
-        join(w.workspace, "notes.txt"),
-        "You've hit your session limit · resets 3:01am (UTC)\nask for more credits\n",
-      );
-      await w.start(["run"]);
-      await ask(w, "claude", "show me notes.txt");
-      await w.waitForEvent("claude", "tool");
-      await w.term.waitFor("ask for more credits");
-      // Claude is idle on its input box, the line on its `⎿` row: give uuldana time to be wrong.
-      await new Promise((r) => setTimeout(r, 2000));
-      assertEquals(w.events("codex", "start").length, 0, "uuldana switched to codex");
-      await quit(w);
-      w.withJournal((j) => assertEquals(j.runs()[0].endReason, "exit"));
-    } finally {
-      await w.close();
-    }
+    }),
+  async (w) => {
+    Deno.writeTextFileSync(
+      join(w.workspace, "notes.txt"),
+      "You've hit your session limit · resets 3:01am (UTC)\nask for more credits\n",
+    );
+    await w.start(["run"]);
+    await w.ask("claude", "show me notes.txt", null);
+    await w.waitForEvent("claude", "tool");
+    await w.term.waitFor("ask for more credits");
+    // Claude is idle on its input box, the line on its `⎿` row: give uuldana time to be wrong.
+    await new Promise((r) => setTimeout(r, 2000));
+    assertEquals(w.events("codex", "start").length, 0, "uuldana switched to codex");
+    await w.quit();
+    w.withJournal((j) => assertEquals(j.runs()[0].endReason, "exit"));
   },
 );

@@ -13,7 +13,7 @@ import {
 } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { SwitchWorld } from "./_switch_env.ts";
+import { World } from "./_world.ts";
 import { assertRunsReplay } from "./_replay_check.ts";
 import { runUuldana } from "./_uuldana.ts";
 
@@ -23,8 +23,7 @@ Deno.test(
   "a switch at a limit replays to the decisions the run kept; a forged log is caught",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1", TZ: "UTC" } });
-    let closed = false;
+    const w = new World(["claude", "codex"], { claude: { SIM_LIMIT_AFTER: "1", TZ: "UTC" } });
     try {
       await w.start(["run"]);
       await w.waitForEvent("claude", "start");
@@ -35,8 +34,8 @@ Deno.test(
       await w.term.send("C-c");
       await w.term.send("C-c");
       await w.exitCode();
-      const check = await w.close();
-      closed = true;
+      await w.term.close();
+      const check = assertRunsReplay(w.home);
       assertEquals(check.runs, 2, "both runs were replayed");
       assert(check.acted >= 1, "the limit acted on was among the decisions compared");
 
@@ -69,7 +68,7 @@ Deno.test(
       const differs = await runUuldana(["debug", "detect", "last", "--json"], { env });
       assertEquals(JSON.parse(differs.stdout).live?.match, "same", "the codex run is unaffected");
     } finally {
-      if (!closed) await w.close().catch(() => {});
+      await w.close({ replay: false });
     }
   },
 );

@@ -6,7 +6,7 @@
  * @module
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { SwitchWorld } from "./_switch_env.ts";
+import { World } from "./_world.ts";
 import type { AgentRun } from "../src/session/agent_run.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -15,7 +15,7 @@ Deno.test(
   "run starts the first agent before any other chain member is probed, and probes them meanwhile",
   opts,
   async () => {
-    const w = new SwitchWorld(["claude", "codex"]);
+    const w = new World(["claude", "codex"]);
     try {
       // Codex notes each probe it answers, and takes 8 s over its --version.
       const probes = `${w.root}/codex-probes`;

@@ -1,8 +1,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { eraseBytes, ESCAPE_TIMEOUT_MS, type InputEvent, InputTracker } from "./input.ts";
 import { TURN_CAP } from "./line_buffer.ts";
-import { InputTrackerBefore } from "./_input_before_test_util.ts";
-import { rng } from "../handoff/_rng_test_util.ts";
+import { gunzipSync } from "node:zlib";
+import { KEY_STREAMS_FILE } from "../../tests/_paths.ts";
 
 const enc = new TextEncoder();
 const bytes = (s: string) => enc.encode(s);
@@ -410,108 +410,43 @@ Deno.test("editing keys work around and inside a paste", () => {
   ]);
 });
 
-/** A random key sequence of the kinds people type, with pastes, split at random points. */
-function randomKeys(next: () => number): string[] {
-  const keys = [
-    "a",
-    "b",
-    " ",
-    "é",
-    "日",
-    "😀",
-    "\\",
-    "\n",
-    "\t",
-    "\r",
-    "\x7f",
-    "\x08",
-    "\x01",
-    "\x05",
-    "\x0b",
-    "\x15",
-    "\x17",
-    "\x03",
-    "\x1b[D",
-    "\x1b[C",
-    "\x1b[H",
-    "\x1b[F",
-    "\x1b[3~",
-    "\x1b[A",
-    "\x1bb",
-    "\x1b\r",
-    "\x1b\x7f",
-    "\x1b[13;2u",
-    "\x1b[97u",
-    "\x1b[1;5D",
-    "\x1bOD",
-  ];
-  const pasted = [
-    "x",
-    "line\n",
-    "a\r\nb",
-    "c\rd",
-    "\t",
-    "😀é",
-    " ",
-    "\\",
-    "\x1b[20",
-    "\x1b[201",
-    "\x07",
-  ];
-  let s = "";
-  const n = 1 + Math.floor(next() * 30);
-  for (let i = 0; i < n; i++) {
-    if (next() < 0.12) {
-      let p = "";
-      const m = Math.floor(next() * 6);
-      for (let j = 0; j < m; j++) p += pasted[Math.floor(next() * pasted.length)];
-      s += PASTE_START + p + PASTE_END;
-    } else s += keys[Math.floor(next() * keys.length)];
-  }
-  if (next() < 0.8) s += "\r";
-  const all = bytes(s);
-  const chunks: string[] = [];
-  let at = 0;
-  while (at < all.length) {
-    const len = 1 + Math.floor(next() * 12);
-    chunks.push(String.fromCharCode(...all.subarray(at, at + len)));
-    at += len;
-  }
-  return chunks;
+/** One recorded key stream: what the tracker before bounded pieces forwarded and reported. */
+interface RecordedStream {
+  seed: number;
+  backslashEnter: boolean;
+  /** Each read: its time, its bytes (one char per byte), what was forwarded when not all of it. */
+  steps: { at: number; keys: string; forward?: string; events?: RecordedEvent[] }[];
+  /** The line and its certainty once all keys were in. */
+  line: string;
+  exact: boolean;
 }
 
-Deno.test("on random small key sequences the tracker does what the unbounded one did", () => {
-  for (let seed = 1; seed <= 3000; seed++) {
-    const next = rng(seed);
-    const keys = { backslashEnter: next() < 0.5 };
-    const now = new InputTracker(keys);
-    const before = new InputTrackerBefore(keys);
-    const chunks = randomKeys(next);
-    let time = 0;
-    for (const c of chunks) {
-      time += next() < 0.1 ? 100 : 1; // now and then a pause longer than the Esc timeout
-      const b = Uint8Array.from(c, (ch) => ch.charCodeAt(0));
-      const a = now.feed(b, time);
-      const o = before.feed(b, time);
-      const why = `seed ${seed}: ${JSON.stringify(chunks.join(""))}`;
-      assertEquals([...a.forward], [...o.forward], why);
-      assertEquals(a.events.length, o.events.length, why);
-      for (let i = 0; i < a.events.length; i++) {
-        const e = a.events[i];
-        const f = o.events[i];
-        if (e.type !== "submit" || f.type !== "submit") {
-          assertEquals(e, f, why);
-          continue;
-        }
+/** A recorded event; a submit's `tail` only where the line was uncertain (reconcile reads it). */
+type RecordedEvent =
+  | { type: "submit"; text: string; exact: boolean; pastes: string[]; tail?: string | null }
+  | Exclude<InputEvent, { type: "submit" }>;
+
+Deno.test("on 3,000 recorded key streams the tracker does what the unbounded one did", () => {
+  const streams = new TextDecoder().decode(gunzipSync(Deno.readFileSync(KEY_STREAMS_FILE)))
+    .trimEnd().split("\n").map((l) => JSON.parse(l) as RecordedStream);
+  assertEquals(streams.length, 3000);
+  const latin1 = (b: Uint8Array) => String.fromCharCode(...b);
+  for (const s of streams) {
+    const now = new InputTracker({ backslashEnter: s.backslashEnter });
+    const why = `seed ${s.seed}: ${JSON.stringify(s.steps.map((x) => x.keys).join(""))}`;
+    for (const step of s.steps) {
+      const r = now.feed(Uint8Array.from(step.keys, (ch) => ch.charCodeAt(0)), step.at);
+      assertEquals(latin1(r.forward), step.forward ?? step.keys, why);
+      const events = r.events.map((e): RecordedEvent => {
+        if (e.type !== "submit") return e;
         assertEquals(e.cut, false, why);
-        assertEquals([e.text, e.exact, e.pastes], [f.text, f.exact, f.pastes], why);
-        // The tail is read only for an uncertain line (see src/capture/reconcile.ts).
-        if (!e.exact) assertEquals(e.tail, f.tail, why);
-      }
+        const { text, exact, pastes, tail } = e;
+        return { type: "submit", text, exact, pastes, ...(exact ? {} : { tail }) };
+      });
+      assertEquals(events, step.events ?? [], why);
     }
     // (A paste joins the line when it ends, so the line is compared once all keys are in.)
-    const why = `seed ${seed}: ${JSON.stringify(chunks.join(""))}`;
-    assertEquals([now.line, now.exact], [before.line, before.exact], why);
+    assertEquals([now.line, now.exact], [s.line, s.exact], why);
   }
 });
 

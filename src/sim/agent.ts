@@ -5,7 +5,8 @@
  * usage-limit layouts on demand — and logs everything it receives.
  *
  * Environment: `SIM_AGENT_LOG` (JSON-lines log), `SIM_LIMIT_AFTER=N` (the N-th turn hits the
- * limit), `SIM_RESET_AT` (reset time shown), `SIM_HELP_WITHOUT_PROMPT=1` (help lacks the proof
+ * limit), `SIM_RESET_AT` (reset time shown), `SIM_RESET_IN=S` (Claude's reset: the first whole
+ * minute S seconds after its limit), `SIM_HELP_WITHOUT_PROMPT=1` (help lacks the proof
  * line), `SIM_STATE_DIR` (OpenCode sessions), `SIM_REPLY_MS` (reply delay, default 150),
  * `SIM_STARTUP_MS` (delay before the prompt is ready), `SIM_RETRY_MS` (OpenCode retry tick),
  * `SIM_IMPORT_MS` (how long `opencode import` takes),
@@ -140,6 +141,18 @@ function _countSession(persona: string): void {
   }
   _session = n + 1;
   Deno.writeTextFileSync(file, String(_session));
+}
+
+/**
+ * `SIM_RESET_IN=S`: the reset Claude shows is the first whole minute at least S seconds after the
+ * limit (its `h:mmam` form, UTC), so a test waits for a real reset no longer than it must.
+ */
+function _resetIn(): string | undefined {
+  const seconds = _envInt("SIM_RESET_IN", -1);
+  if (seconds < 0) return undefined;
+  const at = new Date(Math.ceil((Date.now() + seconds * 1000) / 60_000) * 60_000);
+  const h = at.getUTCHours();
+  return `${h % 12 || 12}:${String(at.getUTCMinutes()).padStart(2, "0")}${h < 12 ? "am" : "pm"}`;
 }
 
 function _limitAfter(): number {
@@ -825,7 +838,7 @@ class _Session {
 
   #showLimit(): void {
     const v = this.#view;
-    const reset = this.#resetAt;
+    const reset = _resetIn() ?? this.#resetAt;
     v.busy = false;
     this.#splitNext = this.#splitMs > 0;
     switch (this.#p.name) {

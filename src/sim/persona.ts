@@ -4,7 +4,9 @@
  *
  * @module
  */
-import { HELP_LINES } from "./help_texts.ts";
+// Generated from testdata/reference/help (tools/sim/help_texts.ts); JSON, so a compiled binary
+// carries it like any module.
+import helpTexts from "./help_texts.json" with { type: "json" };
 import { type HelpStyle, type OptionTable, optionTable } from "./options.ts";
 
 /** Names of the simulated agents. */
@@ -37,7 +39,7 @@ const _PERSONAS: Record<PersonaName, Persona> = {
     name: "claude",
     version: "2.1.197-sim",
     versionText: "2.1.197-sim (Claude Code)",
-    helpLines: HELP_LINES.claude,
+    helpLines: helpTexts.claude.split("\n"),
     proofLine: /^Usage: claude \[options\] \[command\] \[prompt\]/,
     helpStyle: "commander",
     screen: "inline",
@@ -48,7 +50,7 @@ const _PERSONAS: Record<PersonaName, Persona> = {
     name: "codex",
     version: "0.171.0-sim",
     versionText: "codex-cli 0.171.0-sim",
-    helpLines: HELP_LINES.codex,
+    helpLines: helpTexts.codex.split("\n"),
     proofLine: /^Usage: codex \[OPTIONS\] \[PROMPT\]/,
     helpStyle: "commander",
     screen: "alt",
@@ -59,7 +61,7 @@ const _PERSONAS: Record<PersonaName, Persona> = {
     name: "gemini",
     version: "0.61.0-sim",
     versionText: "0.61.0-sim",
-    helpLines: HELP_LINES.gemini,
+    helpLines: helpTexts.gemini.split("\n"),
     proofLine: /^\s+-i, --prompt-interactive\b/,
     helpStyle: "yargs",
     screen: "inline",
@@ -70,7 +72,7 @@ const _PERSONAS: Record<PersonaName, Persona> = {
     name: "opencode",
     version: "1.18.33-sim",
     versionText: "1.18.33-sim",
-    helpLines: HELP_LINES.opencode,
+    helpLines: helpTexts.opencode.split("\n"),
     proofLine: /^\s+--prompt\s+prompt to use/,
     helpStyle: "yargs",
     screen: "alt",
@@ -81,7 +83,7 @@ const _PERSONAS: Record<PersonaName, Persona> = {
     name: "qwen",
     version: "0.24.4-sim",
     versionText: "0.24.4-sim",
-    helpLines: HELP_LINES.qwen,
+    helpLines: helpTexts.qwen.split("\n"),
     proofLine: /^\s+-i, --prompt-interactive\b/,
     helpStyle: "yargs",
     screen: "alt",
@@ -92,7 +94,7 @@ const _PERSONAS: Record<PersonaName, Persona> = {
     name: "copilot",
     version: "1.0.102-sim",
     versionText: "GitHub Copilot CLI 1.0.102-sim.\nRun 'copilot update' to check for updates.",
-    helpLines: HELP_LINES.copilot,
+    helpLines: helpTexts.copilot.split("\n"),
     proofLine: /^\s+-i, --interactive <prompt>/,
     helpStyle: "commander",
     screen: "alt",
