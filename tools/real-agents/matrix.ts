@@ -416,13 +416,14 @@ function decoded(body: string): string {
 const partner = (x: string, first: string, second: string) => (x === first ? second : first);
 
 // uuldana stops a limited agent in the background (its quit keys, SIGTERM, then SIGKILL to its
-// process group): its processes get 20 s to be gone.
-async function leftovers(bin: string): Promise<string | null> {
+// process group): its processes get 20 s to be gone. Only this cell's (working in its world): the
+// installed agents are shared, and other runs of the same agent are not this cell's leftovers.
+async function leftovers(bin: string, world: string): Promise<string | null> {
   const prefix = dirname(dirname(dirname(bin)));
   let pids = "";
   for (let i = 0; i < 40; i++) {
     pids = (await run("pgrep", ["-f", prefix])).trim().split("\n").filter((pid) =>
-      pid && runsFrom(pid, prefix)
+      pid && runsFrom(pid, prefix) && worksIn(pid, world)
     ).join("\n");
     if (!pids) return null;
     await sleep(500);
@@ -444,6 +445,15 @@ function runsFrom(pid: string, prefix: string): boolean {
     return argv.some((a) => a.startsWith(prefix));
   } catch {
     return false; // gone meanwhile
+  }
+}
+
+/** True when process `pid`'s working directory is inside `dir`. */
+function worksIn(pid: string, dir: string): boolean {
+  try {
+    return Deno.readLinkSync(`/proc/${pid}/cwd`).startsWith(dir + "/");
+  } catch {
+    return false; // gone meanwhile, or not ours to look at
   }
 }
 
@@ -483,7 +493,7 @@ async function senderCell(w: World, x: string, bin: string, spec: AgentSpec): Pr
     if (!frame.body.includes(part)) return { result: `FAIL: the handoff lacks "${part}"` };
   }
   const times = await handoffTimes(w);
-  const left = await leftovers(bin);
+  const left = await leftovers(bin, w.root);
   return { result: left ? `FAIL: ${left}` : "pass", ...times };
 }
 
