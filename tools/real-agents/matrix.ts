@@ -317,8 +317,23 @@ class World {
       },
     });
   }
+  /**
+   * Types `text` and Enter, as a person does: looking first that it showed in the input box, and
+   * typing it again when the agent dropped it (a TUI still starting up takes no keys).
+   */
   async type(text: string): Promise<void> {
-    await this.term.send(text, true);
+    const shown = text.slice(0, 24);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const before = (await this.term.capture()).split(shown).length;
+      await this.term.send(text, true);
+      const deadline = Date.now() + 8000;
+      while (Date.now() < deadline) {
+        if ((await this.term.capture()).split(shown).length > before) break;
+        await sleep(250);
+      }
+      if ((await this.term.capture()).split(shown).length > before) break;
+      if (attempt === 3) throw new Error(`"${shown}" never showed in the input box`);
+    }
     await sleep(300);
     await this.term.send("Enter");
   }
