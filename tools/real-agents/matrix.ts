@@ -51,6 +51,8 @@ import {
 } from "./record.ts";
 
 interface AgentSpec {
+  /** What to call it when uuldana has no adapter for it. */
+  name?: string;
   package: string;
   /** The package with its linux-x64 binary (release.ts). */
   binaryPackage?: string;
@@ -642,7 +644,7 @@ const cellsOf = (x: string): Cell[] => [
 ];
 
 const RECORD_FILE = join(REPO_DIR, "adapters", "tested_versions.json");
-const displayName = (name: string) => adapterByName(name)?.displayName ?? name;
+const displayName = (name: string) => adapterByName(name)?.displayName ?? SPECS[name]?.name ?? name;
 
 /** What to say about the release that runs: its version, and why it is not npm's latest. */
 function describe(x: string, release: Release, node: string): string {
