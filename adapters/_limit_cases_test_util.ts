@@ -7,6 +7,7 @@
  */
 import type { DetectOptions, LimitHit } from "./adapter.ts";
 import {
+  claude332Screen,
   claudeScreen,
   codexScreen,
   copilotScreen,
@@ -40,6 +41,13 @@ export interface Case {
 }
 
 // The messages users reported (issue 14, issue 17), each in its agent's real framing.
+// Claude Code 2.1.332's limit row and its own notice, as its limit recording shows them.
+const CLAUDE_332_LIMIT = [
+  "  ⎿ \u00a0You've hit your 5-hour limit · resets 9:44pm (UTC)",
+  "",
+  "● Usage limit reached · set to continue automatically at 9:44pm",
+];
+
 /** The reported messages, each in its agent's framing. */
 export const REAL: Case[] = [
   {
@@ -115,6 +123,92 @@ export const REAL: Case[] = [
       "  ⎿  You've hit your session limit · resets 3:01am (UTC)",
     ], "menu"),
     expect: { kind: "usage", resetsAt: "2026-03-10T03:01:00.000Z" },
+  },
+  {
+    name: "claude 2.1.332: waiting for its own reset (limit row, `●` notice, footer)",
+    agent: "claude",
+    screen: claude332Screen(CLAUDE_332_LIMIT, "waiting"),
+    expect: { kind: "usage", resetsAt: "2026-03-10T21:44:00.000Z" },
+    holds: "You've hit your 5-hour limit",
+  },
+  {
+    name: "claude 2.1.332: the footer alone, the turn scrolled away",
+    agent: "claude",
+    screen: claude332Screen(
+      Array.from({ length: 24 }, (_, i) => `  line ${i + 1} of a long answer`),
+      "waiting",
+      false,
+    ),
+    expect: { kind: "usage", resetsAt: "2026-03-11T01:15:00.000Z" },
+    holds: "Continuing automatically at 1:15am",
+  },
+  {
+    name: "claude 2.1.332: a limit row in words never seen, the footer waiting",
+    agent: "claude",
+    screen: claude332Screen([
+      "  ⎿  Your Opus allowance is spent for now · back at 9:44pm (UTC)",
+      "",
+      "● Usage limit reached · set to continue automatically at 1:15am",
+    ], "waiting"),
+    expect: { kind: "usage", resetsAt: "2026-03-11T01:15:00.000Z" },
+    holds: "Usage limit reached",
+  },
+  {
+    name: "claude 2.1.332: the footer in other words (weekly, a date)",
+    agent: "claude",
+    screen: claude332Screen([], {
+      footer: [
+        "  ⚠ Weekly limit reached · resets Dec 6, 1:15am",
+        "    Continuing automatically Dec 6, 1:15am · Esc to cancel",
+        "  ⏵⏵ auto mode on (shift+tab to cycle)",
+      ],
+    }, false),
+    expect: { kind: "usage", resetsAt: "2026-12-06T01:15:00.000Z" },
+  },
+  {
+    name: "claude 2.1.332: the limit reached again",
+    agent: "claude",
+    screen: claude332Screen([
+      "  ⎿  You've hit your 5-hour limit · resets 9:44pm (UTC)",
+      "",
+      "● Usage limit reached again · set to continue automatically at 9:44pm",
+    ], {
+      footer: [
+        "  ⚠ Usage limit reached again · limit resets 9:44pm",
+        "    Continuing automatically at 9:44pm · Esc to cancel",
+      ],
+    }),
+    expect: { kind: "usage", resetsAt: "2026-03-10T21:44:00.000Z" },
+  },
+  {
+    name: "claude 2.1.332: automatic continue cancelled (Esc), Claude idle at its limit",
+    agent: "claude",
+    screen: claude332Screen([
+      "  ⎿ \u00a0You've hit your 5-hour limit · resets 9:44pm (UTC)",
+      "     /upgrade to increase your usage limit.",
+      "",
+      "● Usage limit reached · set to continue automatically at 9:44pm",
+      "",
+      "● Automatic continue cancelled · /rate-limit-options to wait again",
+    ]),
+    expect: { kind: "usage", resetsAt: "2026-03-10T21:44:00.000Z" },
+    holds: "/upgrade to increase",
+  },
+  {
+    name: "claude 2.1.332: the weekly limit's menu (a `▔` row above it)",
+    agent: "claude",
+    screen: claude332Screen(
+      ["  ⎿ \u00a0You've hit your weekly limit · resets Dec 6, 1:15am (UTC)"],
+      "menu",
+    ),
+    expect: { kind: "usage", resetsAt: "2026-12-06T01:15:00.000Z" },
+  },
+  {
+    name: "claude 2.1.332: the limit after a collapsed tool group (Ran 1 shell command)",
+    agent: "claude",
+    screen: claude332Screen(["", "  Ran 1 shell command", ...CLAUDE_332_LIMIT], "waiting"),
+    expect: { kind: "usage", resetsAt: "2026-03-10T21:44:00.000Z" },
+    holds: "You've hit your 5-hour limit",
   },
   {
     name: "codex: try again in days, hours, minutes",
@@ -483,6 +577,66 @@ export const QUOTES: Case[] = [
     screen: claudeScreen([
       "  ⎿  API Error: Server is temporarily limiting requests (not your usage limit) · Rate limited",
     ]),
+    expect: null,
+  },
+  {
+    name: "claude 2.1.332: a reply's `●` row in the words of Claude's notice, nothing else",
+    agent: "claude",
+    screen: claude332Screen([
+      "",
+      "● Usage limit reached · set to continue automatically at 9:44pm",
+      "",
+      "✻ Worked for 1s · done 9:38 PM",
+    ]),
+    expect: null,
+  },
+  {
+    name: "claude 2.1.332: a warning in the footer",
+    agent: "claude",
+    screen: claude332Screen(["", "● Done."], {
+      footer: [
+        "  ⚠ Approaching your 5-hour limit · resets 9:44pm",
+        "  ⏵⏵ auto mode on (shift+tab to cycle)",
+      ],
+    }),
+    expect: null,
+  },
+  {
+    name: "claude 2.1.332: still busy (spinner, esc to interrupt) under a limit row",
+    agent: "claude",
+    screen: claude332Screen(["  ⎿  You've hit your 5-hour limit · resets 9:44pm (UTC)"], "busy"),
+    expect: null,
+  },
+  {
+    name: "claude 2.1.332: slash-command suggestions under the box",
+    agent: "claude",
+    screen: claude332Screen(["", "● Done."], {
+      footer: [
+        "  /extra-usage          Keep working when your usage limit is reached",
+        "  /rate-limit-options   Usage limit reached? See what you can do",
+      ],
+    }),
+    expect: null,
+  },
+  {
+    name: "claude 2.1.332: a reply with two `⎿` rows under its own `●` (not a tool call)",
+    agent: "claude",
+    screen: claude332Screen([
+      "",
+      "● Your log had these two lines:",
+      "  ⎿  Ran 1 shell command",
+      "  ⎿  You've hit your 5-hour limit · resets 9:44pm (UTC)",
+      "",
+      "✻ Churned for 1s · done 10:08 PM",
+    ]),
+    expect: null,
+  },
+  {
+    name: "claude 2.1.332: 'Continuing automatically' with no limit named anywhere",
+    agent: "claude",
+    screen: claude332Screen(["", "● Done."], {
+      footer: ["    Continuing automatically at 9:44pm · Esc to cancel"],
+    }),
     expect: null,
   },
   {

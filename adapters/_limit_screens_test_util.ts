@@ -50,6 +50,44 @@ export function claudeScreen(turn: string[], idle: "menu" | "input" | "busy" = "
   return _blankless([...limit.slice(0, 14), ...turn, ...tail]);
 }
 
+/** How Claude Code 2.1.332's screen ends under the turn (see {@linkcode claude332Screen}). */
+export type Claude332Tail = "waiting" | "idle" | "busy" | "menu" | { footer: string[] };
+
+/**
+ * Claude Code 2.1.332 (from its recordings): its banner, the echo `❯ add a --dry-run flag to
+ * deploy.sh` (none when `echo` is false: scrolled away), then `turn`, then, at the bottom of its
+ * full-screen frame: "waiting" (the input box and the limit recording's footer: `⚠ Usage limit
+ * reached · limit resets 1:15am` / `Continuing automatically at 1:15am · Esc to cancel`), "idle"
+ * (the box and the startup's footer), "busy" (a spinner row above the box, `esc to interrupt` in
+ * the footer), "menu" (the weekly recording's menu) or the box with `footer` rows under it.
+ */
+export function claude332Screen(
+  turn: string[],
+  tail: Claude332Tail = "idle",
+  echo = true,
+): string[] {
+  const limit = finalScreen("claude-2.1.332-limit");
+  const startup = finalScreen("claude-2.1.332-startup");
+  const head = [...limit.slice(0, 10), ...(echo ? [limit[10]] : []), ...turn];
+  const box = limit.slice(34, 37);
+  const bottom = tail === "waiting"
+    ? [...box, ...limit.slice(37, 40)]
+    : tail === "idle"
+    ? [startup[35], ...box, startup[39]]
+    : tail === "busy"
+    ? [
+      "✢ Marinating… (4s · ↓ 10 tokens)",
+      "",
+      ...box,
+      "  ⏵⏵ auto mode on (shift+tab to cycle) · esc to interrupt",
+    ]
+    : tail === "menu"
+    ? finalScreen("claude-2.1.332-limit-weekly").slice(32, 40)
+    : [...box, ...tail.footer];
+  const fill = Array.from({ length: Math.max(1, 40 - head.length - bottom.length) }, () => "");
+  return [...head, ...fill, ...bottom];
+}
+
 /**
  * Codex CLI 0.171: the limit recording's screen with `turn` where its `■` message was, below the
  * echo `› hello from handoff`; `busy` adds its "Working" row above the composer.

@@ -42,7 +42,16 @@ const agentOf = (name: string) => adapterByName(name.split("-")[0])!;
 const at = (iso: string): DetectOptions => ({ now: new Date(iso), cols: 120, timeZone: "UTC" });
 
 Deno.test("limit recordings: detected on the final screen with message and reset time", () => {
+  const usage = (resetsAt: string) => ({ kind: "usage", resetsAt });
   const expected: Record<string, { kind: string; resetsAt: string | null }> = {
+    "claude-2.1.197-limit-tool-verbose": usage("2026-03-11T01:10:00.000Z"),
+    "claude-2.1.332-limit": usage("2026-03-11T01:15:00.000Z"),
+    "claude-2.1.332-limit-default": usage("2026-03-11T01:24:00.000Z"),
+    "claude-2.1.332-limit-esc": usage("2026-03-11T01:15:00.000Z"),
+    "claude-2.1.332-limit-tool": usage("2026-03-11T01:15:00.000Z"),
+    "claude-2.1.332-limit-tool-verbose": usage("2026-03-11T01:15:00.000Z"),
+    "claude-2.1.332-limit-typed": usage("2026-03-11T01:24:00.000Z"),
+    "claude-2.1.332-limit-weekly": usage("2026-12-06T01:15:00.000Z"),
     "claude-limit-session": { kind: "usage", resetsAt: "2026-03-10T03:01:00.000Z" },
     "gemini-limit-quota-dialog": { kind: "usage", resetsAt: "2026-03-10T03:06:00.000Z" },
     "opencode-mock-429-retry": { kind: "rate", resetsAt: null },
@@ -64,7 +73,7 @@ Deno.test("limit recordings: detected on the final screen with message and reset
     assertEquals({ kind: hit.kind, resetsAt: hit.resetsAt }, expected[rec.name], rec.name);
     checked++;
   }
-  assertEquals(checked, 6);
+  assertEquals(checked, Object.keys(expected).length);
 });
 
 Deno.test("limit recordings: a reset time already past today means tomorrow", () => {

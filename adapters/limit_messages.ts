@@ -30,7 +30,43 @@ export const CLAUDE_NOT_LIMITS: readonly RegExp[] = [
   /not your usage limit/,
   // You've used 90% of your session limit · resets … (a warning; the turn goes on)
   /^You['’]ve used \d+% of/,
+  // Approaching your 5-hour usage limit — Claude will wrap up the current step. (2.1.246);
+  // Approaching Opus usage limit · /model to use best available model (1.0.31)
+  /^Approaching\b/i,
+  // Claude Opus limit reached, now using Sonnet 4.5 (it fell back to another model and goes on)
+  /\bnow using\b/i,
 ];
+
+/**
+ * Claude Code 2.1.332's footer under the input box while it waits for its own reset
+ * (`⚠ Usage limit reached · limit resets 9:44pm`), matched besides CLAUDE_LIMITS: any "… limit
+ * reached / hit / exceeded" or "out of usage" wording, since only Claude draws there.
+ */
+export const CLAUDE_FOOTER_LIMITS: readonly LimitRule[] = [
+  { re: /^(?:[\w'’ -]+ )?limits? (?:reached|hit|exceeded)\b/i, kind: "usage" },
+  { re: /^(?:You['’]re )?out of (?:extra |included )?usage\b/i, kind: "usage" },
+];
+
+/** Footer texts that are not a limit: the warnings and fallbacks above, and a transient retry. */
+export const CLAUDE_FOOTER_NOT_LIMITS: readonly RegExp[] = [
+  ...CLAUDE_NOT_LIMITS,
+  /\bretrying\b|\bretry in\b/i,
+];
+
+/**
+ * Claude Code says it will go on by itself at the reset: the footer's `Continuing automatically at
+ * 9:44pm · Esc to cancel` (2.1.332). With a limit row on screen, a Claude that waits for its own
+ * reset is at its limit.
+ */
+export const CLAUDE_WAITS_FOR_RESET: RegExp = /\bcontinu(?:e|ing) automatically\b/i;
+
+/**
+ * Claude Code's own `●` notices after its limit row (2.1.332: `● Usage limit reached · set to
+ * continue automatically at 9:44pm`, `● Automatic continue cancelled · /rate-limit-options to wait
+ * again`): they leave the limit row the last thing the turn shows.
+ */
+export const CLAUDE_NOTICES: RegExp =
+  /\blimit\b|\bcontinue automatically\b|\bautomatic continue\b/i;
 
 /** Codex CLI: the text of a `■ ` history cell (column 0). */
 export const CODEX_LIMITS: readonly LimitRule[] = [

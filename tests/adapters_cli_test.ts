@@ -166,6 +166,14 @@ const timing = (name: string) => {
 Deno.test("real VT: every limit recording is detected with its message and reset time", () => {
   const now = new Date("2026-03-10T02:00:00Z");
   const expected: Record<string, string | null> = {
+    "claude-2.1.197-limit-tool-verbose": "2026-03-11T01:10:00.000Z",
+    "claude-2.1.332-limit": "2026-03-11T01:15:00.000Z",
+    "claude-2.1.332-limit-default": "2026-03-11T01:24:00.000Z",
+    "claude-2.1.332-limit-esc": "2026-03-11T01:15:00.000Z",
+    "claude-2.1.332-limit-tool": "2026-03-11T01:15:00.000Z",
+    "claude-2.1.332-limit-tool-verbose": "2026-03-11T01:15:00.000Z",
+    "claude-2.1.332-limit-typed": "2026-03-11T01:24:00.000Z",
+    "claude-2.1.332-limit-weekly": "2026-12-06T01:15:00.000Z",
     "claude-limit-session": "2026-03-10T03:01:00.000Z",
     "codex-limit": "2026-03-10T03:02:00.000Z",
     "gemini-limit-quota-dialog": "2026-03-10T03:06:00.000Z",
@@ -176,7 +184,7 @@ Deno.test("real VT: every limit recording is detected with its message and reset
     "pi-limit-rate": "2026-03-10T02:00:20.000Z",
   };
   const limited = recordings().filter((r) => r.limit);
-  assertEquals(limited.map((r) => r.name), Object.keys(expected));
+  assertEquals(limited.map((r) => r.name).sort(), Object.keys(expected).sort());
   for (const rec of limited) {
     const adapter = adapterByName(rec.name.split("-")[0])!;
     const report = detectInRecording(adapter, raw(rec.name), {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Line } from "./line.ts";
+import { Line, NULL_CELL, WIDTH_SHIFT } from "./line.ts";
 import { Scrollback } from "./scrollback.ts";
 import type { Charset } from "./charsets.ts";
 
@@ -22,7 +22,7 @@ export class ScreenBuffer {
   scrollTop = 0;
   /** Bottom margin (DECSTBM), 0-based inclusive. */
   scrollBottom: number;
-  /** Tab stops: 1 at columns with a stop (changed only through the methods below). */
+  /** Tab stops, one slot per column: 1 where a stop is (changed only through the methods). */
   tabs: Uint8Array;
   /** Saved cursor column (DECSC). */
   savedX = 0;
@@ -135,6 +135,51 @@ export class ScreenBuffer {
     tabs.set(old.subarray(0, Math.min(cols, old.length)));
     for (let i = Math.ceil(old.length / 8) * 8; i < cols; i += 8) tabs[i] = 1;
     this.tabs = tabs; // default stops stay default
+  }
+
+  /**
+   * Resizes to `cols` × `rows` without reflow: rows are cut or padded; growing pulls lines back
+   * from the scrollback while the cursor is on the last row, shrinking drops rows below the
+   * cursor first, then pushes rows above it to the scrollback; the cursor and saved column are
+   * clamped, the margins reset to the whole screen.
+   */
+  resize(cols: number, rows: number): void {
+    const oldRows = this.lines.length;
+    if (cols !== this.tabs.length) {
+      for (const line of this.lines) {
+        line.setWidth(cols);
+        const cells = line.cells;
+        if ((cells[cols - 1] >>> WIDTH_SHIFT) === 2) cells[cols - 1] = NULL_CELL;
+      }
+      this.resizeTabs(cols);
+    }
+    if (rows > oldRows) {
+      for (let k = oldRows; k < rows; k++) {
+        // cursor on the last row and scrollback available: pull a line back down
+        const pulled = this.y === this.lines.length - 1 ? this.scrollback?.pop() : undefined;
+        if (pulled) {
+          if (pulled.cells.length !== cols) pulled.setWidth(cols);
+          if (pulled.dirty) this.markNotBlank();
+          this.lines.unshift(pulled);
+          this.y++;
+          this.savedY = Math.max(0, this.savedY);
+        } else this.lines.push(new Line(cols));
+      }
+    } else if (rows < oldRows) {
+      for (let k = oldRows; k > rows; k--) {
+        if (this.lines.length - 1 > this.y) this.lines.pop();
+        else {
+          const top = this.lines.shift()!;
+          this.scrollback?.push(top);
+          this.y--;
+        }
+      }
+    }
+    this.x = Math.min(this.x, cols - 1);
+    this.y = Math.max(0, Math.min(this.y, rows - 1));
+    this.savedX = Math.min(this.savedX, cols - 1);
+    this.scrollTop = 0;
+    this.scrollBottom = rows - 1;
   }
 
   /** Next tab stop right of `x`, clamped to the last column. */

@@ -24,7 +24,7 @@ Deno.test("corpus: final state and every checkpoint equal the xterm.js oracle", 
     term.write(rec.raw.subarray(fed));
     assertMatches(term.snapshot(), rec.oracle, FINAL_KEYS, `${rec.name} final`);
   }
-  assertEquals(recordings.length, 36);
+  assertEquals(recordings.length, 54);
   assertEquals(checkpoints >= 88, true);
 });
 

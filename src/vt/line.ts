@@ -239,6 +239,57 @@ export class Line {
     return out;
   }
 
+  /**
+   * ICH: inserts `n` erased cells at column `pos`, shifting the rest right (cells pushed past the
+   * last column are lost, and a wide character cut at either edge is erased).
+   */
+  insertCells(pos: number, n: number): void {
+    if (!this.dirty) return; // every cell erased: shifting erased cells changes nothing
+    const cells = this.cells;
+    const len = cells.length;
+    pos %= len;
+    if (pos && (cells[pos - 1] >>> WIDTH_SHIFT) === 2) cells[pos - 1] = NULL_CELL;
+    if (n < len - pos) {
+      cells.copyWithin(pos + n, pos, len - n);
+      this.moveTexts(pos + n, pos, len - n);
+      cells.fill(NULL_CELL, pos, pos + n);
+    } else {
+      cells.fill(NULL_CELL, pos, len);
+    }
+    if ((cells[len - 1] >>> WIDTH_SHIFT) === 2) cells[len - 1] = NULL_CELL;
+  }
+
+  /** DCH: deletes `n` cells at column `pos`, shifting the rest left (erased cells come in). */
+  deleteCells(pos: number, n: number): void {
+    if (!this.dirty) return;
+    const cells = this.cells;
+    const len = cells.length;
+    pos %= len;
+    if (n < len - pos) {
+      cells.copyWithin(pos, pos + n, len);
+      this.moveTexts(pos, pos + n, len);
+      cells.fill(NULL_CELL, len - n, len);
+    } else {
+      cells.fill(NULL_CELL, pos, len);
+    }
+    if (pos && (cells[pos - 1] >>> WIDTH_SHIFT) === 2) cells[pos - 1] = NULL_CELL;
+    if (cells[pos] === 0) cells[pos] = NULL_CELL;
+  }
+
+  /**
+   * Erases cells [start, end), and a wide character cut at either edge; the wrap flag too when
+   * `clearWrap`.
+   */
+  eraseCells(start: number, end: number, clearWrap: boolean): void {
+    if (!this.dirty) return; // erased already, and not wrapped
+    const cells = this.cells;
+    const len = cells.length;
+    if (start && (cells[start - 1] >>> WIDTH_SHIFT) === 2) cells[start - 1] = NULL_CELL;
+    if (end < len && end > 0 && (cells[end - 1] >>> WIDTH_SHIFT) === 2) cells[end] = NULL_CELL;
+    if (start < end) cells.fill(NULL_CELL, start, Math.min(end, len));
+    if (clearWrap) this.wrapped = false;
+  }
+
   /** Changes the number of columns: cells beyond `cols` are cut, new ones are erased. */
   setWidth(cols: number): void {
     const cells = new Uint32Array(cols).fill(NULL_CELL);

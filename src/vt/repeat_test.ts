@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { Terminal, type TerminalSnapshot } from "./terminal.ts";
-import { repeatCount } from "./screen.ts";
+import { repeatCount } from "./repeat.ts";
 import { seededRandom } from "./_corpus_test_util.ts";
 import { generateStream } from "./_stream_gen_test_util.ts";
 import { ELEVEN_MARKS } from "./_hostile_streams_test_util.ts";

@@ -1,7 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { MAX_COLS, MAX_ROWS, type ModeChange, type Query, replyTo, Terminal } from "./mod.ts";
 import { MAX_CELL_TEXT } from "./line.ts";
-import { generateStream } from "./_stream_gen_test_util.ts";
 
 const term = (data: string | Uint8Array, cols = 20, rows = 5) => {
   const t = new Terminal({ cols, rows });
@@ -126,13 +125,6 @@ Deno.test("queries are reported and replied to", () => {
   ok(dec(queries[4]).startsWith("\x1bP>|"));
 });
 
-Deno.test("lastLines joins soft-wrapped rows and skips empty lines", () => {
-  const t = new Terminal({ cols: 10, rows: 3, scrollback: 50 });
-  t.write("first\r\n\r\n" + "0123456789abcdef\r\nlast\r\n");
-  assertEquals(t.lastLines(120), ["first", "0123456789abcdef", "last"]);
-  assertEquals(t.lastLines(2), ["0123456789abcdef", "last"]);
-});
-
 Deno.test("resize keeps content and clamps the cursor", () => {
   const t = term("hello world\r\nsecond\x1b[5;20H", 20, 5);
   t.resize(8, 3);
@@ -152,36 +144,11 @@ Deno.test("DEC special graphics, REP, insert mode, tabs", () => {
   assertEquals(term("a\tb\x1b[3g\r\tc").screenLines()[0], "a       b          c");
 });
 
-Deno.test("lastLines keeps only the end of a soft-wrapped flood, marked as cut", () => {
-  const t = new Terminal({ cols: 10, rows: 4, scrollback: 1000 });
-  t.write("first line\r\n");
-  t.write("x".repeat(10 * 200) + "END");
-  const lines = t.lastLines(5);
-  assertEquals(lines.at(-1), "…" + "x".repeat(10 * 49) + "END");
-  assertEquals(lines.at(-2), "first line");
-});
-
 Deno.test("a cell keeps at most MAX_CELL_TEXT units of combining marks", () => {
   const t = term("e" + "\u0301".repeat(100_000) + "x");
   assertEquals(t.screenLines()[0], "e" + "\u0301".repeat(MAX_CELL_TEXT - 1) + "x");
   const astral = term("e" + "\u{1d167}".repeat(20)); // a combining mark outside the BMP: 2 units
   assertEquals(astral.screenLines()[0], "e" + "\u{1d167}".repeat((MAX_CELL_TEXT - 1) >> 1));
-});
-
-Deno.test("RIS after any output gives a fresh terminal (title and bells kept, like xterm.js)", () => {
-  for (let seed = 1; seed <= 40; seed++) {
-    const t = new Terminal({ cols: 30, rows: 8, scrollback: 50 });
-    t.write(generateStream(seed, 300, 8));
-    t.write("\x1bc");
-    const fresh = new Terminal({ cols: 30, rows: 8, scrollback: 50 });
-    const { title: _t, bells: _b, modes, ...got } = t.snapshot();
-    const { title: _t2, bells: _b2, modes: freshModes, ...want } = fresh.snapshot();
-    assertEquals(got, want, `seed ${seed}`);
-    assertEquals({ ...modes, cursorHidden: false }, freshModes, `seed ${seed}`);
-    t.write("\x1bc\x1bchello");
-    fresh.write("hello");
-    assertEquals(t.screenLines(), fresh.screenLines());
-  }
 });
 
 Deno.test("sizes are clamped to the limits wherever they enter", () => {
@@ -191,15 +158,6 @@ Deno.test("sizes are clamped to the limits wherever they enter", () => {
   assertEquals([t.cols, t.rows], [MAX_COLS, 1]);
   t.resize(NaN, 3);
   assertEquals([t.cols, t.rows], [1, 3]);
-});
-
-Deno.test("a soft-wrapped flood joins into one logical line of at most 12,000 cells", () => {
-  const t = new Terminal({ cols: 400, rows: 100 });
-  t.write("start " + "x".repeat(400 * 99));
-  const [line] = t.logicalScreenLines();
-  assertEquals(line, "…" + "x".repeat(400 * 29 + 6)); // its last 30 rows
-  const narrow = term("start " + "x".repeat(20 * 4));
-  assertEquals(narrow.logicalScreenLines()[0], "start " + "x".repeat(80), "a screenful is whole");
 });
 
 Deno.test("rows a resize brings back from the scrollback are erased like any other", () => {

@@ -6,10 +6,11 @@
  */
 
 /**
- * The 5-hour usage-limit 429 with the headers Claude Code reads to show "You've hit your session
- * limit · resets …" (`reset`: Unix seconds).
+ * The usage-limit 429 with the headers Claude Code reads to show "You've hit your session limit ·
+ * resets …" (2.1.197) or "You've hit your 5-hour limit · resets …" (2.1.332); `reset`: Unix
+ * seconds; `claim`: which limit (`five_hour`, `seven_day`, `seven_day_opus`, …).
  */
-export function usageLimitResponse(reset: number): Response {
+export function usageLimitResponse(reset: number, claim = "five_hour"): Response {
   return new Response(
     JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "rate limited" } }),
     {
@@ -18,7 +19,7 @@ export function usageLimitResponse(reset: number): Response {
         "content-type": "application/json",
         "anthropic-ratelimit-unified-status": "rejected",
         "anthropic-ratelimit-unified-reset": String(reset),
-        "anthropic-ratelimit-unified-representative-claim": "five_hour",
+        "anthropic-ratelimit-unified-representative-claim": claim,
       },
     },
   );

@@ -4,10 +4,19 @@
  * appended to BODIES_FILE; MODE_FILE (read at every request) says how to answer:
  *
  * - `limit` (default): the 5-hour usage-limit 429 with the headers Claude Code reads to show
- *   "You've hit your session limit · resets …";
- * - `cat`: a normal model that runs the Bash tool `sh show-notes.sh` (a script that cats notes.txt:
- *   Claude Code collapses `cat FILE`, even `awk 1 FILE`, into "Read 1 file"), then ends the turn without text, so the tool's output,
- *   which may quote a limit message, is the last thing on the screen.
+ *   "You've hit your session limit · resets …" (2.1.197) or "… your 5-hour limit …" (2.1.332);
+ * - `limit-weekly`: the same for the weekly limit (`seven_day`);
+ * - `ok`: a working model that answers every turn with a short text;
+ * - `quote`: a working model whose answer quotes Claude Code 2.1.332's whole limit screen (the
+ *   `⎿` row, the `●` row, the footer), as a user's question about it would;
+ * - `cat`: a working model that runs the Bash tool `sh show-notes.sh` (a script that cats
+ *   notes.txt: Claude Code collapses `cat FILE`, even `awk 1 FILE`, into "Read 1 file"), then ends
+ *   the turn without text, so the tool's output, which may quote a limit message, is the last
+ *   thing on the screen;
+ * - `tool-limit`: the model runs the Bash tool `sh slow.sh` and the limit comes with the request
+ *   that carries the tool's result (the limit reached while a tool runs).
+ *
+ * Every answer is logged on stderr with the time it was sent (`answered MODE STATUS AT_MS`).
  *
  * @module
  */
@@ -26,31 +35,92 @@ function mode(): string {
   }
 }
 
-// The `cat` model: the main loop (it offers the Bash tool) prints notes.txt once, then ends
-// its turn with no text; any other request (a session title, …) gets a short text.
-function catResponse(body: string): Response {
-  let req: { stream?: boolean; tools?: { name: string }[]; messages?: { content: unknown }[] };
+/** What the model answers when it speaks normally (`ok`). */
+const OK_TEXT = [
+  "I'll add a `--dry-run` flag to deploy.sh:",
+  "",
+  "1. Parse `--dry-run` before the other options.",
+  "2. Print each command instead of running it.",
+  "3. Exit 0 without touching the servers.",
+  "",
+  "Want me to write the patch?",
+].join("\n");
+
+/** A reply that quotes Claude Code 2.1.332's limit screen, as if explaining it (`quote`). */
+const QUOTE_TEXT = [
+  "Your screenshot shows Claude Code at its usage limit. It drew:",
+  "",
+  "```",
+  "  ⎿  You've hit your 5-hour limit · resets 9:44pm (UTC)",
+  "● Usage limit reached · set to continue automatically at 9:44pm",
+  "  ⚠ Usage limit reached · limit resets 9:44pm",
+  "    Continuing automatically at 9:44pm · Esc to cancel",
+  "```",
+  "",
+  "That means: wait for the reset or switch agents.",
+  "  ⎿  You've hit your 5-hour limit · resets 9:44pm (UTC)",
+  "",
+  "Your log had these two lines:",
+  "⎿  Ran 1 shell command",
+  "⎿  You've hit your 5-hour limit · resets 9:44pm (UTC)",
+].join("\n");
+
+type Request = {
+  stream?: boolean;
+  tools?: { name: string }[];
+  messages?: { content: unknown }[];
+};
+
+function parse(body: string): Request {
   try {
-    req = JSON.parse(body);
+    return JSON.parse(body);
   } catch {
-    req = {};
+    return {};
   }
+}
+
+// True when the request's last message carries a tool's result.
+function answered(req: Request): boolean {
+  const last = req.messages?.at(-1)?.content;
+  return Array.isArray(last) && last.some((b) => (b as { type?: string }).type === "tool_result");
+}
+
+// A model that calls the Bash tool once (the main loop offers it), then ends its turn with no
+// text; any other request (a session title, …) gets a short text.
+function toolOnce(req: Request, command: string, description: string): Response | null {
   const stream = req.stream === true;
   const offersBash = (req.tools ?? []).some((t) => t.name === "Bash");
-  const last = req.messages?.at(-1)?.content;
-  const answered = Array.isArray(last) &&
-    last.some((b) => (b as { type?: string }).type === "tool_result");
   if (!offersBash) return messageResponse([{ type: "text", text: "Notes" }], { stream });
-  if (answered) return messageResponse([], { stream });
+  if (answered(req)) return null;
   return messageResponse(
     [{
       type: "tool_use",
       id: `toolu_mock_${crypto.randomUUID().slice(0, 8)}`,
       name: "Bash",
-      input: { command: "sh show-notes.sh", description: "Show the notes" },
+      input: { command, description },
     }],
     { stream },
   );
+}
+
+function answer(m: string, body: string): Response {
+  const req = parse(body);
+  const stream = req.stream === true;
+  switch (m) {
+    case "ok":
+      return messageResponse([{ type: "text", text: OK_TEXT }], { stream });
+    case "quote":
+      return messageResponse([{ type: "text", text: QUOTE_TEXT }], { stream });
+    case "cat":
+      return toolOnce(req, "sh show-notes.sh", "Show the notes") ??
+        messageResponse([], { stream });
+    case "tool-limit":
+      return toolOnce(req, "sh slow.sh", "Run the slow build") ?? usageLimitResponse(reset);
+    case "limit-weekly":
+      return usageLimitResponse(reset + 4 * 86400, "seven_day");
+    default:
+      return usageLimitResponse(reset);
+  }
 }
 
 Deno.serve(
@@ -62,7 +132,10 @@ Deno.serve(
       const body = await req.text();
       if (bodies) Deno.writeTextFileSync(bodies, body + "\n", { append: true });
       if (url.pathname.includes("count_tokens")) return Response.json({ input_tokens: 10 });
-      return mode() === "cat" ? catResponse(body) : usageLimitResponse(reset);
+      const m = mode();
+      const res = answer(m, body);
+      console.error(`answered ${m} ${res.status} ${Date.now()}`);
+      return res;
     }
     return new Response("{}", { status: 404, headers: { "content-type": "application/json" } });
   },

@@ -1,14 +1,45 @@
-# Shared by the real-Claude checks (sourced, not run): installs Claude Code from npm into
-# $work/agents, starts a mock of the Anthropic API on 127.0.0.1, and writes a uuldana config whose
+# Shared by the real-Claude checks (sourced, not run): finds or installs Claude Code $version
+# exactly, starts a mock of the Anthropic API on 127.0.0.1, and writes a uuldana config whose
 # chain is real Claude (a fresh HOME, a dummy token, the mock as its API) then uuldana's simulated
 # Codex (logging what it receives to $work/codex.log). Needs $repo, $deno, $work, $version and a
 # `fail` function; sets $mock_pid and $port.
 
-# install_claude: Claude Code $version into $work/agents (the npm cache is reused when it has it).
+# The current release the checks run by default (`npm view @anthropic-ai/claude-code version`).
+CLAUDE_CURRENT=2.1.332
+# Claude's input box is drawn (2.1.197: "? for shortcuts"; 2.1.332 in auto mode: its mode footer).
+CLAUDE_READY='for shortcuts|shift\+tab to cycle'
+
+# claude_pids: the running Claude processes of this check (its binary, HOME=$work/home), one a line;
+# other runs of the same binary on the machine are not ours.
+claude_pids() {
+  local pid
+  for pid in $(pgrep -x claude 2>/dev/null; pgrep -f "${claude_path:-/nonexistent}" 2>/dev/null); do
+    { tr '\0' '\n' < "/proc/$pid/environ"; } 2>/dev/null | grep -qx "HOME=$work/home" && echo "$pid"
+  done | sort -u
+}
+
+# claude_bin: prints the path of Claude Code $version: $AGENTS_DIR/claude@$version when it is there
+# (AGENTS_DIR=/work/agents on the team's machine), else installed by exact version into
+# $work/agents (the npm cache is reused; a release asking for a newer Node than this one is still
+# installed exactly, never replaced by an older one). Fails unless `claude --version` is $version.
+claude_bin() {
+  local bin="${AGENTS_DIR:-/nonexistent}/claude@$version/node_modules/.bin/claude"
+  if [[ ! -x "$bin" ]]; then
+    echo "installing @anthropic-ai/claude-code@$version into $work/agents" >&2
+    npm install --prefix "$work/agents" --no-audit --no-fund --loglevel=error --prefer-offline \
+      "@anthropic-ai/claude-code@$version" >&2
+    bin="$work/agents/node_modules/.bin/claude"
+  fi
+  local shown
+  shown="$("$bin" --version 2>/dev/null | head -1)"
+  [[ "$shown" == "$version "* || "$shown" == "$version" ]] \
+    || fail "$bin says '$shown', not Claude Code $version"
+  echo "$bin"
+}
+
+# install_claude: sets $claude_path to Claude Code $version (see claude_bin).
 install_claude() {
-  echo "installing @anthropic-ai/claude-code@$version into $work/agents" >&2
-  npm install --prefix "$work/agents" --no-audit --no-fund --loglevel=error --prefer-offline \
-    "@anthropic-ai/claude-code@$version" >&2
+  claude_path="$(claude_bin)"
 }
 
 # start_mock MOCK.ts ARGS…: runs the mock (port 0: any free one) and waits for its port.
@@ -30,7 +61,7 @@ write_world() {
     installSimAgents('$work/bin', ['codex'], [Deno.execPath(), 'run', '-A', '--config', '$repo/deno.json', '$repo/mod.ts']);"
   cat > "$work/config.json" <<JSON
 {"chain": ["claude", "codex"], "agents": {
-  "claude": {"bin": "$work/agents/node_modules/.bin/claude", "env": {"HOME": "$work/home",
+  "claude": {"bin": "$claude_path", "env": {"HOME": "$work/home",
     "CLAUDE_CODE_OAUTH_TOKEN": "dummy-not-a-real-token", "ANTHROPIC_BASE_URL": "http://127.0.0.1:$port",
     "DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}},
   "codex": {"bin": "$work/bin/codex", "env": {"SIM_AGENT_LOG": "$work/codex.log"}}}}

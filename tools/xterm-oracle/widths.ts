@@ -1,32 +1,21 @@
 /**
- * Writes or checks the two width files made from xterm.js' Unicode 11 width function (dev-only):
- * `testdata/xterm-wcwidth-v11.json`, which `src/vt/width_test.ts` holds our `charWidth` to, and
- * `src/vt/width_table.ts`, the ranges `charWidth` looks up.
+ * Writes or checks `src/vt/unicode11_widths.json`, xterm.js' Unicode 11 width of every code point,
+ * which `src/vt/width.ts` builds `charWidth` from (dev-only; `sidecar_test.ts` checks it too):
  *
  *   deno run -A tools/xterm-oracle/widths.ts [--check]
  *
  * @module
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { REPO_DIR, WIDTH_TABLE_FILE } from "../../tests/_paths.ts";
-import { widthModuleText, widthTableText } from "./width_table.ts";
-import { xtermWidthRanges } from "./xterm_state.ts";
+import { WIDTH_TABLE_FILE } from "../../tests/_paths.ts";
+import { widthTableText } from "./width_table.ts";
 
-const ranges = xtermWidthRanges();
-const files: [string, string][] = [
-  [WIDTH_TABLE_FILE, widthTableText(ranges)],
-  [join(REPO_DIR, "src", "vt", "width_table.ts"), widthModuleText(ranges)],
-];
-let differs = 0;
-for (const [file, text] of files) {
-  if (readFileSync(file, "utf8") === text) continue;
+const text = widthTableText();
+if (readFileSync(WIDTH_TABLE_FILE, "utf8") !== text) {
   if (Deno.args.includes("--check")) {
-    console.error(`${file}: differs from xterm.js' widths`);
-    differs++;
-  } else {
-    writeFileSync(file, text);
-    console.log(`wrote ${file}`);
+    console.error(`${WIDTH_TABLE_FILE}: differs from xterm.js' widths`);
+    Deno.exit(1);
   }
+  writeFileSync(WIDTH_TABLE_FILE, text);
+  console.log(`wrote ${WIDTH_TABLE_FILE}`);
 }
-if (differs) Deno.exit(1);
