@@ -3,7 +3,9 @@
  * a private file named by `--instruction-file` (its documented way to start a session from a
  * file), not in `--instruction TEXT`: any local user can read a process's arguments, and only the
  * user can read a 0600 file in the 0700 scratch directory. Limits: the retry line
- * `Rate limit reached. Retrying in 12s…` and the final `❌ Rate limit exceeded: …` [from binary].
+ * `Rate limit reached. Retrying in 12s…` and the final `❌ Rate limit exceeded: …` [from binary];
+ * the account rows users reported (`⚠️ You have run out of usage for account …`). Not run for real
+ * here: it stops at its login (no Augment account), so only reported and recorded screens test it.
  *
  * @module
  */
@@ -11,7 +13,7 @@ import { join } from "node:path";
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
 import { optionWithValue, refuseResume, requireRoad } from "./launch_rules.ts";
 import { proveByHelpLine } from "./proof.ts";
-import { AUGGIE_FINAL, AUGGIE_RETRY, USAGE_WORDS } from "./limit_messages.ts";
+import { AUGGIE_ACCOUNT, AUGGIE_FINAL, AUGGIE_RETRY, USAGE_WORDS } from "./limit_messages.ts";
 import { BUSY_ROW, hideDelivered, limitHit, normalizeSpace } from "./screen_text.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
@@ -36,8 +38,9 @@ function _launch(req: LaunchRequest): Launch {
 const _LIVE_ROWS = 8;
 
 /**
- * Auggie's limit: its `❌ Rate limit exceeded:` row or its retry row, at column 0 (a quote in a
- * reply is indented or mid-line), among the last rows of the screen with no spinner after it.
+ * Auggie's limit: its `❌ Rate limit exceeded:` row, its retry row, or a `⚠️` account row (out of
+ * usage, subscription inactive), at column 0 (a quote in a reply is indented or mid-line), among
+ * the last rows of the screen with no spinner after it.
  */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = hideDelivered(lines, opts.delivered);
@@ -45,6 +48,11 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
   for (const { r, i } of shown.slice(-_LIVE_ROWS).reverse()) {
     if (/^\s/.test(r)) continue;
     const text = normalizeSpace(r);
+    const account = AUGGIE_ACCOUNT.exec(text);
+    if (account) {
+      if (rows.slice(i + 1).some((l) => BUSY_ROW.test(l))) return null;
+      return limitHit("usage", account[1], opts, { final: true });
+    }
     const final = AUGGIE_FINAL.exec(text);
     if (final) {
       if (rows.slice(i + 1).some((l) => BUSY_ROW.test(l))) return null;

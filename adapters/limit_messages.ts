@@ -184,6 +184,13 @@ export const KILO_EXTRA_LIMITS: readonly LimitRule[] = [
   { re: /Provider rate limit exceeded\. Please try again shortly\./, kind: "rate" },
 ];
 
+/**
+ * Auggie: a `⚠️` account row (reported, diegosouzapw/OmniRoute#6304, cubezhao/augment-code-auto#14,
+ * BasicProtein/AugmentCode-Free#74): out of usage, an inactive subscription, restricted access.
+ */
+export const AUGGIE_ACCOUNT: RegExp =
+  /^⚠️?\s*((?:You have run out of usage|Your subscription for \S+ is inactive|Your access has been restricted|Your account \S+ has been suspended)\b.*?)(?:\s*⚠️)?$/u;
+
 /** Auggie: the final `❌` row, and the retry row it shows while it retries. */
 export const AUGGIE_FINAL: RegExp = /^❌\s*(Rate limit exceeded: .*)$/;
 /** Auggie's retry row (after its spinner glyph). */
@@ -196,8 +203,17 @@ export const AIDER_ERROR: RegExp =
 /** aider's retry notice. */
 export const AIDER_RETRY: RegExp = /^Retrying in (\d+(?:\.\d+)?) seconds/;
 
-/** Crush: its `ERROR` tag titled "Too many requests" at the start of a row. */
-export const CRUSH_ERROR: RegExp = /^ERROR\s+(Too many requests\b.*)$/;
+/**
+ * Crush: its `ERROR` tag at the start of a row, titled "Too Many Requests" (its provider's 429,
+ * charmbracelet/crush#3024) or, from its source (internal/agent/agent.go), "No credits",
+ * "Payment Required", "Monthly quota reached" (Hyper).
+ */
+export const CRUSH_ERROR: RegExp =
+  /^ERROR\s+((?:Too many requests|No credits|Payment Required|Monthly quota reached)\b.*)$/i;
+
+/** Crush titles that are a usage limit whatever the provider's text says. */
+export const CRUSH_USAGE_TITLES: RegExp =
+  /^(?:No credits|Payment Required|Monthly quota reached)\b/i;
 
 /** Words that make a rate-limit text a usage (quota) limit, for agents that print one kind. */
 export const USAGE_WORDS: RegExp = /quota|insufficient_quota|billing|credits|plan\b/i;
