@@ -162,10 +162,15 @@ Deno.test("agents and doctor say when an installed agent is newer than the newes
     const bin = `${root}/bin`;
     await Deno.mkdir(bin);
     await Deno.mkdir(`${root}/home`);
-    const tested = TESTED_VERSIONS.claude.tested!;
+    // Two agents the matrix passed: one installed a patch past its tested version, one at it.
+    const [ahead, same] = (["claude", "codex", "gemini", "qwen", "copilot"] as const).filter((a) =>
+      TESTED_VERSIONS[a]?.tested
+    );
+    assert(same, "tested_versions.json names two tested agents");
+    const tested = TESTED_VERSIONS[ahead].tested!;
     const newer = nextPatch(tested);
-    // Small real programs: Claude Code one patch past the newest tested, Crush (never run for real)
-    // and Codex at exactly the tested version.
+    // Small real programs: the first one patch past the newest tested, Crush (never run for real)
+    // and the second at exactly its tested version.
     const fake = async (name: string, version: string, help: string) => {
       await Deno.writeTextFile(`${root}/${name}.help`, help);
       await Deno.writeTextFile(
@@ -174,9 +179,9 @@ Deno.test("agents and doctor say when an installed agent is newer than the newes
       );
       await Deno.chmod(`${bin}/${name}`, 0o755);
     };
-    await fake("claude", `${newer} (Claude Code)`, topHelp("claude"));
+    await fake(ahead, `${newer} (${ahead})`, topHelp(ahead));
     await fake("crush", "crush version v0.9.0", "Usage:\n  crush [flags]\n");
-    await fake("codex", `codex-cli ${TESTED_VERSIONS.codex.tested}`, topHelp("codex"));
+    await fake(same, `${same} ${TESTED_VERSIONS[same].tested}`, topHelp(same));
     const env = {
       PATH: `${bin}:/usr/bin:/bin`,
       HOME: `${root}/home`,
@@ -187,31 +192,33 @@ Deno.test("agents and doctor say when an installed agent is newer than the newes
     const human = await uuldana(["agents"], env);
     assertEquals(human.code, 0, human.stderr);
     const line =
-      `claude ${newer} is newer than the newest tested (${tested}): limit detection may miss its screens`;
+      `${ahead} ${newer} is newer than the newest tested (${tested}): limit detection may miss its screens`;
     assert(human.stdout.includes(`! ${line}`), human.stdout);
     assert(
       human.stdout.includes(`! not run for real: ${TESTED_VERSIONS.crush.notRun}`),
       human.stdout,
     );
-    assert(!human.stdout.includes("codex 0"), "an agent at the tested version is not flagged");
+    assert(
+      !human.stdout.includes(`${same} ${TESTED_VERSIONS[same].tested} is newer`),
+      "an agent at the tested version is not flagged",
+    );
     // Auggie is not installed: still marked, under its install hint.
     assert(human.stdout.includes(`not run for real: ${TESTED_VERSIONS.auggie.notRun}`));
 
     const json = JSON.parse((await uuldana(["agents", "--json"], env)).stdout);
-    const claude = json.find((a: { name: string }) => a.name === "claude");
-    assertEquals(claude.tested, {
+    assertEquals(json.find((a: { name: string }) => a.name === ahead).tested, {
       kind: "newer",
       version: newer,
       tested,
-      date: TESTED_VERSIONS.claude.date,
+      date: TESTED_VERSIONS[ahead].date,
     });
-    assertEquals(json.find((a: { name: string }) => a.name === "codex").tested.kind, "tested");
+    assertEquals(json.find((a: { name: string }) => a.name === same).tested.kind, "tested");
 
     const doctor = await uuldana(["doctor", "--json"], env);
     const checks = JSON.parse(doctor.stdout) as { name: string; status: string; detail: string }[];
     const flagged = checks.find((c) => c.detail === line);
     assertEquals(flagged?.status, "warn", doctor.stdout);
-    assertEquals(flagged?.name, "agent claude");
+    assertEquals(flagged?.name, `agent ${ahead}`);
     assert(checks.some((c) => c.name === "agent crush" && c.detail.startsWith("not run for real")));
   } finally {
     await Deno.remove(root, { recursive: true });
@@ -256,8 +263,9 @@ Deno.test("real VT: every limit recording is detected with its message and reset
     "opencode-mock-429-retry": null,
     "pi-limit-anthropic": null,
     "pi-limit-quota": null,
-    // "Please try again in 20s" on pi's rate-limit row.
-    "pi-limit-rate": "2026-03-10T02:00:20.000Z",
+    // "Please try again in 20s" on pi's rate-limit row, drawn 24.5 s into the recording (its
+    // timing): 20 s after the moment it was shown.
+    "pi-limit-rate": "2026-03-10T02:00:44.536Z",
   };
   const limited = recordings().filter((r) => r.limit);
   assertEquals(limited.map((r) => r.name).sort(), Object.keys(expected).sort());
