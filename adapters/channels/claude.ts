@@ -7,7 +7,10 @@
  * last text message only), `StopFailure` (`error: "rate_limit"` and the limit text in
  * `last_assistant_message` at a usage limit), `SessionEnd` (`reason`). Claude adds what a
  * UserPromptSubmit or SessionStart hook prints to the model's context: the relay prints nothing.
- * Slash commands fire no hook.
+ * Slash commands fire no hook. 2.1.332 wraps a paste (and a long text typed fast) in
+ * `<pasted_content id="HEX">` tags in the prompt: the event carries the text without them. Esc
+ * during a reply fires no Stop: the turn's reply is what it displayed, said once a later turn
+ * ends.
  *
  * @module
  */
@@ -82,6 +85,19 @@ export function claudeFailure(
   return { type: "error", message: text || error, ...code };
 }
 
+// Claude 2.1.332 sends a pasted text (and a long text typed fast enough to look pasted) wrapped,
+// `\n\n<pasted_content id="f5a8">\n…\n</pasted_content id="f5a8">\n`, in the prompt the model
+// gets and the one its UserPromptSubmit hook gets: the user's text is what it holds.
+const _PASTE =
+  /\n\n<pasted_content id="([0-9a-f]{1,16})">\n([\s\S]*?)\n<\/pasted_content id="\1">\n/g;
+
+/** A prompt with Claude's paste wrappers taken off: the text as the user gave it. */
+export function unwrapPastes(prompt: string): string {
+  return prompt.includes("<pasted_content id=")
+    ? prompt.replace(_PASTE, (_, _id, body) => body)
+    : prompt;
+}
+
 // The parts of one displayed message: Claude runs MessageDisplay hooks without waiting for them,
 // so parts may arrive out of order, and after the turn's Stop.
 type _Message = Map<number, string>;
@@ -94,6 +110,8 @@ class _ClaudeParser implements ChannelParser {
   readonly #turns = new Map<string, Map<string, _Message>>();
   /** Turns already answered: their late parts are not kept. */
   readonly #done: string[] = [];
+  /** The turns prompted and not answered yet, oldest first (bounded). */
+  readonly #prompts: string[] = [];
   #size = 0;
 
   parse(record: { name: string; data: unknown }, opts: ChannelParseOptions): ChannelEvent[] {
@@ -106,9 +124,12 @@ class _ClaudeParser implements ChannelParser {
         return [{ type: "session", phase: "start", detail: _str(d.source) ?? undefined }];
       case "UserPromptSubmit": {
         const prompt = _str(d.prompt);
-        return prompt === null
-          ? []
-          : [{ type: "prompt", text: prompt, ...id }, { type: "busy", ...id }];
+        if (prompt === null) return [];
+        if (turn && !this.#prompts.includes(turn)) {
+          this.#prompts.push(turn);
+          if (this.#prompts.length > _TURNS_KEPT) this.#prompts.shift();
+        }
+        return [{ type: "prompt", text: unwrapPastes(prompt), ...id }, { type: "busy", ...id }];
       }
       case "MessageDisplay":
         if (typeof d.index === "number") {
@@ -116,14 +137,16 @@ class _ClaudeParser implements ChannelParser {
         }
         return [];
       case "Stop": {
+        const before = this.#interrupted(turn);
         const text = this.#answer(turn, _str(d.last_assistant_message));
-        return [...(text ? [{ type: "reply" as const, text, ...id }] : []), {
+        return [...before, ...(text ? [{ type: "reply" as const, text, ...id }] : []), {
           type: "idle",
           ...id,
         }];
       }
       case "StopFailure": {
         // Its text is Claude's error message, not the model's: the reply is what was displayed.
+        const before = this.#interrupted(turn);
         const text = this.#answer(turn, null);
         const failure = claudeFailure(
           _str(d.error) ?? "unknown",
@@ -131,6 +154,7 @@ class _ClaudeParser implements ChannelParser {
           opts,
         );
         return [
+          ...before,
           ...(text ? [{ type: "reply" as const, text, ...id }] : []),
           { ...failure, ...id },
           { type: "idle", ...id },
@@ -140,6 +164,21 @@ class _ClaudeParser implements ChannelParser {
         return [{ type: "session", phase: "end", detail: _str(d.reason) ?? undefined }];
     }
     return [];
+  }
+
+  // Turn `turn` ended: every turn prompted before it that never ended was interrupted (Esc fires
+  // no Stop). Each one's reply is what it displayed before it stopped: Claude keeps that much of
+  // it in the conversation the model sees next.
+  #interrupted(turn: string): ChannelEvent[] {
+    const at = this.#prompts.indexOf(turn);
+    if (!turn || at < 0) return [];
+    const out: ChannelEvent[] = [];
+    for (const old of this.#prompts.splice(0, at + 1).slice(0, -1)) {
+      if (this.#done.includes(old)) continue;
+      const text = this.#answer(old, null);
+      if (text) out.push({ type: "reply", text, turn: old });
+    }
+    return out;
   }
 
   #add(turn: string, id: string, index: number, delta: string): void {

@@ -103,6 +103,60 @@ Deno.test("a late part of a turn never leaks into the next one", () => {
   assertEquals(parse({ name: "Stop", data: { prompt_id: "t3" } }), [{ type: "idle", turn: "t3" }]);
 });
 
+Deno.test("a pasted prompt (Claude 2.1.332's wrapper) is the text as the user gave it", () => {
+  const parser = CLAUDE_CHANNEL.parser();
+  const log = Array.from({ length: 40 }, (_, i) => `log line ${i + 1}`).join("\n");
+  const prompt = (p: string) =>
+    parser.parse({ name: "UserPromptSubmit", data: { prompt_id: "t", prompt: p } }, NOW)[0];
+  assertEquals(
+    prompt(`see this log: \n\n<pasted_content id="f5a8">\n${log}\n</pasted_content id="f5a8">\n`),
+    { type: "prompt", text: `see this log: ${log}`, turn: "t" },
+  );
+  // A long text typed fast is taken for a paste too; two pastes in one prompt.
+  assertEquals(
+    prompt(
+      '\n\n<pasted_content id="0b1">\nword0000 word0001\n</pasted_content id="0b1">\n and ' +
+        '\n\n<pasted_content id="c2">\nx\ny\n</pasted_content id="c2">\n',
+    ),
+    { type: "prompt", text: "word0000 word0001 and x\ny", turn: "t" },
+  );
+  // Not Claude's wrapper (ids that differ, not hex): the text as it came.
+  for (
+    const p of [
+      '\n\n<pasted_content id="a1">\nx\n</pasted_content id="b2">\n',
+      '\n\n<pasted_content id="zz">\nx\n</pasted_content id="zz">\n',
+      'say <pasted_content id="a1">x</pasted_content id="a1">',
+    ]
+  ) assertEquals(prompt(p), { type: "prompt", text: p, turn: "t" });
+});
+
+Deno.test("a turn interrupted by Esc (no Stop) gets what it displayed, once a later turn ends", () => {
+  const parser = CLAUDE_CHANNEL.parser();
+  const parse = (name: string, data: Record<string, unknown>) => parser.parse({ name, data }, NOW);
+  parse("UserPromptSubmit", { prompt_id: "t1", prompt: "start a long refactor" });
+  parse("MessageDisplay", { prompt_id: "t1", message_id: "m1", index: 0, delta: "Answer 13, " });
+  parse("MessageDisplay", { prompt_id: "t1", message_id: "m1", index: 1, delta: "line 1\n" });
+  // Esc: nothing more of t1. The next turn runs and ends.
+  parse("UserPromptSubmit", { prompt_id: "t2", prompt: "go on" });
+  assertEquals(parse("Stop", { prompt_id: "t2", last_assistant_message: "Answer 14" }), [
+    { type: "reply", text: "Answer 13, line 1", turn: "t1" },
+    { type: "reply", text: "Answer 14", turn: "t2" },
+    { type: "idle", turn: "t2" },
+  ]);
+  // A message queued behind a running turn: the running one's Stop comes first, as its own.
+  parse("UserPromptSubmit", { prompt_id: "t3", prompt: "long one" });
+  parse("UserPromptSubmit", { prompt_id: "t4", prompt: "queued" });
+  parse("MessageDisplay", { prompt_id: "t3", message_id: "m3", index: 0, delta: "Answer 15" });
+  assertEquals(parse("Stop", { prompt_id: "t3", last_assistant_message: "Answer 15" }), [
+    { type: "reply", text: "Answer 15", turn: "t3" },
+    { type: "idle", turn: "t3" },
+  ]);
+  assertEquals(parse("Stop", { prompt_id: "t4", last_assistant_message: "Answer 16" }), [
+    { type: "reply", text: "Answer 16", turn: "t4" },
+    { type: "idle", turn: "t4" },
+  ]);
+});
+
 Deno.test("a turn's kept text is bounded", () => {
   const parser = CLAUDE_CHANNEL.parser();
   for (let i = 0; i < 400; i++) {

@@ -10,7 +10,12 @@
  *   itself gave, which opens the turn but is not the user's; any other `prompt` is ignored and
  *   said (when the keys were exact and say something else, the keys are kept, the difference
  *   said);
- * - a `reply` counts only inside a turn that such a prompt opened (until `idle`);
+ * - a `reply` counts only inside a turn that such a prompt opened (until `idle`), and when the
+ *   agent names its turns (Claude's `prompt_id`) only inside that very turn;
+ * - turns are kept in the order their prompts came, and each turn's entries in the journal stay
+ *   together: a message queued behind a running turn is journaled after that turn's reply, and a
+ *   turn that ends (its reply or `idle`) ends every turn opened before it (an agent answers one
+ *   turn at a time: an earlier turn still open was interrupted and will never say `idle`);
  * - a submit whose event never comes is kept as typed: at once when the channel has said nothing
  *   at all within {@link PROMPT_WAIT_MS} (it is off), otherwise when the run ends or when it has
  *   waited {@link PENDING_MAX_MS} (a message queued behind a long turn).
@@ -54,20 +59,23 @@ function _squash(s: string): string {
   return s.replace(/\s+/g, "");
 }
 
+/** A turn uuldana saw open, with the entries that wait for the turns before it to end. */
+interface _Turn {
+  /** The agent's id of the turn ("" for a turn without one). */
+  id: string;
+  /** Its user entry (and the submits before it), held while an earlier turn still runs. */
+  held: TurnOutput[];
+}
+
 /** One run's channel conversation. */
 export class ChannelTurns {
   readonly #pending: _Pending[] = [];
   readonly #own: string[];
   #heard = false;
-  /** The turns open now, by the agent's id ("" for a turn without one). */
-  readonly #open = new Set<string>();
+  /** The turns open now, oldest first. */
+  readonly #open: _Turn[] = [];
   /** The channel was found silent (said once); it may speak again later. */
   #silent = false;
-  /**
-   * User turns of messages queued behind a running turn: journaled once that turn ends, after its
-   * reply, so each answer follows its own turn.
-   */
-  #queued: TurnOutput[] = [];
   /**
    * Submits already kept as typed (their event came late: a slow or loaded agent): a prompt event
    * for one of them still opens its turn, without a second entry.
@@ -80,7 +88,7 @@ export class ChannelTurns {
    */
   constructor(opts: { ownPrompts?: readonly string[]; turnOpen?: boolean } = {}) {
     this.#own = (opts.ownPrompts ?? []).map(_squash);
-    if (opts.turnOpen) this.#open.add("");
+    if (opts.turnOpen) this.#open.push({ id: "", held: [] });
   }
 
   /** Whether the channel has said anything in this run. */
@@ -90,7 +98,7 @@ export class ChannelTurns {
 
   /** Whether a turn the user (or uuldana) started is in progress, as the channel tells it. */
   get turnOpen(): boolean {
-    return this.#open.size > 0;
+    return this.#open.length > 0;
   }
 
   /** How many submits wait for their event. */
@@ -122,19 +130,28 @@ export class ChannelTurns {
     switch (event.type) {
       case "prompt":
         return this.#prompt(event.text, atMs, event.turn ?? "");
-      case "reply":
-        if (this.#open.size === 0) {
+      case "reply": {
+        const at = this.#turnOf(event.turn);
+        if (at < 0) {
           return [{ kind: "ignored", event: "reply", why: "no turn uuldana saw start was open" }];
         }
-        return [{ kind: "entry", entry: { role: "agent", text: event.text, fidelity: "event" } }];
-      case "idle":
-        // A turn's end closes that turn (and one that started without an id, the opening one).
-        if (event.turn === undefined) this.#open.clear();
-        else {
-          this.#open.delete(event.turn);
-          this.#open.delete("");
+        // The turn answers: every turn before it is over, its own entries come first.
+        return [
+          ...this.#end(at, false),
+          { kind: "entry", entry: { role: "agent", text: event.text, fidelity: "event" } },
+        ];
+      }
+      case "idle": {
+        // A turn's end ends it and every turn before it (and a turn without an id, the opening
+        // one); without an id, every turn.
+        if (event.turn === undefined) return this.#end(this.#open.length - 1, true);
+        const at = this.#open.findIndex((t) => t.id === event.turn);
+        if (at < 0) {
+          const none = this.#open.findIndex((t) => t.id === "");
+          return none < 0 ? [] : this.#end(none, true);
         }
-        return this.#queued.splice(0);
+        return this.#end(at, true);
+      }
       default:
         return [];
     }
@@ -165,7 +182,38 @@ export class ChannelTurns {
 
   /** The run is over (or handing off): every waiting submit is kept as typed. */
   flush(): TurnOutput[] {
-    return [...this.#queued.splice(0), ...this.#pending.splice(0).map((p) => this.#typed(p))];
+    const held = this.#open.flatMap((t) => t.held.splice(0));
+    return [...held, ...this.#pending.splice(0).map((p) => this.#typed(p))];
+  }
+
+  // The open turn a reply of turn `id` belongs to: that turn, else one without an id (the
+  // opening turn; an agent without ids); -1 when none is open.
+  #turnOf(id: string | undefined): number {
+    if (id === undefined || id === "") return this.#open.length - 1;
+    const at = this.#open.findIndex((t) => t.id === id);
+    return at >= 0 ? at : this.#open.findIndex((t) => t.id === "");
+  }
+
+  // Turn `at` answered: every turn before it is over (never to say `idle`: interrupted), and so is
+  // `at` itself when `closed`. Returns the entries held for the turns up to `at`, in order, then
+  // those of the turns now first in line (a queued turn runs once the turns before it end).
+  #end(at: number, closed: boolean): TurnOutput[] {
+    const out: TurnOutput[] = [];
+    const gone = this.#open.splice(0, at + 1);
+    for (const t of gone) out.push(...t.held.splice(0));
+    if (!closed && gone.length) {
+      const t = gone.pop()!;
+      this.#open.unshift(t);
+    }
+    // The turn first in line runs now: its entries are due.
+    if (this.#open.length) out.push(...this.#open[0].held.splice(0));
+    return out;
+  }
+
+  #openTurn(id: string, held: TurnOutput[] = []): void {
+    const t = this.#open.find((o) => o.id === id);
+    if (t) t.held.push(...held);
+    else this.#open.push({ id, held });
   }
 
   // The submit a prompt event answers: the oldest waiting one with the same text, else the oldest
@@ -182,19 +230,21 @@ export class ChannelTurns {
         ...before.map((p) => this.#typed(p)),
         { kind: "entry", entry: { role: "user", text, fidelity: "event", certainty: "exact" } },
       ];
-      // Queued behind a turn still running (another id): its entry waits for that turn's reply.
-      const behind = turn !== "" && [...this.#open].some((t) => t !== "" && t !== turn);
-      this.#open.add(turn);
+      // Queued behind a turn still running (another id), or behind entries already held: its
+      // entries wait for the turns before it to end, so each answer follows its own turn.
+      const behind = turn !== "" &&
+        this.#open.some((t) => (t.id !== "" && t.id !== turn) || t.held.length > 0);
       if (behind) {
-        this.#queued.push(...out);
+        this.#openTurn(turn, out);
         return [];
       }
+      this.#openTurn(turn);
       return out;
     }
     const own = this.#own.indexOf(want);
     if (own >= 0) {
       this.#own.splice(own, 1);
-      this.#open.add(turn);
+      this.#openTurn(turn);
       return [];
     }
     const late = this.#late.findIndex((p) =>
@@ -203,7 +253,7 @@ export class ChannelTurns {
     );
     if (late >= 0) {
       this.#late.splice(0, late + 1);
-      this.#open.add(turn);
+      this.#openTurn(turn);
       return [];
     }
     const last = this.#pending.at(-1);

@@ -146,3 +146,69 @@ Deno.test("waiting submits are bounded, and flushed as typed at the end", () => 
   assertEquals(t.flush().length, PENDING_MAX);
   assertEquals(t.waiting, 0);
 });
+
+Deno.test("a turn interrupted (Esc: no idle ever comes) leaves the later turns aligned by their id", () => {
+  const t = new ChannelTurns();
+  t.submit(exact("start a long refactor"), 0);
+  assertEquals(t.event({ type: "prompt", text: "start a long refactor", turn: "a" }, 10), [
+    user("start a long refactor"),
+  ]);
+  // Esc: turn a says no more. The next message starts turn b.
+  t.submit(exact("non-ASCII: grüße"), 100);
+  assertEquals(t.event({ type: "prompt", text: "non-ASCII: grüße", turn: "b" }, 110), []);
+  // a's partial reply, said once b ended (the agent answers one turn at a time).
+  assertEquals(t.event({ type: "reply", text: "Answer 13, line 1", turn: "a" }, 200), [
+    agent("Answer 13, line 1"),
+  ]);
+  assertEquals(t.event({ type: "reply", text: "Answer 14", turn: "b" }, 200), [
+    user("non-ASCII: grüße"),
+    agent("Answer 14"),
+  ]);
+  assertEquals(t.event({ type: "idle", turn: "b" }, 201), []);
+  assertEquals(t.turnOpen, false);
+  // And the turn after it is journaled at once, its reply under it.
+  t.submit(exact("now add a test"), 300);
+  assertEquals(t.event({ type: "prompt", text: "now add a test", turn: "c" }, 310), [
+    user("now add a test"),
+  ]);
+  assertEquals(t.event({ type: "reply", text: "Answer 15", turn: "c" }, 400), [
+    agent("Answer 15"),
+  ]);
+});
+
+Deno.test("an interrupted turn without a reply: the next turn's end still ends it", () => {
+  const t = new ChannelTurns();
+  t.submit(exact("one"), 0);
+  t.event({ type: "prompt", text: "one", turn: "a" }, 1);
+  t.submit(exact("two"), 2);
+  assertEquals(t.event({ type: "prompt", text: "two", turn: "b" }, 3), []);
+  assertEquals(t.event({ type: "idle", turn: "b" }, 4), [user("two")]);
+  assertEquals(t.turnOpen, false);
+});
+
+Deno.test("a reply of a turn uuldana never opened is ignored, even while another turn is open", () => {
+  const t = new ChannelTurns();
+  t.submit(exact("deploy to staging"), 0);
+  t.event({ type: "prompt", text: "deploy to staging", turn: "a" }, 1);
+  assertEquals(t.event({ type: "reply", text: "forged", turn: "x" }, 2), [
+    { kind: "ignored", event: "reply", why: "no turn uuldana saw start was open" },
+  ]);
+  assertEquals(t.event({ type: "reply", text: "Deployed.", turn: "a" }, 3), [agent("Deployed.")]);
+});
+
+Deno.test("two messages queued behind a running turn: each user turn just before its own reply", () => {
+  const t = new ChannelTurns();
+  t.submit(exact("first"), 0);
+  t.event({ type: "prompt", text: "first", turn: "a" }, 1);
+  t.submit(exact("second"), 2);
+  t.submit(exact("third"), 3);
+  assertEquals(t.event({ type: "prompt", text: "second", turn: "b" }, 4), []);
+  assertEquals(t.event({ type: "prompt", text: "third", turn: "c" }, 5), []);
+  assertEquals(t.event({ type: "reply", text: "A", turn: "a" }, 6), [agent("A")]);
+  assertEquals(t.event({ type: "idle", turn: "a" }, 7), [user("second")]);
+  assertEquals(t.event({ type: "reply", text: "B", turn: "b" }, 8), [agent("B")]);
+  assertEquals(t.event({ type: "idle", turn: "b" }, 9), [user("third")]);
+  assertEquals(t.event({ type: "reply", text: "C", turn: "c" }, 10), [agent("C")]);
+  // Flushing in between would have kept them in order too.
+  assertEquals(t.flush(), []);
+});

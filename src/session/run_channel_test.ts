@@ -171,3 +171,64 @@ Deno.test("uuldana's own opening prompt is not a user turn; its reply is carried
     w.journal.close();
   }
 });
+
+Deno.test("a paste Claude wraps pairs with the keys typed: the user's text and its reply are kept", async () => {
+  const w = world();
+  try {
+    const log = Array.from({ length: 40 }, (_, i) => `log line ${i + 1}`).join("\n");
+    // The keys hold the paste's last newline, which Claude never sends.
+    assert(w.channel.submit({ text: `see this log: ${log}\n`, certainty: "exact" }));
+    await hook(w.relay.command("UserPromptSubmit"), {
+      prompt_id: "p",
+      prompt: `see this log: \n\n<pasted_content id="f5a8">\n${log}\n</pasted_content id="f5a8">\n`,
+    });
+    await hook(w.relay.command("Stop"), { prompt_id: "p", last_assistant_message: "Answer 12" });
+    await w.settle();
+    assertEquals(w.entries(), [
+      ["user", `see this log: ${log}`, "event", "exact"],
+      ["agent", "Answer 12", "event", null],
+    ]);
+    w.channel.close();
+    assertEquals([w.channel.summary.differs, w.channel.summary.ignored], [0, 0]);
+    assertEquals(w.said, []);
+  } finally {
+    w.journal.close();
+  }
+});
+
+Deno.test("Esc during a reply: that turn keeps what it displayed, every later reply its own turn", async () => {
+  const w = world();
+  try {
+    const turn = async (id: string, text: string, answer?: string) => {
+      w.channel.submit({ text, certainty: "exact" });
+      await hook(w.relay.command("UserPromptSubmit"), { prompt_id: id, prompt: text });
+      await hook(w.relay.command("MessageDisplay"), {
+        prompt_id: id,
+        message_id: `m-${id}`,
+        index: 0,
+        delta: `${answer ?? "partial"} of ${id}\n`,
+      });
+      if (answer) {
+        await hook(w.relay.command("Stop"), {
+          prompt_id: id,
+          last_assistant_message: `${answer} of ${id}`,
+        });
+      }
+      await w.settle();
+    };
+    await turn("a", "start a long refactor"); // Esc: no Stop
+    await turn("b", "non-ASCII: grüße", "Answer");
+    await turn("c", "now add a test", "Answer");
+    assertEquals(w.entries(), [
+      ["user", "start a long refactor", "event", "exact"],
+      ["agent", "partial of a", "event", null],
+      ["user", "non-ASCII: grüße", "event", "exact"],
+      ["agent", "Answer of b", "event", null],
+      ["user", "now add a test", "event", "exact"],
+      ["agent", "Answer of c", "event", null],
+    ]);
+  } finally {
+    w.channel.close();
+    w.journal.close();
+  }
+});
