@@ -211,6 +211,7 @@ Deno.test("two messages queued behind a running turn: each user turn just before
   assertEquals(t.event({ type: "reply", text: "C", turn: "c" }, 10), [agent("C")]);
   // Flushing in between would have kept them in order too.
   assertEquals(t.flush(), []);
+});
 
 Deno.test("a slash command typed after a submit still waiting is journaled after it, in order", () => {
   const t = new ChannelTurns();
