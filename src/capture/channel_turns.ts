@@ -69,6 +69,12 @@ interface _Turn {
   id: string;
   /** Its user entry (and the submits before it), held while an earlier turn still runs. */
   held: TurnOutput[];
+  /**
+   * A message queued behind the running turn whose prompt event came with that turn's id (Claude
+   * 2.1.332 when it is typed while a reply streams): it runs later under an id not known yet, and
+   * the first reply or end of a turn never opened is its own.
+   */
+  unnamed?: boolean;
 }
 
 /** One run's channel conversation. */
@@ -78,6 +84,8 @@ export class ChannelTurns {
   #heard = false;
   /** The turns open now, oldest first. */
   readonly #open: _Turn[] = [];
+  /** The ids of the turns a user prompt opened (bounded). */
+  readonly #prompted = new Set<string>();
   /** The channel was found silent (said once); it may speak again later. */
   #silent = false;
   /**
@@ -158,7 +166,8 @@ export class ChannelTurns {
         // A turn's end ends it and every turn before it (and a turn without an id, the opening
         // one); without an id, every turn.
         if (event.turn === undefined) return this.#end(this.#open.length - 1, true);
-        const at = this.#open.findIndex((t) => t.id === event.turn);
+        let at = this.#open.findIndex((t) => t.id === event.turn);
+        if (at < 0 && this.#open.some((t) => t.unnamed)) at = this.#turnOf(event.turn);
         if (at < 0) {
           const none = this.#open.findIndex((t) => t.id === "");
           return none < 0 ? [] : this.#end(none, true);
@@ -204,7 +213,14 @@ export class ChannelTurns {
   #turnOf(id: string | undefined): number {
     if (id === undefined || id === "") return this.#open.length - 1;
     const at = this.#open.findIndex((t) => t.id === id);
-    return at >= 0 ? at : this.#open.findIndex((t) => t.id === "");
+    if (at >= 0) return at;
+    const unnamed = this.#open.findIndex((t) => t.unnamed);
+    if (unnamed >= 0) {
+      this.#open[unnamed].id = id;
+      this.#open[unnamed].unnamed = false;
+      return unnamed;
+    }
+    return this.#open.findIndex((t) => t.id === "");
   }
 
   // Turn `at` answered: every turn before it is over (never to say `idle`: interrupted), and so is
@@ -248,6 +264,16 @@ export class ChannelTurns {
       // entries wait for the turns before it to end, so each answer follows its own turn.
       const behind = turn !== "" &&
         this.#open.some((t) => (t.id !== "" && t.id !== turn) || t.held.length > 0);
+      // A second prompt under the id of a turn already prompted: queued behind it, its own id
+      // comes with its reply.
+      if (turn !== "" && this.#prompted.has(turn)) {
+        this.#open.push({ id: `\u0000${this.#open.length}`, held: out, unnamed: true });
+        return [];
+      }
+      this.#prompted.add(turn);
+      if (this.#prompted.size > PENDING_MAX * 4) {
+        this.#prompted.delete(this.#prompted.values().next().value!);
+      }
       if (behind) {
         this.#openTurn(turn, out);
         return [];

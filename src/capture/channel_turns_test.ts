@@ -1,5 +1,15 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { ChannelTurns, PENDING_MAX, PENDING_MAX_MS, PROMPT_WAIT_MS } from "./channel_turns.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLAUDE_CHANNEL } from "../../adapters/channels/claude.ts";
+import { CHANNELS_DIR } from "../../tests/_paths.ts";
+import {
+  ChannelTurns,
+  PENDING_MAX,
+  PENDING_MAX_MS,
+  PROMPT_WAIT_MS,
+  type TurnOutput,
+} from "./channel_turns.ts";
 
 const exact = (text: string) => ({ text, certainty: "exact" as const });
 const user = (text: string, fidelity: "event" | "keystrokes" = "event", certainty = "exact") => ({
@@ -247,5 +257,56 @@ Deno.test("a silent channel keeps a submit and the slash command after it as typ
   heard.command(exact("/compact"), 9_100);
   assertEquals(heard.event({ type: "prompt", text: "/compact" }, 9_200), [
     { kind: "differs", typed: "next", received: "/compact" },
+  ]);
+});
+
+Deno.test("real Claude 2.1.332: a paste, Esc during a reply, a message queued while one streams", () => {
+  // The hooks real Claude fired (testdata/README.md), each prompt submitted just before as typed.
+  const dir = join(CHANNELS_DIR, "claude-2.1.332-turns");
+  const parser = CLAUDE_CHANNEL.parser();
+  const t = new ChannelTurns();
+  const log = Array.from({ length: 40 }, (_, i) => `log line ${i + 1}`).join("\n");
+  const long = Array.from({ length: 334 }, (_, i) => `word${String(i).padStart(4, "0")}`).join(" ")
+    .slice(0, 3000);
+  const typed = [
+    "hello",
+    `see this log: ${log}\n`,
+    "start a long refactor",
+    "after esc",
+    long,
+    "another long one",
+    "queued msg",
+  ];
+  const out: TurnOutput[] = [];
+  let at = 0;
+  for (const f of readdirSync(dir).sort()) {
+    const record = {
+      name: f.replace(/^\d+-|\.json$/g, ""),
+      data: JSON.parse(readFileSync(join(dir, f), "utf8")),
+    };
+    if (record.name === "UserPromptSubmit") out.push(...t.submit(exact(typed.shift()!), at++));
+    for (const e of parser.parse(record, { now: new Date(), timeZone: "UTC" })) {
+      out.push(...t.event(e, at++));
+    }
+  }
+  out.push(...t.flush());
+  const answer = (n: number, lines = 30) =>
+    Array.from({ length: lines }, (_, i) => `Answer ${n}, line ${i + 1}: mock reply text.`)
+      .join("\n");
+  assertEquals(out, [
+    user("hello"),
+    agent(`Let me look at the file first.\n\n${answer(1)}`),
+    user(`see this log: ${log}`),
+    agent(answer(2)),
+    user("start a long refactor"),
+    agent(answer(3, 3)),
+    user("after esc"),
+    agent(answer(4)),
+    user(long),
+    agent(answer(5)),
+    user("another long one"),
+    agent(answer(6)),
+    user("queued msg"),
+    agent(answer(7)),
   ]);
 });
