@@ -9,7 +9,7 @@ import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } fr
 import { COPILOT_CHANNEL, copilotChannelLaunch } from "./channels/copilot.ts";
 import { withChannel } from "./channels/launch.ts";
 import { optionPromptLaunch } from "./launch_rules.ts";
-import { proveByHelpLine } from "./proof.ts";
+import { helpLineProof } from "./proof.ts";
 import { COPILOT_LIMITS } from "./limit_messages.ts";
 import {
   hideDelivered,
@@ -80,8 +80,7 @@ export const copilot: Adapter = {
   roads: _ROADS,
   defaultRoad: "prompt",
   roadCap: () => null,
-  proveInitialPrompt: (help) =>
-    proveByHelpLine(help, [/^\s+-i, --interactive <prompt>/], "'-i, --interactive <prompt>'"),
+  proveInitialPrompt: helpLineProof(/^\s+-i, --interactive <prompt>/, "-i, --interactive <prompt>"),
   launch: _launch,
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],

@@ -11,7 +11,7 @@ import { withChannel } from "./channels/launch.ts";
 import { detectApiErrorLine, isGeminiPrompt, type PromptTest } from "./gemini.ts";
 import { QWEN_API_LIMITS, QWEN_LINE_LIMITS } from "./limit_messages.ts";
 import { optionPromptLaunch } from "./launch_rules.ts";
-import { proveByHelpLine } from "./proof.ts";
+import { helpLineProof } from "./proof.ts";
 import {
   hideDelivered,
   idleInputBelow,
@@ -79,8 +79,7 @@ export const qwen: Adapter = {
   roadCap: () => null,
   // Its launcher starts itself a second time (seconds); the probes do not need that.
   probeEnv: { QWEN_CODE_NO_RELAUNCH: "true" },
-  proveInitialPrompt: (help) =>
-    proveByHelpLine(help, [/^\s+-i, --prompt-interactive\b/], "'-i, --prompt-interactive'"),
+  proveInitialPrompt: helpLineProof(/^\s+-i, --prompt-interactive\b/, "-i, --prompt-interactive"),
   launch: _launch,
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],
