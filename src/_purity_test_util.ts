@@ -1,6 +1,7 @@
 /**
  * The purity check of a pure core (src/vt/, src/chain/, src/handoff/, src/detect/): every module a directory's modules
- * load (type-only imports aside) does no I/O: no `node:` module, no `npm:` package, no Deno API.
+ * load (type-only imports aside) does no I/O: no `node:` module, no `npm:` package, no Deno API,
+ * no timer and no clock of its own (time is passed in).
  *
  * @module
  */
@@ -59,5 +60,10 @@ export function assertPure(dir: string, minModules: number, shell: string[] = []
     if (file.endsWith(".json")) continue;
     const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
     assert(!/\bDeno\.|\bfetch\(|\bprocess\./.test(code), `${where} uses an I/O API`);
+    // Time is passed in: a core keeps no timer and reads no clock of its own.
+    assert(
+      !/\b(?:setTimeout|setInterval|queueMicrotask)\(|\b(?:Date|performance)\.now\(/.test(code),
+      `${where} keeps a timer or reads the clock`,
+    );
   }
 }

@@ -33,7 +33,6 @@ import { runUuldana, type RunUuldanaOptions, type UuldanaOutput } from "./_uulda
 import { TmuxTerminal } from "./_tmux.ts";
 import { assertRunsReplay, type ReplayCheck } from "./_replay_check.ts";
 
-
 /** Keys a test types, delivered like the user's stdin to whichever run holds the keyboard. */
 export class TypedKeyboard implements Keyboard {
   #sink: KeySink | null = null;
