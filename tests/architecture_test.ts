@@ -3,8 +3,8 @@
  *
  * - the CLI sits on top: nothing in the product (mod.ts, src/, adapters/) imports `src/cli/`
  *   except mod.ts and the CLI's own files (tests may test the CLI);
- * - the pure cores (`src/vt/`, `src/chain/`, `src/handoff/` but its named I/O shell,
- *   `src/detect/`) and everything they load do no I/O;
+ * - the pure cores (`src/vt/`, `src/chain/`, `src/handoff/` but its named I/O shell, `src/capture/`,
+ *   `src/detect/`) and everything they load do no I/O, keep no timer and read no clock;
  * - the agents live in `adapters/` behind the one `Adapter` interface: no agent's name in the
  *   code of `src/session/`, no module outside `adapters/` loads one agent's adapter, channel or
  *   headless parser, and every agent's structured channel is reached through the registry.
@@ -65,6 +65,8 @@ const PURE_CORES: { dir: string; modules: number; shell?: string[] }[] = [
   // them with the core.
   { dir: "src/handoff", modules: 6, shell: ["prepare.ts", "file.ts", "workspace.ts", "mod.ts"] },
   { dir: "src/detect", modules: 3 },
+  // What a submit sent and the channel conversation: decided here, carried out in src/session.
+  { dir: "src/capture", modules: 2 },
 ];
 
 for (const core of PURE_CORES) {
