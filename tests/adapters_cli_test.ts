@@ -140,13 +140,12 @@ Deno.test("agents --json: found, version, proof from the real help, refusal, con
   assertEquals(human.code, 0);
   assert(human.stdout.includes("initial prompt: yes"));
   assert(human.stdout.includes("hook (default)"));
-  assert(
-    human.stdout.includes(
-      "! the prompt road puts the handoff in gemini's command line: other local users can read it",
-    ),
-    human.stdout,
-  );
-  assert(!human.stdout.includes("in claude's command line"), "the hook road uses a file");
+  assert(human.stdout.includes("roads: prompt (default; in its command line), paste"));
+  const argvLine = human.stdout.split("\n").find((l) => l.startsWith("! the default road of")) ??
+    "";
+  assert(argvLine.includes("gemini"), human.stdout);
+  assert(argvLine.includes("other local users can read while it runs"), argvLine);
+  assert(!argvLine.includes("claude"), "the hook road uses a file");
 });
 
 /** A one-patch-newer version than `version` ("2.1.332" → "2.1.333"). */
