@@ -41,10 +41,12 @@ import { Journal } from "../../src/journal/journal.ts";
 import { adapterByName } from "../../adapters/registry.ts";
 import { REPO_DIR, UULDANA } from "../../tests/_paths.ts";
 import { TmuxTerminal } from "../../tests/_tmux.ts";
+import { assertRunsReplay } from "../../tests/_replay_check.ts";
 import { type NpmView, type Release, resolveRelease } from "./release.ts";
 import {
   type AgentRun,
   mergeRun,
+  passed,
   readRecord,
   renderTable,
   seconds,
@@ -490,6 +492,23 @@ interface CellOutcome {
   toHandoff?: number;
   /** Seconds from the provider's first limit answer to the next agent's first model request. */
   toNextAgent?: number;
+  /** The cell's runs replayed from their recordings (`replayCheck`). */
+  replay?: string;
+}
+
+/**
+ * Every run the cell's uuldana recorded, replayed from its timed recording through a fresh
+ * detector (what `uuldana debug detect RUN` does) and compared with the decisions the live run
+ * kept: `same: R runs, N decisions (A acted)`, or `FAIL: …` naming the run and both logs.
+ */
+export function replayCheck(home: string): string {
+  try {
+    const c = assertRunsReplay(home);
+    if (c.runs === 0) return "FAIL: no recorded run to replay";
+    return `same: ${c.runs} runs, ${c.decisions} decisions (${c.acted} acted)`;
+  } catch (e) {
+    return `FAIL: ${(e as Error).message}`;
+  }
 }
 
 async function senderCell(w: World, x: string, bin: string, spec: AgentSpec): Promise<CellOutcome> {
@@ -715,12 +734,22 @@ async function runAgent(
     } catch (e) {
       terminal.push(`${cell}: ${(e as Error).message.split("\n")[0]}`);
     }
+    // The runs this cell made replay to the decisions they made (issue 22), pass or fail.
+    const replay = replayCheck(w.data);
+    writeFileSync(join(w.root, "replay.txt"), replay + "\n");
+    got.replay = replay.split("\n")[0].slice(0, 200);
+    if (replay.startsWith("FAIL") && passed(got.result)) {
+      got.result = `FAIL: the runs do not replay to their decisions (${
+        join(w.root, "replay.txt")
+      })`;
+    }
     const times = got.toNextAgent !== undefined
       ? `  limit → handoff ${seconds(got.toHandoff ?? NaN)}, → next agent's first request ${
         seconds(got.toNextAgent)
       }`
       : "";
     console.log(`${x} ${release!.version} ${cell}: ${got.result}${times}  [${w.root}]`);
+    console.log(`  replay: ${got.replay}`);
     run.cells[cell] = got;
     await w.close();
   }
