@@ -24,7 +24,8 @@
  * Claude, the text of its `⎿` limit row and its StopFailure hook),
  * `SIM_QWEN_FAIL_FAST=1` (Qwen's limit is a 429 naming its reset: `✕ Quota exhausted: …` at once
  * and its StopFailure hook), `SIM_COPILOT_RETRIES=N` (Copilot retries the failed call N times,
- * `SIM_RETRY_MS` apart, busy, its errorOccurred hook each time, before its `✗` row),
+ * `SIM_RETRY_MS` apart, busy with its footer's `◉ Working` glyph turning every 90 ms, its
+ * errorOccurred hook each time, before its `✗` row),
  * `SIM_RETRY_GIVEUP=N` (OpenCode stops retrying after attempt N and ends the turn with its `┃`
  * error block), `SIM_SPLIT_MS` (the frame showing the limit is written in two parts this many ms
  * apart, cut inside the reset clause), `SIM_TOOL_CAT=FILE` (Claude answers a turn by running
@@ -305,6 +306,8 @@ class _Session {
   #armed = false;
   #queue: string[] = [];
   #retryTimer: ReturnType<typeof setInterval> | undefined;
+  /** Copilot's waiting glyph while it retries. */
+  #spinTimer: ReturnType<typeof setInterval> | undefined;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #done: (code: number) => void = () => {};
   #finished = false;
@@ -689,6 +692,8 @@ class _Session {
 
   #interrupt(): void {
     const v = this.#view;
+    clearInterval(this.#spinTimer);
+    this.#spinTimer = undefined;
     if (this.#retryTimer !== undefined) {
       clearInterval(this.#retryTimer);
       this.#retryTimer = undefined;
@@ -916,6 +921,8 @@ class _Session {
         const retries = _envInt("SIM_COPILOT_RETRIES", 0);
         const body = this.#providerError();
         const show = () => {
+          clearInterval(this.#spinTimer);
+          this.#spinTimer = undefined;
           v.busy = false;
           v.items.push({ kind: "error", text: copilotLimitLine(reset, this.#limitText) });
         };
@@ -925,6 +932,12 @@ class _Session {
           break;
         }
         v.busy = true;
+        // Its footer's glyph turns every 90 ms for as long as it retries.
+        clearInterval(this.#spinTimer);
+        this.#spinTimer = setInterval(() => {
+          v.spin = (v.spin ?? 0) + 1;
+          this.#render();
+        }, 90);
         let attempt = 1;
         this.#channel?.retrying(attempt, body, _envInt("SIM_RETRY_MS", 2000));
         clearInterval(this.#retryTimer);
@@ -1001,6 +1014,7 @@ class _Session {
 
   #cleanup(): void {
     clearInterval(this.#retryTimer);
+    clearInterval(this.#spinTimer);
     clearTimeout(this.#flushTimer);
     for (const [sig, fn] of this.#signals) Deno.removeSignalListener(sig, fn);
     const leave = this.#p.screen === "alt" ? "\x1b[?1049l" : "\r\n";
