@@ -94,7 +94,13 @@ worldTest(
   "OpenCode's retry footer wrapped at 120 columns (a quota text) hands off",
   () =>
     new World(["opencode", "claude"], {
-      opencode: { SIM_LIMIT_AFTER: "1", SIM_LIMIT_TEXT: WRAPPED, SIM_RETRY_MS: "400" },
+      // Its plugin off: the screen alone (the channel's own test is in channel_test.ts).
+      opencode: {
+        SIM_LIMIT_AFTER: "1",
+        SIM_LIMIT_TEXT: WRAPPED,
+        SIM_RETRY_MS: "400",
+        SIM_HOOKS_OFF: "1",
+      },
     }),
   async (w) => {
     await w.start(["run"]);
@@ -118,10 +124,40 @@ worldTest(
 );
 
 worldTest(
+  "OpenCode's plugin reports the quota at its first retry: the channel's limit hands off",
+  () =>
+    new World(["opencode", "claude"], {
+      opencode: { SIM_LIMIT_AFTER: "1", SIM_LIMIT_TEXT: WRAPPED, SIM_RETRY_MS: "400" },
+    }),
+  async (w) => {
+    await w.start(["run"]);
+    await w.ask("opencode", "fix the flaky test", null);
+    await w.waitForEvent("claude", "start", 1, 20_000);
+    await w.quit();
+    w.withJournal((j) => {
+      const run = j.runs().find((r) => r.agent === "opencode")!;
+      assertEquals(run.endReason, "limit");
+      const decisions = j.decisions(run.id);
+      assert(
+        decisions.some((d) => d.source === "channel" && d.event?.type === "limit"),
+        JSON.stringify(decisions.map((d) => [d.source, d.verdict, d.event?.type])),
+      );
+      assert(decisions.some((d) => d.verdict === "acted"));
+    });
+  },
+);
+
+worldTest(
   "OpenCode's final `┃` error block, once it stopped retrying, hands off",
   () =>
     new World(["opencode", "claude"], {
-      opencode: { SIM_LIMIT_AFTER: "1", SIM_RETRY_GIVEUP: "1", SIM_RETRY_MS: "300" },
+      // Its plugin off: with it, the quota in its first retry hands off before it gives up.
+      opencode: {
+        SIM_LIMIT_AFTER: "1",
+        SIM_RETRY_GIVEUP: "1",
+        SIM_RETRY_MS: "300",
+        SIM_HOOKS_OFF: "1",
+      },
     }),
   async (w) => {
     await w.start(["run"]);

@@ -123,7 +123,16 @@ async function withSetup(fn: (s: ReturnType<typeof setup>) => Promise<void>): Pr
   try {
     await fn(s);
   } finally {
-    Deno.removeSync(s.dir, { recursive: true });
+    // An agent the closed terminal hung up on may still write its log for a moment.
+    for (let tries = 0;; tries++) {
+      try {
+        Deno.removeSync(s.dir, { recursive: true });
+        break;
+      } catch (e) {
+        if (tries >= 10) throw e;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
   }
 }
 

@@ -15,7 +15,9 @@
  *   at all within {@link PROMPT_WAIT_MS} (it is off), otherwise when the run ends or when it has
  *   waited {@link PENDING_MAX_MS} (a message queued behind a long turn).
  *
- * Slash commands fire no event and never wait here. Time is passed in; no I/O. Pure.
+ * Slash commands fire no event and never wait for one: each is kept as typed, after the submits
+ * still waiting before it, so the journal keeps the order they were typed in. Time is passed in;
+ * no I/O. Pure.
  *
  * @module
  */
@@ -47,6 +49,8 @@ export type TurnOutput =
 interface _Pending {
   turn: Submitted;
   atMs: number;
+  /** A slash command: it waits for no event, only for the submits before it. */
+  command?: boolean;
 }
 
 // What the keys and the event can be compared on: whitespace aside.
@@ -112,7 +116,16 @@ export class ChannelTurns {
     this.#pending.push({ turn, atMs });
     const out: TurnOutput[] = [];
     while (this.#pending.length > PENDING_MAX) out.push(this.#typed(this.#pending.shift()!));
-    return out;
+    return [...out, ...this.#release()];
+  }
+
+  /**
+   * The user submitted a slash command at `atMs` (no event fires for it): kept as typed once the
+   * submits before it are settled, at once when none waits.
+   */
+  command(turn: Submitted, atMs: number): TurnOutput[] {
+    this.#pending.push({ turn, atMs, command: true });
+    return this.#release();
   }
 
   /** The channel said `event` at `atMs`. */
@@ -158,7 +171,7 @@ export class ChannelTurns {
       const p = this.#pending[0];
       const limit = this.#heard ? PENDING_MAX_MS : PROMPT_WAIT_MS;
       if (atMs - p.atMs < limit) break;
-      out.push(this.#typed(this.#pending.shift()!));
+      out.push(this.#typed(this.#pending.shift()!), ...this.#release());
     }
     return out;
   }
@@ -173,14 +186,15 @@ export class ChannelTurns {
   // reached the model as turns (an answer typed into a dialog): they are kept as typed.
   #prompt(text: string, atMs: number, turn: string): TurnOutput[] {
     const want = _squash(text);
-    let at = this.#pending.findIndex((p) => _squash(p.turn.text) === want);
-    if (at < 0) at = this.#pending.findIndex((p) => p.turn.certainty !== "exact");
+    let at = this.#pending.findIndex((p) => !p.command && _squash(p.turn.text) === want);
+    if (at < 0) at = this.#pending.findIndex((p) => !p.command && p.turn.certainty !== "exact");
     if (at >= 0 && this.#pending[at].atMs <= atMs) {
       const before = this.#pending.splice(0, at + 1);
       before.pop();
       const out: TurnOutput[] = [
         ...before.map((p) => this.#typed(p)),
         { kind: "entry", entry: { role: "user", text, fidelity: "event", certainty: "exact" } },
+        ...this.#release(),
       ];
       // Queued behind a turn still running (another id): its entry waits for that turn's reply.
       const behind = turn !== "" && [...this.#open].some((t) => t !== "" && t !== turn);
@@ -206,13 +220,20 @@ export class ChannelTurns {
       this.#open.add(turn);
       return [];
     }
-    const last = this.#pending.at(-1);
+    const last = this.#pending.findLast((p) => !p.command);
     if (last) return [{ kind: "differs", typed: last.turn.text, received: text }];
     return [{ kind: "ignored", event: "prompt", why: "uuldana saw no submit for it" }];
   }
 
+  // The slash commands now at the head of the queue: nothing before them waits any more.
+  #release(): TurnOutput[] {
+    const out: TurnOutput[] = [];
+    while (this.#pending[0]?.command) out.push(this.#typed(this.#pending.shift()!));
+    return out;
+  }
+
   #typed(p: _Pending): TurnOutput {
-    this.#late.push(p);
+    if (!p.command) this.#late.push(p);
     if (this.#late.length > PENDING_MAX) this.#late.shift();
     return {
       kind: "entry",

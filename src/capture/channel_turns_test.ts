@@ -146,3 +146,40 @@ Deno.test("waiting submits are bounded, and flushed as typed at the end", () => 
   assertEquals(t.flush().length, PENDING_MAX);
   assertEquals(t.waiting, 0);
 });
+
+Deno.test("a slash command typed after a submit still waiting is journaled after it, in order", () => {
+  const t = new ChannelTurns();
+  assertEquals(
+    t.command(exact("/help"), 10),
+    [user("/help", "keystrokes")],
+    "nothing waits: at once",
+  );
+  assertEquals(t.submit(exact("fix the flaky test"), 100), []);
+  assertEquals(t.command(exact("/quit"), 200), [], "it waits behind the submit");
+  assertEquals(t.waiting, 2);
+  // Its event came: the turn, then the command.
+  assertEquals(t.event({ type: "prompt", text: "fix the flaky test" }, 300), [
+    user("fix the flaky test"),
+    user("/quit", "keystrokes"),
+  ]);
+  assertEquals(t.waiting, 0);
+});
+
+Deno.test("a silent channel keeps a submit and the slash command after it as typed, in order", () => {
+  const t = new ChannelTurns();
+  t.submit(exact("fix the flaky test"), 100);
+  t.command(exact("/quit"), 200);
+  assertEquals(t.tick(100 + PROMPT_WAIT_MS), [
+    { kind: "silent", why: `no event came ${PROMPT_WAIT_MS / 1000} s after a submit` },
+    user("fix the flaky test", "keystrokes"),
+    user("/quit", "keystrokes"),
+  ]);
+  // A prompt event naming a command waiting matches nothing: commands fire none.
+  const heard = new ChannelTurns();
+  heard.event({ type: "busy" }, 0);
+  heard.submit(exact("next"), 9_000);
+  heard.command(exact("/compact"), 9_100);
+  assertEquals(heard.event({ type: "prompt", text: "/compact" }, 9_200), [
+    { kind: "differs", typed: "next", received: "/compact" },
+  ]);
+});

@@ -537,8 +537,10 @@ export class AgentRun {
     const reading = box ? readInputBox(this.vt.logicalScreenLines(), box) : null;
     const turn = reconcile(event, reading, box);
     if (turn === null || isLocalCommand(turn.text, box)) return;
-    // The agent's own prompt event gives the exact text; slash commands fire none.
-    if (!turn.text.trimStart().startsWith("/") && this.#channel?.submit(turn)) return;
+    // The agent's own prompt event gives the exact text; a slash command fires none, but is kept
+    // after the submits still waiting for theirs.
+    const command = turn.text.trimStart().startsWith("/");
+    if (command ? this.#channel?.command(turn) : this.#channel?.submit(turn)) return;
     this.#opts.journal.addEntry(this.runId, {
       role: "user",
       text: turn.text,

@@ -121,6 +121,17 @@ export class RunChannel {
     return !this.#broken;
   }
 
+  /**
+   * The user submitted a slash command (no event fires for it): journaled as typed, after the
+   * submits still waiting before it. Returns false when the channel cannot take it (broken or
+   * closed): the caller journals it itself.
+   */
+  command(turn: Submitted): boolean {
+    if (this.#broken || this.#closed) return false;
+    this.#carry(() => this.#apply(this.#turns.command(turn, this.#now())));
+    return !this.#broken;
+  }
+
   /** Reads everything published so far and handles it now (before the run's end is decided). */
   catchUp(): void {
     this.#look(true);

@@ -317,13 +317,14 @@ function _codexHooks(argv: readonly string[]): (event: string) => Hook[] {
 
 /**
  * The channel `persona` would run for this launch (its argv and environment), or null when the
- * launch turns none on.
+ * launch turns none on, or `SIM_HOOKS_OFF=1` (a version or policy that runs no hook or plugin).
  */
 export async function simChannel(
   persona: PersonaName,
   argv: readonly string[],
   env: (name: string) => string | undefined,
 ): Promise<SimChannel | null> {
+  if (env("SIM_HOOKS_OFF") === "1") return null;
   switch (persona) {
     case "qwen": {
       const path = env("QWEN_CODE_SYSTEM_DEFAULTS_PATH");
