@@ -12,7 +12,7 @@
 import { join } from "node:path";
 import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
 import { optionWithValue, refuseResume, requireRoad } from "./launch_rules.ts";
-import { proveByHelpLine } from "./proof.ts";
+import { helpLineProof } from "./proof.ts";
 import { AUGGIE_ACCOUNT, AUGGIE_FINAL, AUGGIE_RETRY, USAGE_WORDS } from "./limit_messages.ts";
 import { BUSY_ROW, hideDelivered, limitHit, normalizeSpace } from "./screen_text.ts";
 
@@ -79,12 +79,10 @@ export const auggie: Adapter = {
   roads: _ROADS,
   defaultRoad: "prompt",
   roadCap: () => null,
-  proveInitialPrompt: (help) =>
-    proveByHelpLine(
-      help,
-      [/^\s+-if, --instruction-file <p>/],
-      "'-if, --instruction-file <p>'",
-    ),
+  proveInitialPrompt: helpLineProof(
+    /^\s+-if, --instruction-file <p>/,
+    "-if, --instruction-file <p>",
+  ),
   launch: _launch,
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],

@@ -9,7 +9,7 @@ import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } fr
 import { refuseResume, requireArgFits, requireRoad } from "./launch_rules.ts";
 import { CODEX_CHANNEL, codexChannelArgs } from "./channels/codex.ts";
 import { withChannel } from "./channels/launch.ts";
-import { proveByHelpLine } from "./proof.ts";
+import { helpLineProof } from "./proof.ts";
 import { CODEX_LIMITS } from "./limit_messages.ts";
 import {
   hideDelivered,
@@ -70,12 +70,10 @@ export const codex: Adapter = {
   roads: _ROADS,
   defaultRoad: "prompt",
   roadCap: () => null,
-  proveInitialPrompt: (help) =>
-    proveByHelpLine(
-      help,
-      [/^Usage: codex \[OPTIONS\] \[PROMPT\]/],
-      "'Usage: codex [OPTIONS] [PROMPT]'",
-    ),
+  proveInitialPrompt: helpLineProof(
+    /^Usage: codex \[OPTIONS\] \[PROMPT\]/,
+    "Usage: codex [OPTIONS] [PROMPT]",
+  ),
   launch: _launch,
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],

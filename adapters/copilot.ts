@@ -9,16 +9,13 @@ import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } fr
 import { COPILOT_CHANNEL, copilotChannelLaunch } from "./channels/copilot.ts";
 import { withChannel } from "./channels/launch.ts";
 import { optionPromptLaunch } from "./launch_rules.ts";
-import { proveByHelpLine } from "./proof.ts";
+import { helpLineProof } from "./proof.ts";
 import { COPILOT_LIMITS } from "./limit_messages.ts";
 import {
   hideDelivered,
-  idleInputBelow,
   isBoxEdge,
   isRule,
-  matchRule,
-  normalizeSpace,
-  ruleHit,
+  markedRowHit,
   stripBorders,
   turnsAtColumnZero,
 } from "./screen_text.ts";
@@ -54,20 +51,8 @@ const _ECHO = /^( ?)❯ \S/;
  */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = turnsAtColumnZero(hideDelivered(lines, opts.delivered), _ECHO);
-  for (let i = rows.length - 1; i >= 0; i--) {
-    const m = /^✗\s+(.*)$/.exec(rows[i]);
-    if (!m) continue;
-    if (idleInputBelow(rows, i, _isPrompt) < 0) return null;
-    // The message wraps onto rows indented by two; tool output sits in a `│`/`└` frame.
-    const parts = [m[1]];
-    for (let j = i + 1; j < rows.length && /^ {2}[^\s│└├╰●✗❯]/.test(rows[j]); j++) {
-      parts.push(rows[j]);
-    }
-    const message = normalizeSpace(parts.join(" "));
-    const rule = matchRule(message, COPILOT_LIMITS);
-    return rule ? ruleHit(rule, message, opts) : null;
-  }
-  return null;
+  // The message wraps onto rows indented by two; tool output sits in a `│`/`└` frame.
+  return markedRowHit(rows, /^✗\s+(.*)$/, /^ {2}[^\s│└├╰●✗❯]/, COPILOT_LIMITS, opts, _isPrompt);
 }
 
 /** The GitHub Copilot CLI adapter. */
@@ -80,8 +65,7 @@ export const copilot: Adapter = {
   roads: _ROADS,
   defaultRoad: "prompt",
   roadCap: () => null,
-  proveInitialPrompt: (help) =>
-    proveByHelpLine(help, [/^\s+-i, --interactive <prompt>/], "'-i, --interactive <prompt>'"),
+  proveInitialPrompt: helpLineProof(/^\s+-i, --interactive <prompt>/, "-i, --interactive <prompt>"),
   launch: _launch,
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],

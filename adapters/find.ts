@@ -6,7 +6,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { agentConfig, type Config } from "../src/config/config.ts";
 import type { BinaryStamp, CachedProbe, Journal } from "../src/journal/journal.ts";
 import type { Adapter, Found, Proof, Road } from "./adapter.ts";
@@ -242,20 +242,25 @@ async function _probe(
 ): Promise<_Probed> {
   const env = { ...adapter.probeEnv, ...located.env };
   const stamp = opts.journal ? binaryStamp(located.path, env) : null;
-  const cached = stamp && !opts.refresh ? _fresh(opts.journal!, stamp) : null;
+  // Read every time (it costs a few stats): npm gives the files it installs one fixed
+  // modification time, so a launcher script may keep its size and time across versions; its
+  // package's version does not.
+  const pkgVersion = packageVersion(adapter, located.path);
+  let cached = stamp && !opts.refresh ? _fresh(opts.journal!, stamp) : null;
+  if (cached?.versionKnown && pkgVersion && cached.version !== pkgVersion) cached = null;
   const budget = opts.budget ?? new ProbeBudget({ slots: 2 });
-  const needVersion = want.version && !cached?.versionKnown;
+  const needVersion = want.version && !pkgVersion && !cached?.versionKnown;
   const needHelp = want.help && !cached?.proof;
   const [version, proof] = await Promise.all([
     needVersion ? _askVersion(located.path, env, budget, opts) : null,
     needHelp ? _askHelp(adapter, located.path, env, budget, opts) : null,
   ]);
   const learnt = {
-    version: version?.version ?? null,
-    versionKnown: version?.note === null,
+    version: pkgVersion ?? version?.version ?? null,
+    versionKnown: pkgVersion !== null || version?.note === null,
     proof: proof && !proof.inconclusive ? { accepted: proof.accepted, line: proof.line } : null,
   };
-  if (stamp && (learnt.versionKnown || learnt.proof)) {
+  if (stamp && (version || proof) && (learnt.versionKnown || learnt.proof)) {
     try {
       opts.journal!.saveProbe(stamp, learnt);
     } catch {
@@ -263,7 +268,7 @@ async function _probe(
     }
   }
   return {
-    version: version ? version.version : cached?.version ?? null,
+    version: pkgVersion ?? (version ? version.version : cached?.version ?? null),
     versionNote: version?.note ?? null,
     proof: proof ?? (want.help && cached?.proof ? _cachedProof(adapter, cached.proof) : null),
     cached: !version && !proof,
@@ -289,6 +294,41 @@ function _cachedProof(adapter: Adapter, proof: { accepted: boolean; line: string
   return { ...adapter.proveInitialPrompt(""), accepted: false, line: null, cached: true };
 }
 
+/**
+ * The version of the npm package the binary at `path` belongs to, without running it: the
+ * `package.json` nearest above where `path` resolves to (an npm bin link, a global install), when
+ * it is the adapter's own package (the one its install hint names). Null for anything else (a
+ * shim, a native installer, a Python program): then `--version` is asked. Starting a Node agent
+ * costs 1–3 s of CPU on a small machine, and most of the cold `uuldana agents` was that.
+ */
+export function packageVersion(adapter: Pick<Adapter, "installHint">, path: string): string | null {
+  const pkg = /\bnpm install -g (\S+)/.exec(adapter.installHint)?.[1];
+  if (!pkg) return null;
+  let dir: string;
+  try {
+    dir = dirname(Deno.realPathSync(path));
+  } catch {
+    return null;
+  }
+  for (let up = 0; up < 6; up++, dir = dirname(dir)) {
+    let text: string;
+    try {
+      text = Deno.readTextFileSync(join(dir, "package.json"));
+    } catch {
+      if (dir === dirname(dir)) return null;
+      continue;
+    }
+    try {
+      const json = JSON.parse(text) as { name?: unknown; version?: unknown };
+      if (json.name !== pkg || typeof json.version !== "string") return null;
+      return /^\d+\.\d+\.\d+\S*$/.test(json.version) ? json.version : null;
+    } catch {
+      return null; // the nearest package.json is not JSON: not ours to read
+    }
+  }
+  return null;
+}
+
 /** `--version`, patiently; `note` (null when it answered) says why no version is known. */
 async function _askVersion(
   path: string,
@@ -308,7 +348,7 @@ async function _askVersion(
     const version = read(probe.out.stdout, probe.out.stderr);
     if (version !== null || !probe.out.timedOut) return { version, note: null };
     const why = _unanswered(path, "--version", probe, budget);
-    return { version: null, note: `${why}; asked again next time` };
+    return { version: null, note: `${why}; asked again at the next \`uuldana agents\`` };
   } catch (e) {
     return { version: null, note: `cannot run '${path} --version': ${(e as Error).message}` };
   }
@@ -338,12 +378,12 @@ async function _askHelp(
       return {
         ...proof,
         inconclusive: true,
-        reason: `${_unanswered(path, "--help", probe, budget)}; not a refusal, ` +
-          "it is probed again at the next handoff",
+        reason: `${_unanswered(path, "--help", probe, budget)}; not a refusal: ` +
+          "asked again at the next `uuldana agents` or handoff",
       };
     }
     if (probe.slow && !out.timedOut) {
-      const first = `'${path} --help' did not answer in ${_seconds(probe.limitsMs[0])}`;
+      const first = `'${basename(path)} --help' did not answer in ${_seconds(probe.limitsMs[0])}`;
       proof = { ...proof, note: `${first}; it did after ${_seconds(out.ms)}` };
     }
     if (out.truncated && !proof.accepted) {
@@ -366,10 +406,12 @@ async function _askHelp(
 
 /** Why a probe that timed out gave nothing: its limits, and the shared budget when it cut them. */
 function _unanswered(path: string, arg: string, probe: PatientProbe, budget: ProbeBudget): string {
+  // The full path is on the agent's line already: its name is enough here.
+  const cmd = `'${basename(path)} ${arg}'`;
   const shared = `the ${_seconds(budget.totalMs)} all probes share`;
   const [first, all] = probe.limitsMs;
-  if (all <= 0) return `'${path} ${arg}' was not run: ${shared} ran out`;
-  return `'${path} ${arg}' did not answer in ${_seconds(first)}` +
+  if (all <= 0) return `${cmd} was not run: ${shared} ran out`;
+  return `${cmd} did not answer in ${_seconds(first)}` +
     (all > first ? `, nor in ${_seconds(all)} in all` : "") +
     (probe.outOfBudget ? ` (cut short: ${shared} ran out)` : "");
 }

@@ -7,7 +7,7 @@
  */
 import type { Adapter, DetectOptions, InputBox, LimitHit, Road } from "./adapter.ts";
 import { optionPromptLaunch } from "./launch_rules.ts";
-import { proveByHelpLine } from "./proof.ts";
+import { helpLineProof } from "./proof.ts";
 import { GEMINI_DIALOG_LIMITS, GEMINI_ERROR_LIMITS, GEMINI_NOT_LIMITS } from "./limit_messages.ts";
 import {
   anyShown,
@@ -207,8 +207,7 @@ export const gemini: Adapter = {
   roadCap: () => null,
   // Its launcher starts itself a second time (seconds); the probes do not need that.
   probeEnv: { GEMINI_CLI_NO_RELAUNCH: "true" },
-  proveInitialPrompt: (help) =>
-    proveByHelpLine(help, [/^\s+-i, --prompt-interactive\b/], "'-i, --prompt-interactive'"),
+  proveInitialPrompt: helpLineProof(/^\s+-i, --prompt-interactive\b/, "-i, --prompt-interactive"),
   launch: _launch,
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],

@@ -22,7 +22,7 @@ import type {
   Road,
 } from "./adapter.ts";
 import { refuseResume, requireRoad } from "./launch_rules.ts";
-import { proveByHelpLine } from "./proof.ts";
+import { helpLineProof } from "./proof.ts";
 import { hideDelivered, isRule, normalizeSpace } from "./screen_text.ts";
 import { piErrorHit } from "./pi_limit.ts";
 import { PI_CHANNEL } from "./channels/pi.ts";
@@ -161,12 +161,10 @@ export const pi: Adapter = {
   roads: _ROADS,
   defaultRoad: "prompt",
   roadCap: () => null,
-  proveInitialPrompt: (help) =>
-    proveByHelpLine(
-      help,
-      [/^\s+pi \[options\] \[@files\.\.\.\] \[messages\.\.\.\]\s*$/],
-      "'pi [options] [@files...] [messages...]'",
-    ),
+  proveInitialPrompt: helpLineProof(
+    /^\s+pi \[options\] \[@files\.\.\.\] \[messages\.\.\.\]\s*$/,
+    "pi [options] [@files...] [messages...]",
+  ),
   launch: _launch,
   detectLimit: _detect,
   // Ctrl-C clears its editor; a second one within 500 ms quits.

@@ -29,6 +29,14 @@ export function proveByHelpLine(
   };
 }
 
+/**
+ * An adapter's `proveInitialPrompt` for a CLI whose `--help` documents the initial prompt on one
+ * line: `pattern` finds it, `line` is how the refusal names it.
+ */
+export function helpLineProof(pattern: RegExp, line: string): (helpText: string) => Proof {
+  return (helpText) => proveByHelpLine(helpText, [pattern], `'${line}'`);
+}
+
 /** The proof of an agent whose CLI has no interactive initial prompt (the paste road only). */
 export function noInitialPrompt(agent: string): Proof {
   return {

@@ -11,14 +11,11 @@ import { withChannel } from "./channels/launch.ts";
 import { detectApiErrorLine, isGeminiPrompt, type PromptTest } from "./gemini.ts";
 import { QWEN_API_LIMITS, QWEN_LINE_LIMITS } from "./limit_messages.ts";
 import { optionPromptLaunch } from "./launch_rules.ts";
-import { proveByHelpLine } from "./proof.ts";
+import { helpLineProof } from "./proof.ts";
 import {
   hideDelivered,
-  idleInputBelow,
   isRule,
-  matchRule,
-  normalizeSpace,
-  ruleHit,
+  markedRowHit,
   stripBorders,
   turnsAtColumnZero,
 } from "./screen_text.ts";
@@ -54,17 +51,7 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
   const rows = turnsAtColumnZero(hideDelivered(lines, opts.delivered), _ECHO);
   const api = detectApiErrorLine(rows, QWEN_API_LIMITS, opts, _isPrompt);
   if (api) return api;
-  for (let i = rows.length - 1; i >= 0; i--) {
-    const m = /^✕\s+(.*)$/.exec(rows[i]);
-    if (!m) continue;
-    if (idleInputBelow(rows, i, _isPrompt) < 0) return null;
-    const parts = [m[1]];
-    for (let j = i + 1; j < rows.length && /^\s{2,}\S/.test(rows[j]); j++) parts.push(rows[j]);
-    const text = normalizeSpace(parts.join(" "));
-    const rule = matchRule(text, QWEN_LINE_LIMITS);
-    return rule ? ruleHit(rule, text, opts) : null;
-  }
-  return null;
+  return markedRowHit(rows, /^✕\s+(.*)$/, /^\s{2,}\S/, QWEN_LINE_LIMITS, opts, _isPrompt);
 }
 
 /** The Qwen Code adapter. */
@@ -79,8 +66,7 @@ export const qwen: Adapter = {
   roadCap: () => null,
   // Its launcher starts itself a second time (seconds); the probes do not need that.
   probeEnv: { QWEN_CODE_NO_RELAUNCH: "true" },
-  proveInitialPrompt: (help) =>
-    proveByHelpLine(help, [/^\s+-i, --prompt-interactive\b/], "'-i, --prompt-interactive'"),
+  proveInitialPrompt: helpLineProof(/^\s+-i, --prompt-interactive\b/, "-i, --prompt-interactive"),
   launch: _launch,
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { UULDANA } from "../tests/_paths.ts";
 
@@ -24,13 +25,13 @@ ${body}
 /**
  * Writes the next agent (a Codex-like one) and the config into `dir`, runs uuldana there, types
  * `keys` once the first agent had `settleMs` to reach its prompt, and waits for uuldana to exit
- * (killed after `killMs`). Returns ms from `t0` to `t1`, or NaN when the next agent never started
+ * (killed after `killMs`; with `readyFile`, the keys wait until the first agent creates it). Returns ms from `t0` to `t1`, or NaN when the next agent never started
  * with a framed handoff.
  */
 export async function timeSwitch(
   dir: string,
   keys: Uint8Array,
-  opts: { settleMs: number; killMs?: number },
+  opts: { settleMs: number; killMs?: number; readyFile?: string },
 ): Promise<number> {
   const [t0, t1, prompt] = ["t0", "t1", "prompt"].map((f) => join(dir, f));
   fakeAgent(
@@ -55,6 +56,12 @@ export async function timeSwitch(
     stderr: "null",
   }).spawn();
   const w = child.stdin.getWriter();
+  // Keys typed before uuldana runs the agent are held only up to a bound (src/session/keyboard.ts):
+  // with `readyFile`, the agent says it started (on a loaded machine that takes seconds).
+  for (let waited = 0; opts.readyFile && waited < 30_000; waited += 10) {
+    if (existsSync(opts.readyFile)) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
   await new Promise((r) => setTimeout(r, opts.settleMs));
   await w.write(keys);
   const killer = opts.killMs ? setTimeout(() => child.kill("SIGKILL"), opts.killMs) : undefined;

@@ -36,7 +36,8 @@ printf '\\n❯ %s\\n' "$line"`
 printf '\\n❯ [Pasted text +%s lines]\\n' "${paste.split("\n").length}"`;
   fakeAgent(
     join(dir, "claude"),
-    `${read}
+    `: > '${join(dir, "ready")}'
+${read}
 date +%s%N > '${t0}'
 printf '  ⎿  You'"'"'ve hit your session limit · resets 3:01am (UTC)\\n\\n✻ Sautéed for 0s\\n\\n❯ /rate-limit-options\\n\\n'
 printf '%s\\n' '${
@@ -46,8 +47,14 @@ sleep 30`,
     "2.1.197 (Claude Code)",
     "Usage: claude [options] [command] [prompt]",
   );
-  const ms = await timeSwitch(dir, keys, { settleMs: 800 });
-  if (Number.isNaN(ms)) throw new Error("the second agent started without the framed handoff");
+  const ms = await timeSwitch(dir, keys, {
+    settleMs: 300,
+    killMs: 120_000,
+    readyFile: join(dir, "ready"),
+  });
+  if (Number.isNaN(ms)) {
+    throw new Error("the second agent did not start with the framed handoff (within 2 min)");
+  }
   Deno.removeSync(dir, { recursive: true });
   return ms;
 }

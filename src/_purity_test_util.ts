@@ -1,6 +1,7 @@
 /**
- * The purity check of a pure core (src/chain/, src/detect/): every module a directory's modules
- * load (type-only imports aside) does no I/O: no `node:` module, no `npm:` package, no Deno API.
+ * The purity check of a pure core (src/vt/, src/chain/, src/handoff/, src/detect/): every module a directory's modules
+ * load (type-only imports aside) does no I/O: no `node:` module, no `npm:` package, no Deno API,
+ * no timer and no clock of its own (time is passed in).
  *
  * @module
  */
@@ -40,10 +41,14 @@ function _closure(entry: string[]): Map<string, string[]> {
   return seen;
 }
 
-/** Asserts that the modules of `dir` (tests and `_` helpers aside) and all they load do no I/O. */
-export function assertPure(dir: string, minModules: number): void {
+/**
+ * Asserts that the modules of `dir` (tests, `_` helpers and the files named in `shell` aside) and
+ * all they load do no I/O: a pure module that loads a shell file fails too.
+ */
+export function assertPure(dir: string, minModules: number, shell: string[] = []): void {
   const entry = readdirSync(dir)
     .filter((f) => f.endsWith(".ts") && !f.endsWith("_test.ts") && !f.startsWith("_"))
+    .filter((f) => !shell.includes(f))
     .map((f) => join(dir, f));
   assert(entry.length >= minModules, "the core's modules were found");
   for (const [file, imports] of _closure(entry)) {
@@ -55,5 +60,10 @@ export function assertPure(dir: string, minModules: number): void {
     if (file.endsWith(".json")) continue;
     const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
     assert(!/\bDeno\.|\bfetch\(|\bprocess\./.test(code), `${where} uses an I/O API`);
+    // Time is passed in: a core keeps no timer and reads no clock of its own.
+    assert(
+      !/\b(?:setTimeout|setInterval|queueMicrotask)\(|\b(?:Date|performance)\.now\(/.test(code),
+      `${where} keeps a timer or reads the clock`,
+    );
   }
 }

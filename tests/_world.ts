@@ -20,6 +20,7 @@
  */
 import { join } from "node:path";
 import { installSimAgents } from "../src/sim/install.ts";
+import { PERSONA_NAMES } from "../src/sim/persona.ts";
 import { readSimLog, type SimEvent } from "../src/sim/log.ts";
 import { Journal } from "../src/journal/journal.ts";
 import { loadConfig } from "../src/config/config.ts";
@@ -31,16 +32,6 @@ import { UULDANA } from "./_paths.ts";
 import { runUuldana, type RunUuldanaOptions, type UuldanaOutput } from "./_uuldana.ts";
 import { TmuxTerminal } from "./_tmux.ts";
 import { assertRunsReplay, type ReplayCheck } from "./_replay_check.ts";
-
-/** The simulated agents every world installs (`World.bins`), under their CLI names. */
-export const SIM_AGENTS: readonly string[] = [
-  "claude",
-  "codex",
-  "gemini",
-  "opencode",
-  "qwen",
-  "copilot",
-];
 
 /** Keys a test types, delivered like the user's stdin to whichever run holds the keyboard. */
 export class TypedKeyboard implements Keyboard {
@@ -105,7 +96,7 @@ export class World {
   #realNow: (() => number) | null = null;
   /** What the config file holds (rewritten when an agent's program changes). */
   readonly #settings: { chain: string[]; agents: Record<string, Record<string, unknown>> };
-  /** Each agent's program: the simulated agents ({@linkcode SIM_AGENTS}), `playedBy`, `bins`. */
+  /** Each agent's program: every simulated agent (`PERSONA_NAMES`), `playedBy`, `bins`. */
   readonly bins: Record<string, string>;
 
   /**
@@ -122,7 +113,7 @@ export class World {
     this.workspace = join(this.root, "ws");
     this.config = join(this.root, "config.json");
     Deno.mkdirSync(this.workspace);
-    this.bins = installSimAgents(join(this.root, "bin"), [...SIM_AGENTS], UULDANA);
+    this.bins = installSimAgents(join(this.root, "bin"), [...PERSONA_NAMES], UULDANA);
     for (const [agent, persona] of Object.entries(opts.playedBy ?? {})) {
       this.bins[agent] = installSimAgents(join(this.root, agent), [persona], UULDANA)[persona];
     }

@@ -15,6 +15,7 @@ import { normalizeSpace } from "../adapters/screen_text.ts";
 import { Terminal } from "../src/vt/mod.ts";
 import { AGENT_CORPUS_DIR, DENO_DIR } from "./_paths.ts";
 import { runUuldana } from "./_uuldana.ts";
+import { type AgentReport, renderAgents } from "../src/cli/agents.ts";
 
 const CORPUS = AGENT_CORPUS_DIR;
 
@@ -140,13 +141,12 @@ Deno.test("agents --json: found, version, proof from the real help, refusal, con
   assertEquals(human.code, 0);
   assert(human.stdout.includes("initial prompt: yes"));
   assert(human.stdout.includes("hook (default)"));
-  assert(
-    human.stdout.includes(
-      "! the prompt road puts the handoff in gemini's command line: other local users can read it",
-    ),
-    human.stdout,
-  );
-  assert(!human.stdout.includes("in claude's command line"), "the hook road uses a file");
+  assert(human.stdout.includes("roads: prompt (default; in its command line), paste"));
+  const argvLine = human.stdout.split("\n").find((l) => l.startsWith("! the default road of")) ??
+    "";
+  assert(argvLine.includes("gemini"), human.stdout);
+  assert(argvLine.includes("other local users can read while it runs"), argvLine);
+  assert(!argvLine.includes("claude"), "the hook road uses a file");
 });
 
 /** A one-patch-newer version than `version` ("2.1.332" → "2.1.333"). */
@@ -387,4 +387,52 @@ Deno.test("debug detect command: JSON report, explicit --now, unknown agent is a
   );
   assertEquals(bad.code, 2);
   assert(bad.stderr.includes("known agents"));
+});
+
+Deno.test("agents: a probe that did not answer says what to do; answered ones say where they came from", () => {
+  const report = (name: string, extra: Partial<AgentReport>): AgentReport => ({
+    name,
+    displayName: name,
+    found: true,
+    path: `/bin/${name}`,
+    version: "1.0.0",
+    versionNote: null,
+    acceptsInitialPrompt: true,
+    proof: { accepted: true, line: "Usage: x [PROMPT]" },
+    cached: true,
+    tested: { kind: "tested", tested: "1.0.0", date: "2026-12-01" },
+    roads: ["prompt", "paste"],
+    defaultRoad: "paste",
+    handoffInArgv: false,
+    disabled: false,
+    installHint: "",
+    problem: null,
+    limit: null,
+    channel: { channel: "hooks" },
+    ...extra,
+  });
+  const slow = report("pi", {
+    acceptsInitialPrompt: false,
+    cached: false,
+    proof: {
+      accepted: false,
+      line: null,
+      inconclusive: true,
+      reason: "'pi --help' did not answer",
+    },
+  });
+  const text = renderAgents([report("codex", {}), slow]);
+  assert(
+    text.endsWith(
+      "(pi did not answer in time, on a busy machine most likely: run `uuldana agents` again, " +
+        "it asks only what is missing)",
+    ),
+    text,
+  );
+  assert(text.includes("initial prompt: unknown  'pi --help' did not answer"), text);
+  assert(
+    renderAgents([report("codex", {})]).endsWith(
+      "(versions and proofs from the cache; `uuldana agents --refresh` probes again)",
+    ),
+  );
 });

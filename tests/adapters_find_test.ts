@@ -12,6 +12,7 @@ import {
   binaryStamp,
   describeAgent,
   findAgent,
+  packageVersion,
   proveAgent,
   whichBinary,
 } from "../adapters/find.ts";
@@ -233,7 +234,7 @@ Deno.test("a --version that does not answer in time: the proof is cached, the ve
     assertEquals([first.version, first.acceptsInitialPrompt], [null, true]);
     assertMatch(
       first.versionNote!,
-      /--version' did not answer in 0\.2 s, nor in 0\.3 s in all; asked again next time/,
+      /--version' did not answer in 0\.2 s, nor in 0\.3 s in all; asked again at the next `uuldana agents`/,
     );
     assertEquals(await takeRuns(dir), ["--help", "--version"]);
     const second = await describeAgent(codex, config, opts);
@@ -326,6 +327,69 @@ Deno.test("probes share slots and a deadline: none runs past the budget, and it 
     );
     assertEquals(await takeRuns(dir), ["--version"]);
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an npm-installed agent's version comes from its package, without running it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "uuldana-find-package-" });
+  const journal = Journal.open(dir);
+  try {
+    // npm's layout: node_modules/.bin/codex links to the package's bin script.
+    const pkgDir = `${dir}/node_modules/@openai/codex`;
+    await Deno.mkdir(`${pkgDir}/bin`, { recursive: true });
+    await Deno.mkdir(`${dir}/node_modules/.bin`);
+    await Deno.writeTextFile(
+      `${pkgDir}/package.json`,
+      JSON.stringify({ name: "@openai/codex", version: "0.171.0" }),
+    );
+    await fakeAgent(
+      `${pkgDir}/bin`,
+      "codex.js",
+      `[ "$1" = --version ] && exec sleep 5\n${CODEX_HELP}`,
+    );
+    await Deno.writeTextFile(`${dir}/runs`, "");
+    const bin = `${dir}/node_modules/.bin/codex`;
+    await Deno.symlink("../@openai/codex/bin/codex.js", bin);
+    const codex = adapterByName("codex")!;
+    assertEquals(packageVersion(codex, bin), "0.171.0");
+    const config = parseConfig({ agents: { codex: { bin } } }, "t.json", () => undefined);
+    const s = await describeAgent(codex, config, { journal });
+    assertEquals([s.version, s.versionNote, s.acceptsInitialPrompt], ["0.171.0", null, true]);
+    const runs = (await Deno.readTextFile(`${pkgDir}/bin/runs`)).split("\n").filter(Boolean);
+    assertEquals(runs, ["--help"], "--version was never run");
+    // npm upgrades it in place: the launcher keeps its size and npm's fixed modification time,
+    // only its package says 0.172.0. The new version shows, and its --help is asked again.
+    const { mtime } = await Deno.stat(`${pkgDir}/bin/codex.js`);
+    await Deno.writeTextFile(
+      `${pkgDir}/package.json`,
+      JSON.stringify({ name: "@openai/codex", version: "0.172.0" }),
+    );
+    await Deno.utime(`${pkgDir}/bin/codex.js`, new Date(), mtime!);
+    await Deno.writeTextFile(`${pkgDir}/bin/runs`, "");
+    const upgraded = await describeAgent(codex, config, { journal });
+    assertEquals([upgraded.version, upgraded.cached], ["0.172.0", false]);
+    assertEquals((await Deno.readTextFile(`${pkgDir}/bin/runs`)).trim(), "--help");
+    const again = await describeAgent(codex, config, { journal });
+    assertEquals([again.version, again.cached, again.acceptsInitialPrompt], [
+      "0.172.0",
+      true,
+      true,
+    ]);
+    assertEquals(
+      (await Deno.readTextFile(`${pkgDir}/bin/runs`)).trim(),
+      "--help",
+      "nothing more ran",
+    );
+    // Another package's package.json (a project folder, a wrapper) is not the agent's version.
+    await Deno.writeTextFile(
+      `${pkgDir}/package.json`,
+      JSON.stringify({ name: "some-wrapper", version: "9.9.9" }),
+    );
+    assertEquals(packageVersion(codex, bin), null);
+    assertEquals(packageVersion(adapterByName("aider")!, bin), null, "not an npm package");
+  } finally {
+    journal.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -2,6 +2,7 @@
  * The README stays a landing page (under 250 lines, no table cell over 200 characters), every
  * page of `docs/` is linked from it, and every relative link in the README and in `docs/`
  * resolves: the file exists and, for `#anchor` links into Markdown, a heading makes that anchor.
+ * Its "Supported agents" table says what `adapters/tested_versions.json` and the adapters say.
  *
  * @module
  */
@@ -9,6 +10,8 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { REPO_DIR } from "./_paths.ts";
+import { ADAPTERS } from "../adapters/registry.ts";
+import { TESTED_VERSIONS, testedState, type TestedVersions } from "../adapters/tested.ts";
 
 /** The most lines the README may have. */
 const README_MAX_LINES = 249;
@@ -168,4 +171,98 @@ Deno.test("heading anchors are GitHub's", () => {
     "what-the-frame-is-and-what-it-is-not",
   );
   assertEquals(headingAnchor("Limit detection (`adapters/`)"), "limit-detection-adapters");
+});
+
+/** The rows of the first table under the heading `## heading` of `markdown`, as trimmed cells. */
+function sectionTable(markdown: string, heading: string): string[][] {
+  const lines = markdown.split("\n");
+  const at = lines.findIndex((l) => l.trim() === `## ${heading}`);
+  if (at < 0) return [];
+  const rows: string[][] = [];
+  for (const line of lines.slice(at + 1)) {
+    if (/^#{1,2}\s/.test(line)) break;
+    if (!/^\s*\|/.test(line)) {
+      if (rows.length) break;
+      continue;
+    }
+    rows.push(line.trim().replace(/^\||\|$/g, "").split(/(?<!\\)\|/).map((c) => c.trim()));
+  }
+  return rows.slice(2); // the header and its rule
+}
+
+/** The "tested for real" cell `tested_versions.json` makes for an agent. */
+function testedCell(name: string, table: TestedVersions): string {
+  const state = testedState(name, null, table);
+  switch (state.kind) {
+    case "unknown":
+    case "tested":
+      return state.date ? `${state.tested} (${state.date})` : state.tested;
+    case "newer":
+      return state.tested;
+    case "neverPassed":
+      return `none passed yet (${state.ran ?? "?"} ran ${state.date ?? "?"})`;
+    case "notRun":
+      return "not run for real";
+  }
+}
+
+/**
+ * What the README's "Supported agents" table gets wrong against the adapters (one row per
+ * adapter, by its command; its channel; its roads, the default first) and the matrix's record.
+ */
+function agentTableProblems(readme: string, table: TestedVersions): string[] {
+  const rows = sectionTable(readme, "Supported agents");
+  const problems: string[] = [];
+  const byCommand = new Map(rows.map((r) => [r[1]?.replace(/`/g, ""), r]));
+  for (const a of ADAPTERS) {
+    const row = byCommand.get(a.name);
+    const want = [
+      testedCell(a.name, table),
+      a.channel?.kind ?? "none",
+      [a.defaultRoad, ...a.roads.filter((r) => r !== a.defaultRoad)].join(", "),
+    ];
+    if (!row) {
+      problems.push(`no row for \`${a.name}\` (${want.join(" | ")})`);
+      continue;
+    }
+    const got = [row[2], row[3], row[4]];
+    if (got.join(" | ") !== want.join(" | ")) {
+      problems.push(`\`${a.name}\`: the row says ${got.join(" | ")}; want ${want.join(" | ")}`);
+    }
+  }
+  for (const command of byCommand.keys()) {
+    if (!ADAPTERS.some((a) => a.name === command)) problems.push(`\`${command}\` has no adapter`);
+  }
+  return problems;
+}
+
+Deno.test("the README's supported agents: the matrix's tested versions, each channel and road", () => {
+  const readme = readFileSync(join(REPO_DIR, "README.md"), "utf8");
+  assert(sectionTable(readme, "Supported agents").length >= ADAPTERS.length, "the table is there");
+  assertEquals(agentTableProblems(readme, TESTED_VERSIONS), []);
+});
+
+Deno.test("the supported-agents check finds a stale version, a wrong channel, a missing row", () => {
+  const readme = [
+    "## Supported agents",
+    "",
+    "| agent | command | tested for real | channel | roads |",
+    "| --- | --- | --- | --- | --- |",
+    "| Codex | `codex` | 0.170.0 (2026-11-30) | hooks | prompt, paste |",
+    "| Gemini | `gemini` | not run for real | hooks | prompt, paste |",
+    "| Nobody | `nobody` | not run for real | none | paste |",
+    "",
+    "## Next",
+  ].join("\n");
+  const table: TestedVersions = {
+    codex: { tested: "0.171.0", date: "2026-12-01" },
+    gemini: { tested: null, cells: { sender: { version: "0.61.0", date: "2026-12-02" } } },
+  };
+  const problems = agentTableProblems(readme, table);
+  assertEquals(problems.filter((p) => /^`(codex|gemini)`/.test(p)), [
+    "`codex`: the row says 0.170.0 (2026-11-30) | hooks | prompt, paste; want 0.171.0 (2026-12-01) | hooks | prompt, paste",
+    "`gemini`: the row says not run for real | hooks | prompt, paste; want none passed yet (0.61.0 ran 2026-12-02) | none | prompt, paste",
+  ]);
+  assert(problems.includes("no row for `claude` (not run for real | hooks | hook, prompt, paste)"));
+  assertEquals(problems.at(-1), "`nobody` has no adapter");
 });

@@ -6,6 +6,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { installSimAgents, selfArgv } from "../src/sim/install.ts";
 import { readSimLog, type SimEvent } from "../src/sim/log.ts";
+import { CLAUDE_CHANNEL_EVENTS } from "../adapters/channels/claude.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const SELF = [
@@ -460,14 +461,8 @@ Deno.test("claude: the hooks of --settings get the JSON real Claude 2.1.332 send
   const { dir, bin, env } = setup();
   const seen = join(dir, "hooks");
   Deno.mkdirSync(seen);
-  const events = [
-    "SessionStart",
-    "UserPromptSubmit",
-    "MessageDisplay",
-    "Stop",
-    "StopFailure",
-    "SessionEnd",
-  ];
+  // Every hook uuldana adds to Claude's --settings.
+  const events = CLAUDE_CHANNEL_EVENTS;
   const hooks = Object.fromEntries(events.map((e) => [e, [{
     hooks: [{ type: "command", command: `cat > ${_sh(seen)}/${e}.$$.json` }],
   }]]));

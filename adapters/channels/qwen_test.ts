@@ -61,15 +61,17 @@ Deno.test("StopFailure: what Qwen calls a rate limit or billing is a limit, anyt
 
 Deno.test("Qwen's launch names its own defaults file; the hooks print nothing and carry no text", () => {
   const { relay, scratch } = relayFor();
-  const launch = qwen.launch({
-    bin: "/bin/qwen",
-    road: "prompt",
-    handoff: "the handoff",
-    extraArgs: [],
-    workspace: "/ws",
-    scratchDir: scratch,
-    channel: relay,
-  });
+  const launchWith = (channel?: typeof relay) =>
+    qwen.launch({
+      bin: "/bin/qwen",
+      road: "prompt",
+      handoff: "the handoff",
+      extraArgs: [],
+      workspace: "/ws",
+      scratchDir: scratch,
+      ...(channel ? { channel } : {}),
+    });
+  const launch = launchWith(relay);
   const file = `${scratch}/${QWEN_DEFAULTS_FILE}`;
   assertEquals(launch.env?.QWEN_CODE_SYSTEM_DEFAULTS_PATH, file);
   assertEquals(launch.env?.QWEN_CODE_SYSTEM_SETTINGS_PATH, undefined, "never the admin's layer");
@@ -84,14 +86,7 @@ Deno.test("Qwen's launch names its own defaults file; the hooks print nothing an
   }
   assert(!written.content.includes("the handoff"));
   // Without a relay the launch is the road's alone.
-  const plain = qwen.launch({
-    bin: "/bin/qwen",
-    road: "prompt",
-    handoff: "the handoff",
-    extraArgs: [],
-    workspace: "/ws",
-    scratchDir: scratch,
-  });
+  const plain = launchWith();
   assertEquals(plain.env?.QWEN_CODE_SYSTEM_DEFAULTS_PATH, undefined);
 });
 

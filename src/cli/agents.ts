@@ -84,24 +84,36 @@ export function renderAgents(statuses: readonly AgentReport[]): string {
     else if (s.proof?.inconclusive) {
       out.push(`    initial prompt: ${yellow("unknown")}  ${dim(s.proof.reason ?? "")}`);
     } else out.push(`    initial prompt: ${yellow("no")}  ${dim(s.proof?.reason ?? "")}`);
-    if (s.proof?.note) out.push(`    ${dim(s.proof.note)}`);
-    const roads = s.roads.map((r) => (r === s.defaultRoad ? `${r} (default)` : r)).join(", ");
+    // A slow --help that did answer (proof.note) needs nothing from the user: --json keeps it.
+    const roads = s.roads.map((r) =>
+      r !== s.defaultRoad
+        ? r
+        : s.handoffInArgv
+        ? `${r} (default; in its command line)`
+        : `${r} (default)`
+    ).join(", ");
     out.push(`    roads: ${roads}`);
     out.push(`    ${s.channel.why ? dim(channelLine(s.channel)) : channelLine(s.channel)}`);
     if (s.limit) out.push(`    ${s.limit.limited ? yellow(s.limit.line) : dim(s.limit.line)}`);
-    if (s.handoffInArgv) {
-      out.push(
-        `    ${
-          yellow("!")
-        } the ${s.defaultRoad} road puts the handoff in ${s.name}'s command line: ` +
-          "other local users can read it while it runs (see `uuldana doctor`)",
-      );
-    }
     if (s.problem) out.push(`    ${yellow(s.problem)}`);
   }
   const found = statuses.filter((s) => s.found);
+  const inArgv = found.filter((s) => s.handoffInArgv && !s.disabled).map((s) => s.name);
+  if (inArgv.length) {
+    out.push(
+      `${yellow("!")} the default road of ${inArgv.join(", ")} puts the handoff in the agent's ` +
+        "command line, which other local users can read while it runs: `uuldana doctor` says " +
+        "whether they can here",
+    );
+  }
   const cached = found.filter((s) => s.cached).length;
-  if (found.length) {
+  const unanswered = found.filter((s) => s.versionNote || s.proof?.inconclusive).map((s) => s.name);
+  if (unanswered.length) {
+    out.push(dim(
+      `(${unanswered.join(", ")} did not answer in time, on a busy machine most likely: ` +
+        "run `uuldana agents` again, it asks only what is missing)",
+    ));
+  } else if (found.length) {
     out.push(dim(
       cached === found.length
         ? `(versions and proofs from the cache; \`uuldana agents --refresh\` probes again)`

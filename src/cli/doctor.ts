@@ -89,9 +89,11 @@ export async function runChecks(): Promise<Check[]> {
         ? {
           name: "config",
           status: "ok",
-          detail: `${config.path} ${config.exists ? "(valid)" : "(none: defaults)"}; chain ${
-            config.chain.join(" → ")
-          }`,
+          detail: `${config.path} ${
+            config.exists
+              ? "(valid)"
+              : "(not there: the defaults apply; `uuldana config init` writes one)"
+          }; chain ${config.chain.join(" → ")}`,
         }
         : {
           name: "config",
@@ -142,6 +144,7 @@ export async function runChecks(): Promise<Check[]> {
       ADAPTERS.map((a) => describeAgent(a, config!, { journal: journal ?? undefined, budget })),
     );
     let usable = 0;
+    let unproven = 0;
     for (const s of statuses) {
       const inChain = config.chain.includes(s.name);
       if (!s.found) {
@@ -156,21 +159,26 @@ export async function runChecks(): Promise<Check[]> {
         continue;
       }
       if (inChain && s.acceptsInitialPrompt) usable++;
+      const unknown = !s.acceptsInitialPrompt && !!s.proof?.inconclusive;
+      if (inChain && unknown) unproven++;
       checks.push({
         name: `agent ${s.name}`,
         status: s.acceptsInitialPrompt ? "ok" : "warn",
         detail: `${s.path} ${s.version ?? "(version unknown)"}; ` +
           (s.acceptsInitialPrompt
             ? `takes a handoff by ${s.defaultRoad}`
+            : unknown
+            ? `not checked yet whether it takes a handoff: ${s.proof?.reason}`
             : `handoffs refused: ${s.proof?.reason ?? s.problem ?? "no prompt proof"}`),
+        ...(unknown ? { fix: "run `uuldana doctor` again (only what is missing is asked)" } : {}),
       });
       if (s.tested.kind !== "tested" && s.tested.kind !== "unknown") {
         checks.push({
           name: `agent ${s.name}`,
           status: "warn",
           detail: testedLine(s.name, s.tested),
-          fix: "if it misses a usage limit, switch by hand with /agent NAME and report it " +
-            "(uuldana export last --asciicast run.cast; see docs/reporting.md)",
+          fix: "if it misses a usage limit, switch by hand with /agent NAME and send us " +
+            "`uuldana debug bundle last` (see docs/reporting.md)",
         });
       }
     }
@@ -181,12 +189,14 @@ export async function runChecks(): Promise<Check[]> {
     if (usable === 0) {
       checks.push({
         name: "agents",
-        status: "fail",
+        // An agent whose probe did not answer (a busy machine) is not a refusal: not a failure.
+        status: unproven ? "warn" : "fail",
         detail: `no agent of your chain (${
           config.chain.join(", ")
         }) is installed and proven to take a handoff`,
-        fix:
-          "install one (see the hints above) or set its path: UULDANA_<AGENT>_BIN or agents.<name>.bin in the config",
+        fix: unproven
+          ? "some did not answer their --help in time: run `uuldana doctor` again"
+          : "install one (see the hints above) or set its path: UULDANA_<AGENT>_BIN or agents.<name>.bin in the config",
       });
     }
   }

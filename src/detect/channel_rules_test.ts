@@ -8,14 +8,12 @@ import {
   CHANNEL_WORD_MS,
   Detector,
   SCREEN_WORD_MS,
-  type Verdict,
   WORKING_MS,
 } from "./detector.ts";
+import { draw, drive as driveDetector, type DriveInput } from "./_drive_test_util.ts";
 
 const STARTED = Date.parse("2026-12-01T21:47:00Z");
 const claude = adapterByName("claude")!;
-const enc = new TextEncoder();
-const draw = (rows: string[]) => enc.encode("\x1b[H\x1b[2J" + rows.join("\r\n"));
 
 const LIMIT_TEXT = "You've hit your 5-hour limit · resets 12:47am (UTC)";
 // A limit screen the screen reader knows (Claude 2.1.197's), and one it does not.
@@ -33,7 +31,7 @@ const limit: ChannelEvent = {
 };
 const prompt: ChannelEvent = { type: "prompt", text: "A3 add a --dry-run flag" };
 
-type Input = { at: number; bytes: Uint8Array } | { at: number; event: ChannelEvent };
+type Input = DriveInput;
 
 /** Feeds timed inputs, waking only when the detector asks, up to `until`. */
 function drive(inputs: Input[], until: number) {
@@ -44,22 +42,9 @@ function drive(inputs: Input[], until: number) {
     startedAt: STARTED,
     timeZone: "UTC",
   });
-  let verdict: Verdict | null = null;
-  const wakeUntil = (t: number) => {
-    for (let due = d.nextWakeAt(); !verdict && due !== null && due <= t; due = d.nextWakeAt()) {
-      verdict = d.wake(due);
-    }
-  };
-  for (const input of inputs) {
-    if (verdict) break;
-    wakeUntil(input.at);
-    verdict ??= "bytes" in input
-      ? d.output(input.bytes, input.at)
-      : d.channel(input.event, input.at);
-  }
-  wakeUntil(until);
+  const verdict = driveDetector(d, inputs, until);
   const decisions = d.takeDecisions().filter((x) => x.verdict !== "event");
-  return { verdict: verdict as Verdict | null, decisions };
+  return { verdict, decisions };
 }
 
 const brief = (ds: Decision[]) => ds.map((d) => `${d.source}:${d.verdict}@${d.atMs}`);

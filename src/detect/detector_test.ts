@@ -9,16 +9,12 @@ import {
 import { rng as seededRng } from "../handoff/_rng_test_util.ts";
 import type { Decision } from "./decision.ts";
 import { Detector, type DetectorOptions, type Verdict } from "./detector.ts";
+import { draw, drive } from "./_drive_test_util.ts";
 
 const STARTED = Date.parse("2026-03-10T02:00:00Z");
 const claude = adapterByName("claude")!;
 const opencode = adapterByName("opencode")!;
 const enc = new TextEncoder();
-
-/** Bytes that draw `rows` on a cleared screen, as a full-screen redraw would. */
-function draw(rows: string[]): Uint8Array {
-  return enc.encode("\x1b[H\x1b[2J" + rows.join("\r\n"));
-}
 
 const LIMIT = claudeScreen(["  ⎿  You've hit your session limit · resets 3:01am (UTC)"], "menu");
 const WORKING = claudeScreen(["● Working on it"], "busy");
@@ -36,20 +32,8 @@ function detector(adapter: Adapter = claude, extra: Partial<DetectorOptions> = {
 
 /** Feeds timed inputs, waking only when the detector asks; returns the verdict and the records. */
 function run(d: Detector, inputs: { at: number; bytes: Uint8Array }[], endAt?: number) {
-  let verdict: Verdict | null = null;
-  const wakeUntil = (t: number) => {
-    for (let due = d.nextWakeAt(); !verdict && due !== null && due <= t; due = d.nextWakeAt()) {
-      verdict = d.wake(due);
-    }
-  };
-  for (const input of inputs) {
-    if (verdict) break;
-    wakeUntil(input.at);
-    verdict ??= d.output(input.bytes, input.at);
-  }
-  wakeUntil(endAt ?? Infinity);
-  if (endAt !== undefined) verdict ??= d.ended(endAt);
-  return { verdict: verdict as Verdict | null, decisions: d.takeDecisions() };
+  const verdict = drive(d, inputs, endAt ?? Infinity, endAt !== undefined);
+  return { verdict, decisions: d.takeDecisions() };
 }
 
 const brief = (ds: Decision[]) => ds.map((d) => `${d.verdict}@${d.atMs}/${d.offset}`);

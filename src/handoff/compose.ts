@@ -12,7 +12,7 @@
  */
 import type { Road } from "../config/config.ts";
 import { ending, isNonce, neutralise, newNonce, preamble } from "./frame.ts";
-import { firstUserEntry, type HandoffPackage, hasConversation } from "./package.ts";
+import { firstUserEntry, type HandoffPackage, hasConversation, STATUS_LINES } from "./package.ts";
 import { redact, REDACTION_MARKER } from "./redact.ts";
 import {
   codePointLength,
@@ -23,7 +23,6 @@ import {
   tailOf,
   type Unit,
 } from "./sanitize.ts";
-import { STATUS_LINES } from "./workspace.ts";
 
 export type { Road };
 

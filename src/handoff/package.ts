@@ -44,11 +44,14 @@ export type HandoffReason =
   | { kind: "return" }
   | { kind: "manual" };
 
+/** At most this many `git status --short` lines are kept (a line says how many more there were). */
+export const STATUS_LINES = 20;
+
 /** Git facts about the workspace, when it is a repository. */
 export interface GitState {
   /** The current branch, or null when detached or unknown. */
   branch: string | null;
-  /** `git status --short`, bounded (first ~20 lines). Empty when clean. */
+  /** `git status --short`, bounded (the first {@linkcode STATUS_LINES} lines). Empty when clean. */
   status: string;
 }
 

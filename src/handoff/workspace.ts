@@ -5,10 +5,8 @@
  * @module
  */
 import { resolve } from "node:path";
-import type { GitState } from "./package.ts";
+import { type GitState, STATUS_LINES } from "./package.ts";
 
-/** At most this many `git status --short` lines are kept (a line says how many more there were). */
-export const STATUS_LINES = 20;
 const _TIMEOUT_MS = 5_000;
 
 /** The workspace as a handoff describes it. */

@@ -1,7 +1,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describeWorkspace, STATUS_LINES } from "./workspace.ts";
+import { describeWorkspace } from "./workspace.ts";
+import { STATUS_LINES } from "./package.ts";
 
 function git(dir: string, ...args: string[]) {
   const res = new Deno.Command("git", {

@@ -4,190 +4,41 @@
  *
  * @module
  */
-import { DatabaseSync } from "node:sqlite";
-import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
+import type { DatabaseSync } from "node:sqlite";
 import { dirname, join } from "node:path";
 import process from "node:process";
-import { UuldanaError } from "../errors.ts";
-import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 import { RECORDING_SUFFIX, recordingFileName } from "./recording_file.ts";
 import type { LimitEntry } from "../chain/limits.ts";
-import type { Certainty } from "../capture/reconcile.ts";
 import type { Decision } from "../detect/decision.ts";
-import { describeFault, isPassing, journalFault } from "./sqlite_failure.ts";
+import { isPassing, journalFault } from "./sqlite_failure.ts";
 import { processAlive } from "../process_alive.ts";
+import type {
+  BinaryStamp,
+  CachedProbe,
+  EntryRow,
+  HandoffChange,
+  HandoffRow,
+  NewEntry,
+  NewHandoff,
+  NewProbe,
+  NewRun,
+  RunChannelRecord,
+  RunEnd,
+  RunRow,
+  ScreenSize,
+  StoredOutput,
+} from "./records.ts";
+import {
+  BUSY_MS,
+  JournalError,
+  journalProblem,
+  openJournalDatabase,
+  REPAIR_BUSY_MS,
+} from "./open.ts";
 
-/** Who said a transcript entry. */
-export type Role = "user" | "agent";
-/** How an entry was captured: typed keys, the rendered screen, or a structured event. */
-export type Fidelity = "keystrokes" | "screen" | "event";
-export type { Certainty };
-/** Why a run ended. */
-export type EndReason =
-  | "exit"
-  | "limit"
-  | "switch"
-  | "return"
-  | "signal"
-  | "interrupted"
-  | "error"
-  | "stall";
-/** Where a handoff stands. */
-export type HandoffStatus =
-  | "pending"
-  | "delivered"
-  | "pasted"
-  | "saved"
-  | "refused"
-  /** Its uuldana was killed before delivering it (set by the next start). */
-  | "interrupted";
-
-/** What a new run is recorded with. */
-export interface NewRun {
-  agent: string;
-  bin?: string | null;
-  workspace: string;
-  transport: "pty" | "headless";
-}
-
-/** What a run's structured channel did, as kept with the run. */
-export interface RunChannelRecord {
-  /** `on`: it spoke; `silent`: it said nothing when it should have; `off`: it was never on. */
-  state: "on" | "silent" | "off";
-  /** Why it is silent or off. */
-  why?: string;
-  /** Records read. */
-  records: number;
-  /** Records dropped, by reason (malformed, oversized, missing). */
-  dropped: Partial<Record<string, number>>;
-  /** Prompt and reply events refused (no submit seen, no open turn). */
-  ignored: number;
-  /** Prompt events the exact keys contradicted (the keys were kept). */
-  differs: number;
-}
-
-/** How a run ended, as recorded. */
-export interface RunEnd {
-  reason: EndReason;
-  exitCode?: number | null;
-  limitMessage?: string | null;
-  resetsAt?: string | null;
-  /** What its channel did, for agents that have one. */
-  channel?: RunChannelRecord | null;
-}
-
-/**
- * One build of an agent's binary, as the probe cache tells builds apart: when any field changes,
- * the binary is probed again.
- */
-export interface BinaryStamp {
-  /** The path uuldana found (the config's `bin`, or the PATH lookup). */
-  path: string;
-  /** Where it resolves to, symlinks followed (an npm bin link, a native installer's link). */
-  realPath: string;
-  /** Its size in bytes. */
-  size: number;
-  /** Its modification time, in milliseconds since the epoch. */
-  mtimeMs: number;
-  /** A digest of the environment it is probed with (a configured env can change its `--help`). */
-  envKey: string;
-}
-
-/** What the probes of one binary found, as cached. */
-export interface CachedProbe {
-  /** The version `--version` printed, or null: it printed none, or (versionKnown false) timed out. */
-  version: string | null;
-  /** False when `--version` did not finish: the version is asked again next time. */
-  versionKnown: boolean;
-  /** The opening-prompt proof from `--help`; null when it proved nothing either way yet. */
-  proof: { accepted: boolean; line: string | null } | null;
-  /** When this binary was last probed (ISO). */
-  checkedAt: string;
-}
-
-/** What a probe stores about a binary. */
-export type NewProbe = Omit<CachedProbe, "checkedAt">;
-
-/** A transcript entry to record. */
-export interface NewEntry {
-  role: Role;
-  text: string;
-  fidelity: Fidelity;
-  /** How sure uuldana is of a user turn (typed turns only). */
-  certainty?: Certainty;
-}
-
-/** A handoff to record (before any delivery is tried). */
-export type NewHandoff = Omit<HandoffRow, "toRun" | "receipt" | "createdAt" | "error"> & {
-  error?: string | null;
-};
-
-/** A change to a handoff's delivery outcome. */
-export interface HandoffChange {
-  status?: HandoffStatus;
-  toRun?: number | null;
-  error?: string | null;
-  receipt?: string | null;
-  road?: string;
-}
-
-/** A terminal size. */
-export interface ScreenSize {
-  cols: number;
-  rows: number;
-}
-
-/** A run as stored. */
-export interface RunRow {
-  id: number;
-  agent: string;
-  bin: string | null;
-  workspace: string;
-  transport: "pty" | "headless";
-  startedAt: string;
-  endedAt: string | null;
-  endReason: EndReason | null;
-  exitCode: number | null;
-  limitMessage: string | null;
-  resetsAt: string | null;
-}
-
-/** A transcript entry as stored. */
-export interface EntryRow {
-  seq: number;
-  role: Role;
-  text: string;
-  fidelity: Fidelity;
-  /** How sure uuldana is of a user turn; null for agent entries and older journals. */
-  certainty: Certainty | null;
-  at: string;
-}
-
-/** A handoff as stored. */
-export interface HandoffRow {
-  id: string;
-  fromRun: number | null;
-  toAgent: string;
-  toRun: number | null;
-  mode: "auto" | "manual";
-  road: string;
-  characters: number;
-  omitted: number;
-  redactions: number;
-  status: HandoffStatus;
-  filePath: string | null;
-  error: string | null;
-  receipt: string | null;
-  createdAt: string;
-}
-
-// How long a statement waits for another uuldana's lock on the journal.
-const _BUSY_MS = 5_000;
-// How long the repair at open waits for one.
-const _REPAIR_BUSY_MS = 250;
-
-/** The journal file name inside the data directory. */
-export const JOURNAL_FILE = "journal.db";
+// The records, and what opening a journal's file can say, are part of the journal's API.
+export type * from "./records.ts";
+export { JOURNAL_FILE, JournalError, journalProblem } from "./open.ts";
 
 function _now(): string {
   return new Date().toISOString();
@@ -197,47 +48,6 @@ function _now(): string {
 function _ownerGone(ownerPid: number | null): boolean {
   const owner = ownerPid === null ? null : Number(ownerPid);
   return owner !== process.pid && (owner === null || !processAlive(owner));
-}
-
-/** Raised when the journal file cannot be used; names the file and what to do. */
-export class JournalError extends UuldanaError {
-  constructor(message: string, hint: string) {
-    super(message, 1, hint);
-    this.name = "JournalError";
-  }
-}
-
-/**
- * The one-line error for a journal file that failed with a SQLite fault (locked, full, read-only,
- * I/O, damaged): it names the file and says what to do. Other errors get a generic line.
- */
-export function journalProblem(path: string, e: unknown): JournalError {
-  const fault = journalFault(e);
-  if (!fault) {
-    return new JournalError(
-      `journal ${path} failed: ${(e as Error)?.message ?? e}`,
-      "run again with UULDANA_DEBUG=1 for details",
-    );
-  }
-  const { what, hint } = describeFault(path, fault);
-  return new JournalError(what, hint);
-}
-
-/** A run's recording as the journal stores it (see {@link Journal.output}). */
-export interface StoredOutput {
-  cols: number;
-  rows: number;
-  /** The classic timing of a raw recording (empty for an asciicast, or a run interrupted). */
-  timing: string;
-  /** The gzip stream (all members). */
-  data: Uint8Array;
-  truncated: boolean;
-  /** `cast`: timed asciicast (schema 7 on); `raw`: output bytes (recorded before). */
-  format: "cast" | "raw";
-  /** The recording's file, or null (kept in the journal before schema 3). */
-  path: string | null;
-  /** The text uuldana delivered to the run (a replay needs it); empty before schema 7. */
-  delivered: string[];
 }
 
 /** An open journal. Close it when done. */
@@ -266,29 +76,7 @@ export class Journal {
 
   /** Opens and migrates the database file of the journal in `dir` (see {@link Journal.open}). */
   protected static openDatabase(dir: string): { path: string; db: DatabaseSync } {
-    const path = join(dir, JOURNAL_FILE);
-    let db: DatabaseSync;
-    try {
-      if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
-      db = new DatabaseSync(path);
-    } catch (e) {
-      throw Journal.#unusable(path, e);
-    }
-    try {
-      db.exec(`PRAGMA busy_timeout = ${_BUSY_MS}`);
-      // Checked before anything writes (WAL mode, migrations), so a refused file stays as it was.
-      if (Journal.#version(db, path) < SCHEMA_VERSION) {
-        Journal.#enableWal(db);
-        Journal.#migrate(db, path);
-      }
-      db.exec("PRAGMA foreign_keys = ON");
-      chmodSync(path, 0o600);
-    } catch (e) {
-      db.close();
-      if (e instanceof JournalError) throw e;
-      throw Journal.#unusable(path, e);
-    }
-    return { path, db };
+    return openJournalDatabase(dir);
   }
 
   /**
@@ -298,7 +86,7 @@ export class Journal {
    */
   protected repairOnOpen(): void {
     try {
-      this.setBusyTimeout(_REPAIR_BUSY_MS);
+      this.setBusyTimeout(REPAIR_BUSY_MS);
       this.repairInterrupted();
     } catch (e) {
       const fault = journalFault(e);
@@ -307,69 +95,7 @@ export class Journal {
         throw fault ? journalProblem(this.path, e) : e;
       }
     } finally {
-      if (this.isOpen) this.setBusyTimeout(_BUSY_MS);
-    }
-  }
-
-  static #unusable(path: string, e: unknown): JournalError {
-    const fault = journalFault(e);
-    if (fault) return journalProblem(path, e);
-    return new JournalError(
-      `journal ${path} cannot be opened: ${(e as Error).message}`,
-      "the file is left untouched; move it away to start a new journal, or set UULDANA_HOME",
-    );
-  }
-
-  // Switching to WAL takes an exclusive lock, and when two uuldanas switch at once SQLite answers
-  // "database is locked" at once instead of waiting (they would deadlock): retry until busy_timeout.
-  static #enableWal(db: DatabaseSync): void {
-    const deadline = Date.now() + _BUSY_MS;
-    for (;;) {
-      try {
-        db.exec("PRAGMA journal_mode = WAL");
-        return;
-      } catch (e) {
-        if (!/database is locked/.test((e as Error).message) || Date.now() > deadline) throw e;
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 + Math.random() * 20);
-      }
-    }
-  }
-
-  // The schema version, refusing a newer or a foreign file. One statement, so the version and the
-  // table count come from the same snapshot even while another uuldana is migrating.
-  static #version(db: DatabaseSync, path: string): number {
-    const row = db.prepare(
-      "SELECT (SELECT user_version FROM pragma_user_version) AS v, " +
-        "(SELECT count(*) FROM sqlite_master) AS n",
-    ).get() as { v: number; n: number };
-    const version = Number(row.v);
-    if (version > SCHEMA_VERSION) {
-      throw new JournalError(
-        `journal ${path} was written by a newer uuldana (schema ${version}, this one knows ${SCHEMA_VERSION})`,
-        "upgrade uuldana, or point UULDANA_HOME at another directory",
-      );
-    }
-    if (version === 0 && Number(row.n) > 0) {
-      throw new JournalError(
-        `journal ${path} is an SQLite database that uuldana did not create`,
-        "move that file away (it is left untouched), or set UULDANA_HOME to another directory",
-      );
-    }
-    return version;
-  }
-
-  // All pending migrations in one write transaction. The version is read again inside it: another
-  // uuldana started at the same moment may have migrated the file since it was first read.
-  static #migrate(db: DatabaseSync, path: string): void {
-    db.exec("BEGIN IMMEDIATE");
-    try {
-      const from = Journal.#version(db, path);
-      for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
-      if (from < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
-      db.exec("COMMIT");
-    } catch (e) {
-      db.exec("ROLLBACK");
-      throw e;
+      if (this.isOpen) this.setBusyTimeout(BUSY_MS);
     }
   }
 

@@ -213,7 +213,8 @@ class _ScriptPty implements PtyProcess {
     const agent = await this.agentPid();
     if (agent === null) return;
     // The prelude sets the start size itself; a resize before it finishes would be overwritten.
-    const deadline = Date.now() + 3000;
+    // On a loaded machine the prelude takes seconds to run (3 s was seen too short at load 12).
+    const deadline = Date.now() + 15_000;
     while (
       !this.#done && Date.now() < deadline && (await _cmdline(agent)).includes(OUTER_SHELL_VAR)
     ) {

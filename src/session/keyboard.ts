@@ -10,25 +10,40 @@ export type KeySink = (bytes: Uint8Array) => void;
 
 /** A source of key bytes: the real stdin, or a scripted one (the demo). */
 export interface Keyboard {
-  /** Routes bytes to `sink` (null: hold them, bounded, until a sink is set). */
+  /**
+   * Routes bytes to `sink` (null: hold them until a sink is set; past a bound, reading stops, so
+   * keys wait in the terminal, never dropped).
+   */
   setSink(sink: KeySink | null): void;
   /** Stops reading. */
   close(): void;
 }
 
-const _HOLD_LIMIT = 64 * 1024;
+/** Bytes held while no run takes keys (between agents, before the first starts), at most. */
+export const HOLD_LIMIT = 64 * 1024;
 
-/** Reads `Deno.stdin` until EOF or `close()`. */
+/**
+ * Reads stdin (or `input`) until EOF or `close()`. While no run takes keys it holds what was read;
+ * once {@link HOLD_LIMIT} is held it reads no more until a sink is set: what the user typed or
+ * pasted meanwhile waits in the terminal's own buffer (the writer blocks), nothing is lost.
+ */
 export class StdinKeyboard implements Keyboard {
   #sink: KeySink | null = null;
   #held: Uint8Array[] = [];
   #heldBytes = 0;
   #reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
   #closed = false;
+  /** Resolved when a sink is set or the keyboard closes (a full hold waits on it). */
+  #wake: (() => void) | null = null;
+  readonly #input: () => ReadableStream<Uint8Array>;
 
-  /** Starts reading stdin in the background. */
+  constructor(input: () => ReadableStream<Uint8Array> = () => Deno.stdin.readable) {
+    this.#input = input;
+  }
+
+  /** Starts reading in the background. */
   start(): this {
-    this.#reader = Deno.stdin.readable.getReader();
+    this.#reader = this.#input().getReader();
     this.#pump();
     return this;
   }
@@ -36,6 +51,10 @@ export class StdinKeyboard implements Keyboard {
   async #pump(): Promise<void> {
     try {
       while (!this.#closed) {
+        if (!this.#sink && this.#heldBytes >= HOLD_LIMIT) {
+          await new Promise<void>((resolve) => this.#wake = resolve);
+          continue;
+        }
         const { value, done } = await this.#reader!.read();
         if (done) break;
         this.#deliver(value);
@@ -53,7 +72,8 @@ export class StdinKeyboard implements Keyboard {
       } catch (e) {
         if (Deno.env.get("UULDANA_DEBUG") === "1") console.error(e);
       }
-    } else if (this.#heldBytes + bytes.length <= _HOLD_LIMIT) {
+    } else {
+      // Never more than HOLD_LIMIT and one read: the pump stops reading at the limit.
       this.#held.push(bytes);
       this.#heldBytes += bytes.length;
     }
@@ -67,10 +87,18 @@ export class StdinKeyboard implements Keyboard {
       this.#heldBytes = 0;
       for (const b of held) this.#deliver(b);
     }
+    if (sink) this.#resume();
+  }
+
+  #resume(): void {
+    const wake = this.#wake;
+    this.#wake = null;
+    wake?.();
   }
 
   close(): void {
     this.#closed = true;
+    this.#resume();
     this.#reader?.cancel().catch(() => {});
     try {
       this.#reader?.releaseLock();

@@ -1,6 +1,7 @@
 /**
  * The simulated agents' structured channels, the way each real CLI runs them (docs/channels.md,
- * "Verified per agent"): Qwen's hooks from the settings file `QWEN_CODE_SYSTEM_DEFAULTS_PATH`
+ * "Verified per agent"; Claude's, which runs before the first frame and waits for some hooks, is
+ * claude_channel.ts behind the same `SimChannel`): Qwen's hooks from the settings file `QWEN_CODE_SYSTEM_DEFAULTS_PATH`
  * names, OpenCode's `file://` plugins from `OPENCODE_CONFIG_CONTENT` (imported and called like
  * OpenCode calls them), Copilot's plugin hooks from `--plugin-dir`, Codex's `-c hooks.<Event>`
  * hooks when `-c hooks.state` trusts them by hash. Each turn's moments (a submit, a reply, a
@@ -28,6 +29,13 @@ export interface SimChannel {
   interrupted(): void;
   /** The session ends. */
   ended(): void;
+  /**
+   * Before the turn goes to the model (Claude: its UserPromptSubmit hooks, waited for); the turn
+   * is answered once this resolves. Absent: at once.
+   */
+  beforeAnswer?(text: string, turn: number): Promise<void>;
+  /** On the way out, the terminal restored (Claude: SessionEnd); the process exits after it. */
+  closing?(code: number): Promise<void>;
 }
 
 /** A provider's error as the mock or a real API returns it. */

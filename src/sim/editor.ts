@@ -197,6 +197,43 @@ export class LineEditor {
     return sent;
   }
 
+  /** The editing keys the decoder leaves as raw sequences; false when `seq` is none of them. */
+  editKey(seq: string): boolean {
+    switch (seq) {
+      case "\x1b[H":
+      case "\x1bOH":
+      case "\x1b[1~":
+      case "\x01":
+        this.home();
+        return true;
+      case "\x1b[F":
+      case "\x1bOF":
+      case "\x1b[4~":
+      case "\x05":
+        this.end();
+        return true;
+      case "\x1b[3~":
+        this.deleteForward();
+        return true;
+      case "\x15":
+        this.killToStart();
+        return true;
+      case "\x0b":
+        this.killToEnd();
+        return true;
+      case "\x17":
+      case "\x1b\x7f":
+        this.killWord();
+        return true;
+      case "\x1b\r": // Alt+Enter, Shift+Enter (xterm modifyOtherKeys, kitty): a newline
+      case "\x1b[27;2;13~":
+      case "\x1b[13;2u":
+        this.insert("\n");
+        return true;
+    }
+    return false;
+  }
+
   #set(text: string): void {
     this.#chars = [...text];
     this.#cursor = this.#chars.length;
