@@ -15,7 +15,8 @@
  * `SIM_LOADING_MS` (with bracketed paste already on, the screen stays blank and input is dropped
  * this long before the first frame, as real OpenCode 1.18 and Kilo 7.7 do while they load),
  * `SIM_DEAF_MS` (after the first frame, input is dropped this long: an agent whose input box
- * shows but does not take input yet),
+ * shows but does not take input yet), `SIM_PASTE_SHOW_MS` (a paste is taken at once but drawn only
+ * this long after it arrives, as a loaded TUI draws late),
  * `SIM_LIMIT_SESSIONS=N` (only the first N sessions, counted in `SIM_STATE_DIR`, hit it),
  * `SIM_RELAUNCH_MS` (Gemini and Qwen: every start, `--help` included, first costs this long, as
  * their launcher relaunching itself does, unless `GEMINI_CLI_NO_RELAUNCH`/`QWEN_CODE_NO_RELAUNCH`
