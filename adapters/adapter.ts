@@ -235,6 +235,13 @@ export interface Adapter {
    */
   readonly workingRow?: RegExp;
   /**
+   * Matches the row the agent animates while it waits on its model with nothing else to show
+   * (Copilot CLI's `◉ Working` footer, redrawn every 90 ms also while it retries a quota error):
+   * a limit its channel reports with the provider's own code acts while only that row moves
+   * (src/detect/detector.ts). Absent: any drawing counts as the agent at work.
+   */
+  readonly waitingRow?: RegExp;
+  /**
    * The agent's structured channel (hooks, a plugin, an event stream), turned on by `launch` when
    * its request carries a relay; absent: uuldana reads only its screen.
    */

@@ -70,5 +70,8 @@ export const copilot: Adapter = {
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
+  // 1.0.102's footer while a turn waits on the model (also while it retries a quota 429 for a
+  // minute): ` ◉ Working esc esc edit prompt`, its glyph cycling ◉ ◎ ○ ● every 90 ms.
+  waitingRow: /^ ?[◉◎○●] Working(?: |$)/,
   channel: COPILOT_CHANNEL,
 };

@@ -2,7 +2,8 @@
  * `uuldana agents` with real agents installed, the code before (a git revision, by default the
  * last commit before the probe cache) next to this checkout, side by side in one run:
  *
- *   tools/deno.sh run -A bench/agents_bench.ts [--agents-dir /work/agents] [--rounds N] [--base REV]
+ *   tools/deno.sh run -A bench/agents_bench.ts [--agents-dir /work/agents] [--agents a,b] [--rounds N]
+ *     [--base REV]
  *
  * Each agent is the newest `<name>@<version>/node_modules/.bin/<name>` under `--agents-dir`
  * (the layout of /work/agents/install.sh), pointed at by a config; every run has the same scratch
@@ -19,11 +20,12 @@ import { loadavg } from "node:os";
 import { REPO_DIR, V8_FLAGS } from "../tests/_paths.ts";
 import { compareVersions } from "../adapters/tested.ts";
 
-const AGENTS = ["claude", "codex", "gemini", "opencode", "qwen", "copilot", "kilo"];
 const arg = (name: string, fallback: string) => {
   const i = Deno.args.indexOf(name);
   return i >= 0 ? Deno.args[i + 1] : fallback;
 };
+// The seven of issue 23's target by default; `--agents claude,pi,auggie` for others.
+const AGENTS = arg("--agents", "claude,codex,gemini,opencode,qwen,copilot,kilo").split(",");
 const AGENTS_DIR = arg("--agents-dir", "/work/agents");
 const ROUNDS = Number(arg("--rounds", "3"));
 const BASE = arg("--base", "b5aa1a5");

@@ -15,6 +15,7 @@ import { normalizeSpace } from "../adapters/screen_text.ts";
 import { Terminal } from "../src/vt/mod.ts";
 import { AGENT_CORPUS_DIR, DENO_DIR } from "./_paths.ts";
 import { runUuldana } from "./_uuldana.ts";
+import { type AgentReport, renderAgents } from "../src/cli/agents.ts";
 
 const CORPUS = AGENT_CORPUS_DIR;
 
@@ -386,4 +387,52 @@ Deno.test("debug detect command: JSON report, explicit --now, unknown agent is a
   );
   assertEquals(bad.code, 2);
   assert(bad.stderr.includes("known agents"));
+});
+
+Deno.test("agents: a probe that did not answer says what to do; answered ones say where they came from", () => {
+  const report = (name: string, extra: Partial<AgentReport>): AgentReport => ({
+    name,
+    displayName: name,
+    found: true,
+    path: `/bin/${name}`,
+    version: "1.0.0",
+    versionNote: null,
+    acceptsInitialPrompt: true,
+    proof: { accepted: true, line: "Usage: x [PROMPT]" },
+    cached: true,
+    tested: { kind: "tested", tested: "1.0.0", date: "2026-12-01" },
+    roads: ["prompt", "paste"],
+    defaultRoad: "paste",
+    handoffInArgv: false,
+    disabled: false,
+    installHint: "",
+    problem: null,
+    limit: null,
+    channel: { channel: "hooks" },
+    ...extra,
+  });
+  const slow = report("pi", {
+    acceptsInitialPrompt: false,
+    cached: false,
+    proof: {
+      accepted: false,
+      line: null,
+      inconclusive: true,
+      reason: "'pi --help' did not answer",
+    },
+  });
+  const text = renderAgents([report("codex", {}), slow]);
+  assert(
+    text.endsWith(
+      "(pi did not answer in time, on a busy machine most likely: run `uuldana agents` again, " +
+        "it asks only what is missing)",
+    ),
+    text,
+  );
+  assert(text.includes("initial prompt: unknown  'pi --help' did not answer"), text);
+  assert(
+    renderAgents([report("codex", {})]).endsWith(
+      "(versions and proofs from the cache; `uuldana agents --refresh` probes again)",
+    ),
+  );
 });

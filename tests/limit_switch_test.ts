@@ -202,6 +202,31 @@ Deno.test(
 );
 
 worldTest(
+  "Copilot retrying a quota 429 behind its turning `◉ Working` footer: its hook's first report hands off, not its `✗` row a minute later",
+  () =>
+    new World(["copilot", "codex"], {
+      // Five retries 2 s apart: the `✗` row would come 10 s after the first report.
+      copilot: { SIM_LIMIT_AFTER: "1", SIM_COPILOT_RETRIES: "5", SIM_RETRY_MS: "2000" },
+    }),
+  async (w) => {
+    await w.start(["run"]);
+    await w.ask("copilot", "fix the flaky test", null);
+    const [limit] = await w.waitForEvent("copilot", "limit");
+    const [start] = await w.waitForEvent("codex", "start", 1, 20_000);
+    const took = Date.parse(String(start.time)) - Date.parse(String(limit.time));
+    assert(took < 5_000, `codex started ${took} ms after copilot's first failed call`);
+    assert(String(start.prompt ?? "").includes("fix the flaky test"), "the handoff has the turn");
+    await w.quit();
+    w.withJournal((j) => {
+      const run = j.runs().find((r) => r.agent === "copilot")!;
+      assertEquals(run.endReason, "limit");
+      const acted = j.decisions(run.id).find((d) => d.verdict === "acted")!;
+      assert(/retrying the provider's error/.test(acted.why ?? ""), acted.why);
+    });
+  },
+);
+
+worldTest(
   "Qwen retrying DashScope's `429 Free allocated quota exceeded.` at column 2, counting down: handed off, Qwen's processes gone",
   () => new World(["qwen", "codex"], { qwen: { SIM_LIMIT_AFTER: "1" } }),
   async (w) => {

@@ -107,7 +107,13 @@ export function renderAgents(statuses: readonly AgentReport[]): string {
     );
   }
   const cached = found.filter((s) => s.cached).length;
-  if (found.length) {
+  const unanswered = found.filter((s) => s.versionNote || s.proof?.inconclusive).map((s) => s.name);
+  if (unanswered.length) {
+    out.push(dim(
+      `(${unanswered.join(", ")} did not answer in time, on a busy machine most likely: ` +
+        "run `uuldana agents` again, it asks only what is missing)",
+    ));
+  } else if (found.length) {
     out.push(dim(
       cached === found.length
         ? `(versions and proofs from the cache; \`uuldana agents --refresh\` probes again)`

@@ -89,9 +89,11 @@ export async function runChecks(): Promise<Check[]> {
         ? {
           name: "config",
           status: "ok",
-          detail: `${config.path} ${config.exists ? "(valid)" : "(none: defaults)"}; chain ${
-            config.chain.join(" → ")
-          }`,
+          detail: `${config.path} ${
+            config.exists
+              ? "(valid)"
+              : "(not there: the defaults apply; `uuldana config init` writes one)"
+          }; chain ${config.chain.join(" → ")}`,
         }
         : {
           name: "config",

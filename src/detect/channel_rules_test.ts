@@ -34,9 +34,9 @@ const prompt: ChannelEvent = { type: "prompt", text: "A3 add a --dry-run flag" }
 type Input = DriveInput;
 
 /** Feeds timed inputs, waking only when the detector asks, up to `until`. */
-function drive(inputs: Input[], until: number) {
+function drive(inputs: Input[], until: number, adapter = claude) {
   const d = new Detector({
-    adapter: claude,
+    adapter,
     cols: 120,
     rows: 40,
     startedAt: STARTED,
@@ -224,4 +224,90 @@ Deno.test("the agent still drawing delays the report until it stops", () => {
     verdict!.atMs >= 950 + WORKING_MS && verdict!.atMs < 950 + WORKING_MS + 150,
     `${verdict!.atMs}`,
   );
+});
+
+// Copilot CLI 1.0.102 while it retries the provider's quota 429 (a minute, five retries): its
+// transcript stays, its footer's glyph cycles every 90 ms (testdata: the real-agent matrix).
+const copilot = adapterByName("copilot")!;
+const copilotScreen = (glyph: string, extra: string[] = []) => [
+  " ❯ Add a --dry-run flag to deploy.sh",
+  "",
+  " ● MOCKREPLY-1: noted.",
+  "",
+  " ❯ and a test for it",
+  ...extra,
+  "",
+  "─".repeat(120),
+  "❯ ",
+  "─".repeat(120),
+  ` ${glyph} Working esc esc edit prompt`,
+];
+const GLYPHS = ["◉", "◎", "○", "●"];
+// Copilot's footer every 90 ms from `from` to `to`; `extra(at)`: rows a tool prints meanwhile.
+function copilotRetrying(from: number, to: number, extra?: (at: number) => string[]): Input[] {
+  const out: Input[] = [];
+  for (let at = from, i = 0; at <= to; at += 90, i++) {
+    out.push({ at, bytes: draw(copilotScreen(GLYPHS[i % 4], extra?.(at))) });
+  }
+  return out;
+}
+const quota: ChannelEvent = {
+  type: "limit",
+  kind: "usage",
+  message: "You exceeded your current quota, please check your plan and billing details.",
+  resetsAt: null,
+  code: "insufficient_quota",
+};
+
+Deno.test("copilot: its report of the provider's quota error acts while only its waiting row moves", () => {
+  const end = CHANNEL_HOLD_MS + 2000;
+  const { verdict, decisions } = drive(
+    [
+      { at: 0, event: prompt },
+      ...copilotRetrying(10, 40),
+      { at: 50, event: quota },
+      ...copilotRetrying(100, end),
+    ],
+    end,
+    copilot,
+  );
+  assertEquals(verdict?.kind, "limit");
+  assert(
+    verdict!.atMs >= 50 + SCREEN_WORD_MS && verdict!.atMs < 50 + SCREEN_WORD_MS + 150,
+    `${verdict!.atMs}`,
+  );
+  const acted = decisions.at(-1)!;
+  assertEquals([acted.source, acted.verdict], ["channel", "acted"]);
+  assert(/retrying the provider's error/.test(acted.why!), acted.why);
+  // Not a limit screen uuldana missed: Copilot shows none while it retries.
+  assert(!decisions.some((x) => x.verdict === "disagree"));
+});
+
+Deno.test("copilot: a report while the screen changes beside the waiting row (a tool at work) waits", () => {
+  const end = CHANNEL_HOLD_MS + 2000;
+  const { verdict, decisions } = drive(
+    [
+      { at: 0, event: prompt },
+      ...copilotRetrying(10, 40),
+      { at: 50, event: quota }, // forged by a tool that keeps printing
+      ...copilotRetrying(100, end, (at) => [` │ line ${Math.floor(at / 200)}`]),
+    ],
+    end,
+    copilot,
+  );
+  assertEquals(verdict, null);
+  assertEquals(decisions.at(-1)?.verdict, "rejected");
+  // A report without the provider's code (not its error as the provider sent it) waits too.
+  const { code: _code, ...uncoded } = quota as Extract<ChannelEvent, { type: "limit" }>;
+  const bare = drive(
+    [
+      { at: 0, event: prompt },
+      ...copilotRetrying(10, 40),
+      { at: 50, event: uncoded },
+      ...copilotRetrying(100, end),
+    ],
+    end,
+    copilot,
+  );
+  assertEquals(bare.verdict, null);
 });

@@ -28,6 +28,9 @@
  *   screen confirmed (a rejected request may be a throttle) waits up to {@link CHANNEL_WORD_MS}
  *   for the channel's word: its report acts at once, its error vetoes, its silence lets the
  *   screen act; a usage limit in the agent's own words acts at once;
+ * - a report of the provider's own error (it carries the provider's code) while the screen shows
+ *   the agent's waiting row (`Adapter.waitingRow`, Copilot's `◉ Working`) and nothing but that
+ *   row changes for {@link SCREEN_WORD_MS} acts: the agent retries the error, no tool is at work;
  * - a channel report not worth a handoff by the policy (a rate limit still retried) is rejected.
  *
  * Before handling an input at time t, every look due at or before t is made, at its due time.
@@ -135,7 +138,17 @@ export class Detector {
   /** The channel called this turn's failure an error, not a limit (until the next turn). */
   #notLimit: Extract<ChannelEvent, { type: "error" }> | null = null;
   /** A limit the agent reported that the screen has not backed yet. */
-  #reported: { hit: LimitHit; sinceUs: number; inTurn: boolean } | null = null;
+  #reported: {
+    hit: LimitHit;
+    sinceUs: number;
+    inTurn: boolean;
+    /**
+     * The screen without its waiting row when the report came (`Adapter.waitingRow`; only for a
+     * report of the provider's own error, one with its code): the agent retrying that error
+     * changes nothing else.
+     */
+    still: string | null;
+  } | null = null;
   /** A limit the screen confirmed, waiting for the channel's word. */
   #held: { hit: LimitHit; sinceUs: number } | null = null;
   /** A screen limit the channel vetoed: not acted on while it stays. */
@@ -459,7 +472,8 @@ export class Detector {
       });
       return null;
     }
-    this.#reported = { hit, sinceUs: t, inTurn: this.#turns.size > 0 };
+    const still = event.code !== undefined ? this.#stillScreen() : null;
+    this.#reported = { hit, sinceUs: t, inTurn: this.#turns.size > 0, still };
     if (this.#held) return this.#actOnReport(t, "its screen showed a limit already");
     if (this.#screenLimit(t)) return this.#actOnReport(t, "its screen shows a limit too");
     this.#record({
@@ -508,6 +522,17 @@ export class Detector {
       });
       return this.#actOnReport(t, "the agent stopped drawing after reporting it");
     }
+    if (
+      r.inTurn && r.still !== null && t - r.sinceUs >= _us(SCREEN_WORD_MS) &&
+      this.#stillScreen() === r.still
+    ) {
+      // Copilot animates its waiting row while it retries the provider's quota error, a minute
+      // and more before its screen says so: that redraw alone is not the agent at work.
+      return this.#actOnReport(
+        t,
+        "the agent is retrying the provider's error: only its waiting row moved since the report",
+      );
+    }
     if (t - r.sinceUs >= _us(CHANNEL_HOLD_MS)) {
       this.#reported = null;
       this.#record({
@@ -542,6 +567,18 @@ export class Detector {
     if (t - this.#lastOutputUs < _us(WORKING_MS)) return true;
     const row = this.#opts.adapter.workingRow ?? BUSY_ROW;
     return this.terminal.logicalScreenLines().some((l) => row.test(l));
+  }
+
+  /**
+   * The screen's rows but the agent's waiting row (`Adapter.waitingRow`), when the screen shows
+   * that row; null when the adapter has none or the screen does not show it.
+   */
+  #stillScreen(): string | null {
+    const row = this.#opts.adapter.waitingRow;
+    if (!row) return null;
+    const lines = this.terminal.logicalScreenLines();
+    if (!lines.some((l) => row.test(l))) return null;
+    return lines.filter((l) => !row.test(l)).join("\n");
   }
 
   // Whether the screen shows any limit now (worth a handoff or not: a retry row backs a report).

@@ -22,10 +22,18 @@ const _CHUNK_BYTES = 1024;
 const _CHUNK_PAUSE_MS = 8;
 
 /**
- * Waits until the agent has enabled bracketed paste (?2004), shows its input box ready (the
- * adapter's rule: OpenCode and Kilo turn ?2004 on long before they read input) and has been quiet,
- * then pastes `text` in chunks the agent can take, and checks whether the pasted text became
- * visible (the receipt). Pastes nothing if that does not happen within `timeoutMs`.
+ * How long an agent whose input box has just shown may take to go quiet, whatever is left of the
+ * paste's own wait: on a loaded machine OpenCode drew its box 118 s into a 120 s wait, and the
+ * paste was dropped for the 1.5 s of quiet it had no time left to show.
+ */
+export const QUIET_AFTER_READY_MS = 30_000;
+
+/**
+ * Waits until the agent has enabled bracketed paste (?2004) and shows its input box ready (the
+ * adapter's rule: OpenCode and Kilo turn ?2004 on long before they read input), within
+ * `timeoutMs`; then until it has been quiet, for what is left of that or at least
+ * {@linkcode QUIET_AFTER_READY_MS}. Then pastes `text` in chunks the agent can take, and checks
+ * whether the pasted text became visible (the receipt). Pastes nothing if the agent is not ready.
  */
 export async function pasteHandoff(
   run: AgentRun,
@@ -39,37 +47,66 @@ export async function pasteHandoff(
     probes: readonly string[];
   },
 ): Promise<PasteResult> {
-  const ready = await run.waitUntil(
-    () => run.vt.modes.bracketedPaste && run.inputReady() && run.isQuiet(),
-    opts.timeoutMs,
-  );
-  if (!ready) {
-    if (run.finished) return { pasted: false, reason: "the agent ended before it showed a prompt" };
-    const why = !run.vt.modes.bracketedPaste
-      ? "the agent did not enable bracketed paste (?2004)"
-      : !run.inputReady()
-      ? "the agent did not show its input box"
-      : "the agent never went quiet";
-    return { pasted: false, reason: `${why} within ${Math.round(opts.timeoutMs / 1000)} s` };
+  return (await _pasteOnce(run, text, opts, null)).result;
+}
+
+// One paste (see pasteHandoff), with the pieces it looked for. `earlier`: the pieces of an earlier
+// paste of the same text that did not show within the receipt's wait; when it shows by the end of
+// a second such wait (a loaded agent draws late), it is not pasted a second time.
+async function _pasteOnce(
+  run: AgentRun,
+  text: string,
+  opts: { timeoutMs: number; probes: readonly string[] },
+  earlier: readonly string[] | null,
+): Promise<{ result: PasteResult; pieces: readonly string[] }> {
+  const unready = await _whenReady(run, opts.timeoutMs);
+  if (unready !== null) return { result: { pasted: false, reason: unready }, pieces: [] };
+  if (earlier !== null) {
+    // A loaded agent may draw a paste after the receipt's wait: it is given that long again.
+    const late = await _seen(run, opts.probes, earlier);
+    if (late !== null) {
+      const receipt = `visible on screen: "${late}" (it showed late)`;
+      return { result: { pasted: true, visible: true, receipt }, pieces: earlier };
+    }
   }
   const pieces = _pieces(text, run.vt.logicalScreenLines().join("\n"));
   // The text is sanitised by the composer: no ESC can end the paste early.
   const bytes = _encoder.encode(`\x1b[200~${text}\x1b[201~`);
   for (let at = 0; at < bytes.length; at += _CHUNK_BYTES) {
-    if (run.finished) return { pasted: false, reason: "the agent ended during the paste" };
+    if (run.finished) {
+      return { result: { pasted: false, reason: "the agent ended during the paste" }, pieces };
+    }
     await run.write(bytes.subarray(at, at + _CHUNK_BYTES));
     await new Promise((r) => setTimeout(r, _CHUNK_PAUSE_MS));
   }
   // The input box now holds text the user did not type: `/agent` there is not a command.
   run.noteTypedByUuldana();
   const seen = await _seen(run, opts.probes, pieces);
-  return {
+  const result: PasteResult = {
     pasted: true,
     visible: seen !== null,
     receipt: seen !== null
       ? `visible on screen: "${seen}"`
       : "written, but not visible on screen (the agent may show large pastes collapsed)",
   };
+  return { result, pieces };
+}
+
+// Waits for the agent to take a paste (see pasteHandoff); null when it can, else why not.
+async function _whenReady(run: AgentRun, timeoutMs: number): Promise<string | null> {
+  const started = performance.now();
+  const shown = () => run.vt.modes.bracketedPaste && run.inputReady();
+  const within = `within ${Math.round(timeoutMs / 1000)} s`;
+  if (!await run.waitUntil(shown, timeoutMs)) {
+    if (run.finished) return "the agent ended before it showed a prompt";
+    return !run.vt.modes.bracketedPaste
+      ? `the agent did not enable bracketed paste (?2004) ${within}`
+      : `the agent did not show its input box ${within}`;
+  }
+  const left = Math.max(timeoutMs - (performance.now() - started), QUIET_AFTER_READY_MS);
+  if (await run.waitUntil(() => shown() && run.isQuiet(), left)) return null;
+  if (run.finished) return "the agent ended before it showed a prompt";
+  return `the agent never went quiet within ${Math.round(left / 1000)} s of showing its prompt`;
 }
 
 /**
@@ -84,8 +121,10 @@ export async function pasteUntilVisible(
   opts: { timeoutMs: number; probes: readonly string[]; attempts?: number },
 ): Promise<RepeatedPasteResult> {
   const most = opts.attempts ?? PASTE_ATTEMPTS;
+  let earlier: readonly string[] | null = null;
   for (let attempt = 1;; attempt++) {
-    const result = await pasteHandoff(run, text, opts);
+    const { result, pieces } = await _pasteOnce(run, text, opts, earlier);
+    earlier = pieces;
     if (!result.pasted || result.visible) return { ...result, attempts: attempt };
     if (attempt >= most) {
       return {
@@ -130,13 +169,19 @@ async function _seen(
   probes: readonly string[],
   pieces: readonly string[],
 ): Promise<string | null> {
-  let seen: string | undefined;
-  await run.waitUntil(() => {
-    const screen = run.vt.logicalScreenLines().join("\n");
-    const shown = pieces.filter((p) => screen.includes(p));
-    seen = probes.find((p) => screen.includes(p)) ?? _COLLAPSED.exec(screen)?.[0] ??
-      (shown.length >= _PIECES_NEEDED ? shown.slice(0, _PIECES_NEEDED).join('" and "') : undefined);
-    return seen !== undefined;
-  }, 5000);
-  return seen ?? null;
+  let seen: string | null = null;
+  await run.waitUntil(() => (seen = _shownNow(run, probes, pieces)) !== null, 5000);
+  return seen;
+}
+
+// What of the paste the screen shows now, or null.
+function _shownNow(
+  run: AgentRun,
+  probes: readonly string[],
+  pieces: readonly string[],
+): string | null {
+  const screen = run.vt.logicalScreenLines().join("\n");
+  const shown = pieces.filter((p) => screen.includes(p));
+  return probes.find((p) => screen.includes(p)) ?? _COLLAPSED.exec(screen)?.[0] ??
+    (shown.length >= _PIECES_NEEDED ? shown.slice(0, _PIECES_NEEDED).join('" and "') : null);
 }

@@ -15,7 +15,8 @@
  * `SIM_LOADING_MS` (with bracketed paste already on, the screen stays blank and input is dropped
  * this long before the first frame, as real OpenCode 1.18 and Kilo 7.7 do while they load),
  * `SIM_DEAF_MS` (after the first frame, input is dropped this long: an agent whose input box
- * shows but does not take input yet),
+ * shows but does not take input yet), `SIM_PASTE_SHOW_MS` (a paste is taken at once but drawn only
+ * this long after it arrives, as a loaded TUI draws late),
  * `SIM_LIMIT_SESSIONS=N` (only the first N sessions, counted in `SIM_STATE_DIR`, hit it),
  * `SIM_RELAUNCH_MS` (Gemini and Qwen: every start, `--help` included, first costs this long, as
  * their launcher relaunching itself does, unless `GEMINI_CLI_NO_RELAUNCH`/`QWEN_CODE_NO_RELAUNCH`
@@ -26,7 +27,8 @@
  * Claude, the text of its `⎿` limit row and its StopFailure hook),
  * `SIM_QWEN_FAIL_FAST=1` (Qwen's limit is a 429 naming its reset: `✕ Quota exhausted: …` at once
  * and its StopFailure hook), `SIM_COPILOT_RETRIES=N` (Copilot retries the failed call N times,
- * `SIM_RETRY_MS` apart, busy, its errorOccurred hook each time, before its `✗` row),
+ * `SIM_RETRY_MS` apart, busy with its footer's `◉ Working` glyph turning every 90 ms, its
+ * errorOccurred hook each time, before its `✗` row),
  * `SIM_RETRY_GIVEUP=N` (OpenCode stops retrying after attempt N and ends the turn with its `┃`
  * error block), `SIM_SPLIT_MS` (the frame showing the limit is written in two parts this many ms
  * apart, cut inside the reset clause), `SIM_TOOL_CAT=FILE` (Claude answers a turn by running

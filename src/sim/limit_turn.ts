@@ -124,12 +124,20 @@ export function showLimit(persona: PersonaName, host: LimitHost, reset: string |
       }
       v.busy = true;
       let attempt = 1;
-      host.channel?.retrying(attempt, body, envInt("SIM_RETRY_MS", 2000));
-      host.retryEvery(envInt("SIM_RETRY_MS", 2000), () => {
-        if (++attempt > retries) {
-          host.stopRetry();
-          show();
-        } else host.channel?.retrying(attempt, body, envInt("SIM_RETRY_MS", 2000));
+      const every = envInt("SIM_RETRY_MS", 2000);
+      host.channel?.retrying(attempt, body, every);
+      // Its footer's `◉ Working` glyph turns every 90 ms for as long as it retries.
+      let waited = 0;
+      host.retryEvery(90, () => {
+        v.spin = (v.spin ?? 0) + 1;
+        waited += 90;
+        if (waited >= every) {
+          waited = 0;
+          if (++attempt > retries) {
+            host.stopRetry();
+            show();
+          } else host.channel?.retrying(attempt, body, every);
+        }
         host.render();
       });
       break;

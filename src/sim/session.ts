@@ -266,6 +266,16 @@ export class SimSession {
       case "paste": {
         const text = ev.text.replace(/\r\n?/g, "\n");
         this.#log.write({ event: "paste", text });
+        const late = envInt("SIM_PASTE_SHOW_MS", 0);
+        if (late && !v.menu) {
+          // A loaded TUI takes the paste at once but draws it only later.
+          setTimeout(() => {
+            ed.paste(text, v.rows);
+            v.input = ed.text;
+            this.#render();
+          }, late);
+          return;
+        }
         if (!v.menu) ed.paste(text, v.rows);
         break;
       }

@@ -42,6 +42,8 @@ export interface ViewState {
   retry: number | null;
   /** Qwen: its retry countdown under the error (seconds left, attempt), or null. */
   retryCountdown?: { seconds: number; attempt: number } | null;
+  /** Copilot: the frame of its waiting glyph while busy (` ◉ Working` in its footer). */
+  spin?: number;
   /** A transient hint (e.g. "Press Ctrl-C again to exit"). */
   hint: string | null;
   /** Claude: the title of the rule above the box while history is recalled, e.g. "History 2/3". */
@@ -382,16 +384,27 @@ export function renderLive(s: ViewState): string[] {
       const countdown = s.retryCountdown;
       return [
         ...(countdown ? [fit(qwenRetryNotice(countdown.seconds, countdown.attempt), c), ""] : []),
-        ...(s.busy ? [fit("⠋ Thinking… (esc to cancel)", c), ""] : []),
+        ...(s.busy && s.persona === "qwen" ? [fit("⠋ Thinking… (esc to cancel)", c), ""] : []),
         rule,
         ..._inputRows(prompt, s.input, "Type your message", c, max),
         rule,
-        DIM + _leftRight(" " + (s.hint ?? fit(s.cwd, Math.floor(c / 2))), _sizeTag(s) + " ", c) +
-        RESET,
+        // Copilot CLI 1.0.102 shows its turn in the footer: ` ◉ Working esc esc edit prompt`.
+        s.busy && s.persona === "copilot"
+          ? _leftRight(
+            ` ${COPILOT_GLYPHS[(s.spin ?? 0) % 4]} Working esc esc edit prompt`,
+            _sizeTag(s) + " ",
+            c,
+          )
+          : DIM +
+            _leftRight(" " + (s.hint ?? fit(s.cwd, Math.floor(c / 2))), _sizeTag(s) + " ", c) +
+            RESET,
       ];
     }
   }
 }
+
+// Copilot's waiting glyph, one frame every 90 ms.
+const COPILOT_GLYPHS = ["◉", "◎", "○", "●"];
 
 // OpenCode's retry footer: a long provider text wraps at a space onto a second row (as real
 // OpenCode does at 120 columns: `… (click to expand) [retrying in` / `16s attempt #4]`), the

@@ -22,6 +22,11 @@ export interface CellRecord {
   toHandoff?: number;
   /** Sender cells: seconds from the provider's first limit answer to the next agent's request. */
   toNextAgent?: number;
+  /**
+   * The cell's runs replayed from their recordings: `same: R runs, N decisions (A acted)` when
+   * each replay made the live run's decisions, else `FAIL: …`.
+   */
+  replay?: string;
 }
 
 /** What the record says about one agent. */
@@ -136,6 +141,21 @@ export function seconds(s: number): string {
 }
 
 /**
+ * The replay column: how many of the agent's cells replayed every run to the same decisions, and
+ * how many decisions that was (`4/4 cells, 37 decisions`); `—` before any cell checked it.
+ */
+export function replays(cells: readonly CellRecord[]): string {
+  const checked = cells.filter((c) => c.replay !== undefined);
+  if (!checked.length) return "—";
+  const same = checked.filter((c) => c.replay!.startsWith("same"));
+  const decisions = same.reduce(
+    (n, c) => n + Number(/(\d+) decisions/.exec(c.replay!)?.[1] ?? 0),
+    0,
+  );
+  return `${same.length}/${checked.length} cells, ${decisions} decisions`;
+}
+
+/**
  * The results table (Markdown) of every agent in the record, in `order`: per cell its result, the
  * version and the day it ran; the sender cell's time from the provider's first limit answer to
  * the next agent's first model request in its own column; agents not run here with the reason.
@@ -150,6 +170,7 @@ export function renderTable(
     "newest passed",
     ...TABLE_COLUMNS.map((c) => c.head),
     "limit → next agent's first request",
+    "replay = live",
   ];
   const rows = [head, head.map(() => "---")];
   const names = [...order.filter((n) => n in record.agents)];
@@ -162,6 +183,7 @@ export function renderTable(
         "—",
         `not run for real: ${esc(a.notRun)}`,
         ...TABLE_COLUMNS.slice(1).map(() => "—"),
+        "—",
         "—",
       ]);
       continue;
@@ -181,6 +203,7 @@ export function renderTable(
       a.tested ?? "none",
       ...TABLE_COLUMNS.map((c) => cell(c.cell)),
       timing,
+      replays(Object.values(a.cells ?? {})),
     ]);
   }
   return rows.map((r) => `| ${r.join(" | ")} |`).join("\n");

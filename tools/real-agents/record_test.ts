@@ -79,8 +79,13 @@ Deno.test("the table names version and date per cell, the timing, and agents not
     {
       ...run("2.1.332", ALL_PASS),
       cells: {
-        sender: { result: "pass", toHandoff: 0.4, toNextAgent: 1.8 },
-        receiver: { result: "pass (hook road)" },
+        sender: {
+          result: "pass",
+          toHandoff: 0.4,
+          toNextAgent: 1.8,
+          replay: "same: 2 runs, 13 decisions (1 acted)",
+        },
+        receiver: { result: "pass (hook road)", replay: "FAIL: replay is not live" },
         paste: { result: "pass ([Pasted text #1 +41 lines])" },
         terminal: { result: "pass (after each of the 3 runs)" },
       },
@@ -100,11 +105,11 @@ Deno.test("the table names version and date per cell, the timing, and agents not
   assert(table[0].startsWith("| agent | newest passed | sender |"));
   assertEquals(
     table[2],
-    "| Claude Code | 2.1.332 | pass (2.1.332, 2026-12-02) | pass (hook road) (2.1.332, 2026-12-02) | pass ([Pasted text #1 +41 lines]) (2.1.332, 2026-12-02) | — | pass (after each of the 3 runs) (2.1.332, 2026-12-02) | 1.8 s (handoff at 0.4 s) |",
+    "| Claude Code | 2.1.332 | pass (2.1.332, 2026-12-02) | pass (hook road) (2.1.332, 2026-12-02) | pass ([Pasted text #1 +41 lines]) (2.1.332, 2026-12-02) | — | pass (after each of the 3 runs) (2.1.332, 2026-12-02) | 1.8 s (handoff at 0.4 s) | 1/2 cells, 13 decisions |",
   );
   assertEquals(
     table[3],
-    "| droid | — | not run for real: stops at login / no account | — | — | — | — | — |",
+    "| droid | — | not run for real: stops at login / no account | — | — | — | — | — | — |",
   );
 });
 
