@@ -11,7 +11,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { join } from "node:path";
 import { World, worldTest } from "./_world.ts";
 import { codexLimitLine, QWEN_QUOTA_RETRY_ROW } from "../src/sim/limit.ts";
-import type { Journal } from "../src/journal/journal.ts";
+import type { Journal, RunRow } from "../src/journal/journal.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
@@ -90,60 +90,58 @@ Deno.test(
 const WRAPPED =
   "You exceeded your current quota, please check your plan and billing details… (click to expand)";
 
+/** OpenCode at its quota on the first turn, with its plugin on or off: the run that met it. */
+function openCodeQuotaWorld(plugin: boolean): World {
+  return new World(["opencode", "claude"], {
+    opencode: {
+      SIM_LIMIT_AFTER: "1",
+      SIM_LIMIT_TEXT: WRAPPED,
+      SIM_RETRY_MS: "400",
+      ...(plugin ? {} : { SIM_HOOKS_OFF: "1" }),
+    },
+  });
+}
+
+/** Asks OpenCode once, waits for Claude to take over, quits; returns the OpenCode run's row. */
+async function limitedOpenCodeRun(w: World): Promise<RunRow> {
+  await w.start(["run"]);
+  await w.ask("opencode", "fix the flaky test", null);
+  await w.waitForEvent("claude", "start", 1, 20_000);
+  await w.quit();
+  const run = w.withJournal((j) => j.runs().find((r) => r.agent === "opencode")!);
+  assertEquals(run.endReason, "limit");
+  return run;
+}
+
 worldTest(
   "OpenCode's retry footer wrapped at 120 columns (a quota text) hands off",
-  () =>
-    new World(["opencode", "claude"], {
-      // Its plugin off: the screen alone (the channel's own test is in channel_test.ts).
-      opencode: {
-        SIM_LIMIT_AFTER: "1",
-        SIM_LIMIT_TEXT: WRAPPED,
-        SIM_RETRY_MS: "400",
-        SIM_HOOKS_OFF: "1",
-      },
-    }),
+  // Its plugin off: the screen alone.
+  () => openCodeQuotaWorld(false),
   async (w) => {
-    await w.start(["run"]);
-    await w.ask("opencode", "fix the flaky test", null);
-    await w.waitForEvent("claude", "start", 1, 20_000);
-    await w.quit();
-    w.withJournal((j) => {
-      const run = j.runs().find((r) => r.agent === "opencode")!;
-      assertEquals(run.endReason, "limit");
-      assert(
-        /^You exceeded your current quota.*\[retrying in 13s attempt #\d+\]$/.test(
-          run.limitMessage ?? "",
-        ),
-        run.limitMessage ?? "no message",
-      );
-      // The footer really wrapped: its two rows are on the saved screen.
-      const screen = j.screen(run.id)!;
-      assert(screen.some((l) => /\[retrying in\s*$/.test(l)), screen.join("\n"));
-    });
+    const run = await limitedOpenCodeRun(w);
+    assert(
+      /^You exceeded your current quota.*\[retrying in 13s attempt #\d+\]$/.test(
+        run.limitMessage ?? "",
+      ),
+      run.limitMessage ?? "no message",
+    );
+    // The footer really wrapped: its two rows are on the saved screen.
+    const screen = w.withJournal((j) => j.screen(run.id)!);
+    assert(screen.some((l) => /\[retrying in\s*$/.test(l)), screen.join("\n"));
   },
 );
 
 worldTest(
   "OpenCode's plugin reports the quota at its first retry: the channel's limit hands off",
-  () =>
-    new World(["opencode", "claude"], {
-      opencode: { SIM_LIMIT_AFTER: "1", SIM_LIMIT_TEXT: WRAPPED, SIM_RETRY_MS: "400" },
-    }),
+  () => openCodeQuotaWorld(true),
   async (w) => {
-    await w.start(["run"]);
-    await w.ask("opencode", "fix the flaky test", null);
-    await w.waitForEvent("claude", "start", 1, 20_000);
-    await w.quit();
-    w.withJournal((j) => {
-      const run = j.runs().find((r) => r.agent === "opencode")!;
-      assertEquals(run.endReason, "limit");
-      const decisions = j.decisions(run.id);
-      assert(
-        decisions.some((d) => d.source === "channel" && d.event?.type === "limit"),
-        JSON.stringify(decisions.map((d) => [d.source, d.verdict, d.event?.type])),
-      );
-      assert(decisions.some((d) => d.verdict === "acted"));
-    });
+    const run = await limitedOpenCodeRun(w);
+    const decisions = w.withJournal((j) => j.decisions(run.id));
+    assert(
+      decisions.some((d) => d.source === "channel" && d.event?.type === "limit"),
+      JSON.stringify(decisions.map((d) => [d.source, d.verdict, d.event?.type])),
+    );
+    assert(decisions.some((d) => d.verdict === "acted"));
   },
 );
 
