@@ -124,15 +124,18 @@ async function withSetup(fn: (s: ReturnType<typeof setup>) => Promise<void>): Pr
   try {
     await fn(s);
   } finally {
-    // An agent the closed terminal hung up on may still write its log for a moment.
-    for (let tries = 0;; tries++) {
-      try {
-        Deno.removeSync(s.dir, { recursive: true });
-        break;
-      } catch (e) {
-        if (tries >= 10) throw e;
-        await new Promise((r) => setTimeout(r, 200));
-      }
+    await _removeWhenQuiet(s.dir);
+  }
+}
+
+// An agent the closed terminal hung up on may still write its log for a moment.
+async function _removeWhenQuiet(dir: string): Promise<void> {
+  for (let tries = 0;; tries++) {
+    try {
+      return Deno.removeSync(dir, { recursive: true });
+    } catch (e) {
+      if (tries >= 10) throw e;
+      await new Promise((r) => setTimeout(r, 200));
     }
   }
 }
