@@ -10,7 +10,7 @@ import type { Adapter, Launch, LaunchRequest, Road } from "./adapter.ts";
 import { shellQuote } from "./channel.ts";
 import { CLAUDE_CHANNEL, claudeChannelHooks, type ClaudeHookGroup } from "./channels/claude.ts";
 import { refuseResume, requireArgFits, requireRoad, RoadError } from "./launch_rules.ts";
-import { proveByHelpLine } from "./proof.ts";
+import { helpLineProof } from "./proof.ts";
 import { CLAUDE_INPUT_BOX, detectClaudeLimit } from "./claude_screen.ts";
 
 export { CLAUDE_INPUT_BOX };
@@ -114,12 +114,10 @@ export const claude: Adapter = {
   roads: _ROADS,
   defaultRoad: "hook",
   roadCap: (road) => (road === "hook" ? CLAUDE_HOOK_CAP : null),
-  proveInitialPrompt: (help) =>
-    proveByHelpLine(
-      help,
-      [/^Usage: claude \[options\] \[command\] \[prompt\]/],
-      "'Usage: claude [options] [command] [prompt]'",
-    ),
+  proveInitialPrompt: helpLineProof(
+    /^Usage: claude \[options\] \[command\] \[prompt\]/,
+    "Usage: claude [options] [command] [prompt]",
+  ),
   launch: _launch,
   detectLimit: detectClaudeLimit,
   quitKeys: ["\x03", "\x03"],

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Adapter, Launch, LaunchRequest, Road } from "./adapter.ts";
 import { optionWithValue, refuseResume, requireRoad, RoadError } from "./launch_rules.ts";
 import { openCodeId } from "./opencode_id.ts";
-import { proveByHelpLine } from "./proof.ts";
+import { helpLineProof } from "./proof.ts";
 import { openCodeDetector } from "./opencode_limit.ts";
 import { type LimitRule, normalizeSpace } from "./screen_text.ts";
 import { OPENCODE_PROVIDER_LIMITS } from "./limit_messages.ts";
@@ -203,8 +203,7 @@ export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
     roads: _ROADS,
     defaultRoad: "prompt",
     roadCap: () => null,
-    proveInitialPrompt: (help) =>
-      proveByHelpLine(help, [/^\s+--prompt\s+prompt to use/], "'--prompt  prompt to use'"),
+    proveInitialPrompt: helpLineProof(/^\s+--prompt\s+prompt to use/, "--prompt  prompt to use"),
     launch,
     detectLimit,
     quitKeys: ["\x03", "\x03"],
