@@ -213,11 +213,14 @@ class _ScriptPty implements PtyProcess {
     const agent = await this.agentPid();
     if (agent === null) return;
     // The prelude sets the start size itself; a resize before it finishes would be overwritten.
-    // On a loaded machine the prelude takes seconds to run (3 s was seen too short at load 12).
+    // So wait until the agent runs: past script's fork (the child still has script's own command
+    // line until it execs the shell) and past the prelude (whose command line names
+    // OUTER_SHELL_VAR). On a loaded machine that takes seconds (3 s was too short at load 12).
+    const scripts = await _cmdline(this.pid);
     const deadline = Date.now() + 15_000;
-    while (
-      !this.#done && Date.now() < deadline && (await _cmdline(agent)).includes(OUTER_SHELL_VAR)
-    ) {
+    while (!this.#done && Date.now() < deadline) {
+      const line = await _cmdline(agent);
+      if (line !== scripts && !line.includes(OUTER_SHELL_VAR)) break;
       await _sleep(5);
     }
     const tty = await _ttyOf(agent);
