@@ -219,11 +219,17 @@ class _ScriptPty implements PtyProcess {
     const scripts = await _cmdline(this.pid);
     const deadline = Date.now() + 15_000;
     while (!this.#done && Date.now() < deadline) {
+      // An empty command line is a process between fork and exec (or gone: then no tty below).
       const line = await _cmdline(agent);
-      if (line !== scripts && !line.includes(OUTER_SHELL_VAR)) break;
+      if (line !== "" && line !== scripts && !line.includes(OUTER_SHELL_VAR)) break;
       await _sleep(5);
     }
-    const tty = await _ttyOf(agent);
+    let tty = await _ttyOf(agent);
+    // Its controlling terminal may be set a moment after the exec.
+    while (tty === null && !this.#done && Date.now() < deadline && (await _alive(agent))) {
+      await _sleep(5);
+      tty = await _ttyOf(agent);
+    }
     if (tty === null || this.#done) return;
     const flag = this.#flavour === "bsd" || !_isLinux ? "-f" : "-F";
     const r = await new Deno.Command("stty", {
