@@ -267,6 +267,17 @@ export class World {
     await this.type(text);
   }
 
+  /**
+   * Runs uuldana on the chain, asks Claude `request` and, once it answered, types `/agent to`:
+   * the manual switch every paste test starts with.
+   */
+  async switchByHand(request: string, to: string): Promise<void> {
+    await this.start(["run"]);
+    await this.ask("claude", request);
+    await this.waitForEvent("claude", "reply");
+    await this.type(`/agent ${to}`);
+  }
+
   /** Quits the agent as a user does (Ctrl-C twice) and returns uuldana's exit code. */
   async quit(timeoutMs = 30_000): Promise<number> {
     await this.term.send("C-c");

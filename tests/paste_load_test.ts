@@ -27,10 +27,7 @@ worldTest(
       config: { pasteTimeoutSeconds: 5, quietSeconds: 5.5 },
     }),
   async (w) => {
-    await w.start(["run"]);
-    await w.ask("claude", "refactor the parser");
-    await w.waitForEvent("claude", "reply");
-    await w.type("/agent opencode");
+    await w.switchByHand("refactor the parser", "opencode");
     const [paste] = await w.waitForEvent("opencode", "paste", 1, 40_000);
     assert(framedBody(String(paste.text))?.body.includes("refactor the parser"));
     await until(() => settled(w) !== null, "the paste's journal entry");
@@ -45,10 +42,7 @@ worldTest(
   // A loaded OpenCode takes the paste at once but draws it 7 s later, after uuldana's 5 s look.
   () => new World(["claude", "opencode"], { opencode: { SIM_PASTE_SHOW_MS: "7000" } }),
   async (w) => {
-    await w.start(["run"]);
-    await w.ask("claude", "refactor the parser");
-    await w.waitForEvent("claude", "reply");
-    await w.type("/agent opencode");
+    await w.switchByHand("refactor the parser", "opencode");
     await w.waitForEvent("opencode", "paste", 1, 40_000);
     await until(() => settled(w) !== null, "the paste's journal entry");
     const h = settled(w)!;

@@ -154,10 +154,7 @@ worldTest(
   // drops input while it loads; its box comes after.
   () => new World(["claude", "opencode"], { opencode: { SIM_LOADING_MS: "4000" } }),
   async (w) => {
-    await w.start(["run"]);
-    await w.ask("claude", "refactor the parser");
-    await w.waitForEvent("claude", "reply");
-    await w.type("/agent opencode");
+    await w.switchByHand("refactor the parser", "opencode");
     const [paste] = await w.waitForEvent("opencode", "paste", 1, 40_000);
     assert(framedBody(String(paste.text))?.body.includes("refactor the parser"));
     const dropped = w.events("opencode", "dropped").map((e) => String(e.bytes)).join("");
@@ -211,10 +208,7 @@ worldTest(
       config: { pasteTimeoutSeconds: 3 },
     }),
   async (w) => {
-    await w.start(["run"]);
-    await w.ask("claude", "write the changelog");
-    await w.waitForEvent("claude", "reply");
-    await w.type("/agent opencode");
+    await w.switchByHand("write the changelog", "opencode");
     await w.term.waitFor("nothing was pasted", 20_000);
     assertEquals(w.events("opencode", "dropped").length, 0, "nothing was written to it");
     w.withJournal((j) => {
@@ -230,10 +224,7 @@ worldTest(
   // Its box is drawn, but it takes no input.
   () => new World(["claude", "opencode"], { opencode: { SIM_DEAF_MS: "600000" } }),
   async (w) => {
-    await w.start(["run"]);
-    await w.ask("claude", "write the changelog");
-    await w.waitForEvent("claude", "reply");
-    await w.type("/agent opencode");
+    await w.switchByHand("write the changelog", "opencode");
     await w.term.waitFor("never showed in opencode's input box", 60_000);
     const dropped = w.events("opencode", "dropped").map((e) => String(e.bytes)).join("");
     assertEquals(dropped.split("BEGIN UULDANA HANDOFF").length - 1, 3, "written three times");
@@ -257,10 +248,7 @@ worldTest(
       config: { pasteTimeoutSeconds: 2 },
     }),
   async (w) => {
-    await w.start(["run"]);
-    await w.ask("claude", "write the changelog");
-    await w.waitForEvent("claude", "reply");
-    await w.type("/agent gemini");
+    await w.switchByHand("write the changelog", "gemini");
     await w.term.waitFor("nothing was pasted", 20_000);
     const saved = join(w.home, "handoff.md");
     assert(existsSync(saved));
