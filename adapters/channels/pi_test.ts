@@ -7,6 +7,7 @@ import type { ChannelEvent, ChannelRecord } from "../channel.ts";
 import { PI_CHANNEL, PI_CHANNEL_EVENTS, piFailure } from "./pi.ts";
 import { PI_CHANNEL_ENV, PI_EXTENSION_FILE, PI_EXTENSION_SOURCE } from "./pi_extension.ts";
 import { pi } from "../pi.ts";
+import { inChildWithEnv } from "./_plugin_child_test_util.ts";
 
 const DIR = join(CHANNELS_DIR, "pi-0.73.1");
 const NOW = { now: new Date("2026-12-01T22:00:00Z"), timeZone: "UTC" };
@@ -102,6 +103,29 @@ Deno.test("pi's error text: a quota or a spend cap is a usage limit, a bodiless 
   });
 });
 
+/**
+ * Loads the extension `file` as pi does (its default export called with `on`), with its channel
+ * folder `channel` in the environment, feeds it `events` by their type, and returns the events it
+ * registered for and what each handler returned (`null` for none). In a child process: the
+ * extension reads its folder from the environment.
+ */
+function feedExtension(
+  file: string,
+  channel: string,
+  events: { type: string; [k: string]: unknown }[],
+) {
+  const script = `
+    const handlers = new Map();
+    const mod = await import(${JSON.stringify(`file://${file}`)});
+    mod.default({ on: (name, fn) => handlers.set(name, fn) });
+    const events = ${JSON.stringify(events)};
+    const results = events.map((e) => handlers.get(e.type)?.(e) ?? null);
+    console.log(JSON.stringify({ names: [...handlers.keys()], results }));`;
+  return inChildWithEnv<{ names: string[]; results: unknown[] }>(script, {
+    [PI_CHANNEL_ENV]: channel,
+  });
+}
+
 Deno.test("the extension itself, fed what real pi hands it, writes records the reader follows", async () => {
   const root = Deno.makeTempDirSync({ prefix: "uuldana-pi-ext-" });
   const channel = join(root, "channel");
@@ -111,20 +135,10 @@ Deno.test("the extension itself, fed what real pi hands it, writes records the r
   // The events pi 0.73.1 passed a logging extension (testdata/channels/pi-0.73.1/pi-events.jsonl).
   const events = readFileSync(join(DIR, "pi-events.jsonl"), "utf8").split("\n").filter(Boolean)
     .map((l) => JSON.parse(l));
-  const handlers = new Map<string, (e: unknown) => unknown>();
-  const prev = Deno.env.get(PI_CHANNEL_ENV);
-  Deno.env.set(PI_CHANNEL_ENV, channel);
-  try {
-    const mod = await import(`file://${file}`);
-    mod.default({ on: (name: string, fn: (e: unknown) => unknown) => handlers.set(name, fn) });
-    assertEquals([...handlers.keys()].sort(), [...PI_CHANNEL_EVENTS].sort());
-    const results = events.map((e) => handlers.get(e.type)?.(e));
-    // `input` lets pi go on with the text unchanged.
-    assertEquals(results[events.findIndex((e) => e.type === "input")], { action: "continue" });
-  } finally {
-    if (prev === undefined) Deno.env.delete(PI_CHANNEL_ENV);
-    else Deno.env.set(PI_CHANNEL_ENV, prev);
-  }
+  const { names, results } = await feedExtension(file, channel, events);
+  assertEquals(names.sort(), [...PI_CHANNEL_EVENTS].sort());
+  // `input` lets pi go on with the text unchanged.
+  assertEquals(results[events.findIndex((e) => e.type === "input")], { action: "continue" });
   const look = new ChannelReader(channel).look();
   assertEquals(look.drops, []);
   // User messages' message_end are not recorded: only the assistant's.
@@ -151,18 +165,11 @@ Deno.test("the extension without its folder writes nothing and never throws into
   const root = Deno.makeTempDirSync({ prefix: "uuldana-pi-ext-" });
   const file = join(root, "no-channel.mjs");
   Deno.writeTextFileSync(file, PI_EXTENSION_SOURCE);
-  const handlers = new Map<string, (e: unknown) => unknown>();
-  Deno.env.set(PI_CHANNEL_ENV, join(root, "gone"));
-  try {
-    const mod = await import(`file://${file}`);
-    mod.default({ on: (name: string, fn: (e: unknown) => unknown) => handlers.set(name, fn) });
-    assertEquals(handlers.get("input")!({ type: "input", text: "x", source: "interactive" }), {
-      action: "continue",
-    });
-    handlers.get("message_end")!({ type: "message_end", message: { role: "assistant" } });
-  } finally {
-    Deno.env.delete(PI_CHANNEL_ENV);
-  }
+  const { results } = await feedExtension(file, join(root, "gone"), [
+    { type: "input", text: "x", source: "interactive" },
+    { type: "message_end", message: { role: "assistant" } },
+  ]);
+  assertEquals(results[0], { action: "continue" });
   assertEquals(readdirSync(root), ["no-channel.mjs"]);
   Deno.removeSync(root, { recursive: true });
 });
