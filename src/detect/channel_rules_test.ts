@@ -272,8 +272,9 @@ Deno.test("copilot: its report of the provider's quota error acts while only its
     copilot,
   );
   assertEquals(verdict?.kind, "limit");
+  // Counted from the screen's last change (its first frame at 10), not from the report.
   assert(
-    verdict!.atMs >= 50 + SCREEN_WORD_MS && verdict!.atMs < 50 + SCREEN_WORD_MS + 150,
+    verdict!.atMs >= 10 + SCREEN_WORD_MS && verdict!.atMs < 10 + SCREEN_WORD_MS + 100,
     `${verdict!.atMs}`,
   );
   const acted = decisions.at(-1)!;
@@ -281,6 +282,46 @@ Deno.test("copilot: its report of the provider's quota error acts while only its
   assert(/retrying the provider's error/.test(acted.why!), acted.why);
   // Not a limit screen uuldana missed: Copilot shows none while it retries.
   assert(!decisions.some((x) => x.verdict === "disagree"));
+});
+
+Deno.test("copilot: a report after half a second of only its waiting row moving acts at once; a change after the report waits", () => {
+  const end = CHANNEL_HOLD_MS + 2000;
+  // Copilot 1.0.102 under load runs errorOccurred ~2 s after the 429, its footer turning meanwhile.
+  const quiet = drive(
+    [{ at: 0, event: prompt }, ...copilotRetrying(10, 1990), { at: 2000, event: quota }],
+    end,
+    copilot,
+  );
+  assertEquals([quiet.verdict?.kind, quiet.verdict?.atMs], ["limit", 2000]);
+  assert(/only its waiting row moved/.test(quiet.decisions.at(-1)!.why!));
+  // The screen changed 200 ms before the report: it acts once that change is 500 ms old.
+  const changed = drive(
+    [
+      { at: 0, event: prompt },
+      ...copilotRetrying(10, 1990, (at) => at >= 1800 ? [" │ done"] : []),
+      { at: 2000, event: quota },
+      ...copilotRetrying(2080, end, () => [" │ done"]),
+    ],
+    end,
+    copilot,
+  );
+  assertEquals(changed.verdict?.kind, "limit");
+  assert(
+    changed.verdict!.atMs >= 1800 + SCREEN_WORD_MS && changed.verdict!.atMs < 2000 + SCREEN_WORD_MS,
+    `${changed.verdict!.atMs}`,
+  );
+  // Quiet for 300 ms before the report, then a tool prints: that quiet never becomes 500 ms.
+  const after = drive(
+    [
+      { at: 0, event: prompt },
+      ...copilotRetrying(10, 1990, (at) => at >= 1700 ? [" │ line 0"] : []),
+      { at: 2000, event: quota },
+      ...copilotRetrying(2080, end, (at) => [` │ line ${Math.floor(at / 200)}`]),
+    ],
+    1800 + 2000,
+    copilot,
+  );
+  assertEquals(after.verdict, null);
 });
 
 Deno.test("copilot: a report while the screen changes beside the waiting row (a tool at work) waits", () => {
