@@ -543,7 +543,7 @@ async function senderCell(w: World, x: string, bin: string, spec: AgentSpec): Pr
   for (const part of [REQUEST, SECOND, "MOCKREPLY-"]) {
     if (!frame.body.includes(part)) return { result: `FAIL: the handoff lacks "${part}"` };
   }
-  const times = await handoffTimes(w, Date.parse(String(start.time)));
+  const times = await handoffTimes(w, x, Date.parse(String(start.time)));
   const left = await leftovers(bin, w.root);
   return { result: left ? `FAIL: ${left}` : "pass", ...times };
 }
@@ -555,7 +555,11 @@ async function senderCell(w: World, x: string, bin: string, spec: AgentSpec): Pr
  * the detector's act (the run's start in the journal plus the decision's time: a few tens of ms
  * early, the agent's spawn), the next agent's start (`nextStart`, its own log).
  */
-async function handoffTimes(w: World, nextStart: number): Promise<Omit<CellOutcome, "result">> {
+async function handoffTimes(
+  w: World,
+  x: string,
+  nextStart: number,
+): Promise<Omit<CellOutcome, "result">> {
   const first = w.mock.requests().find((r) => r.limited && r.account === "agent");
   if (!first) return {};
   const next = await until(
@@ -570,15 +574,17 @@ async function handoffTimes(w: World, nextStart: number): Promise<Omit<CellOutco
     r.limited && r.account === "agent" && r.t <= (next?.t ?? Infinity)
   );
   const marks = w.journal((j) => {
-    const run = j.runs(50).find((r) => r.endReason === "limit");
+    const run = j.runs(50).findLast((r) => r.agent === x);
     if (!run) return [];
+    // The journal's start is taken just before the agent is spawned: these are a little early.
     const t0 = Date.parse(run.startedAt);
     const ds = j.decisions(run.id);
     const report = ds.find((d) => d.verdict === "event" && d.event?.type === "limit");
     const acted = ds.find((d) => d.verdict === "acted");
+    const gap = report && acted ? ` (${Math.round(acted.atMs - report.atMs)} ms after it)` : "";
     return [
-      ...(report ? [`report ${ms(t0 + report.atMs)}`] : []),
-      ...(acted ? [`acted ${ms(t0 + acted.atMs)} (${acted.source})`] : []),
+      ...(report ? [`report ≈${ms(t0 + report.atMs)}`] : []),
+      ...(acted ? [`acted ≈${ms(t0 + acted.atMs)}${gap} by the ${acted.source}`] : []),
     ];
   });
   const timeline = [
