@@ -78,5 +78,8 @@ export const codex: Adapter = {
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
+  // 0.171.0 prints OSC 7501 on every TTY: `working` in a turn, `error` when it fails (a usage
+  // limit or a server error alike).
+  programStatus: "osc7501",
   channel: CODEX_CHANNEL,
 };

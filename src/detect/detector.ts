@@ -31,7 +31,11 @@
  * - a report of the provider's own error (it carries the provider's code) while the screen shows
  *   the agent's waiting row (`Adapter.waitingRow`, Copilot's `◉ Working`) and nothing but that
  *   row changes for {@link SCREEN_WORD_MS} acts: the agent retries the error, no tool is at work;
- * - a channel report not worth a handoff by the policy (a rate limit still retried) is rejected.
+ * - a channel report not worth a handoff by the policy (a rate limit still retried) is rejected;
+ * - where the agent prints its own status into its output (`Adapter.programStatus`, Codex's OSC
+ *   7501; program_status.ts), a limit the screen shows in a turn whose status went `error` acts at
+ *   once, one shown while the status says `working` waits (at most {@link STATUS_HOLD_MS}), and
+ *   the status alone never acts (Codex's `error` is the same for a server error).
  *
  * Before handling an input at time t, every look due at or before t is made, at its due time.
  *
@@ -51,6 +55,7 @@ import { busySeconds } from "../../adapters/stall.ts";
 import { BUSY_ROW } from "../../adapters/screen_text.ts";
 import { Terminal } from "../vt/mod.ts";
 import { LimitConfirmation, limitKey } from "./confirm.ts";
+import { ProgramStatus, STATUS_HOLD_MS } from "./program_status.ts";
 import { type Decision, MAX_DECISIONS } from "./decision.ts";
 import { microseconds as _us, type TimedInput } from "./timed_input.ts";
 
@@ -155,12 +160,17 @@ export class Detector {
   #vetoed: string | null = null;
   /** When the held or reported limit is looked at again. */
   #channelDueUs: number | null = null;
+  /** The agent's own status reports in its output (`Adapter.programStatus`), when it prints them. */
+  readonly #status: ProgramStatus | null;
+  /** A limit the screen shows, waiting for the status to leave `working` (over: no longer). */
+  #statusHold: { sinceUs: number; over: boolean } | null = null;
 
   constructor(opts: DetectorOptions) {
     this.#opts = opts;
     this.#handOff = opts.handOff ?? ((hit) => shouldHandOff(hit));
     this.#confirm = new LimitConfirmation({ quietMs: opts.quietMs, settleMs: opts.settleMs });
     this.#lookEveryUs = _us(opts.lookEveryMs ?? LOOK_EVERY_MS);
+    this.#status = opts.adapter.programStatus === "osc7501" ? new ProgramStatus() : null;
     this.terminal = new Terminal({
       cols: opts.cols,
       rows: opts.rows,
@@ -206,6 +216,16 @@ export class Detector {
     this.terminal.write(bytes);
     this.#offset += bytes.length;
     this.#lastOutputUs = t;
+    for (const change of this.#status?.feed(bytes) ?? []) {
+      this.#record({
+        atMs: t / 1000,
+        offset: this.#offset,
+        source: "channel",
+        verdict: "event",
+        ...(change.event ? { event: change.event } : {}),
+        why: `the agent's status (OSC 7501): ${change.state}`,
+      });
+    }
     if (!this.#done && this.#lookDueUs === null) {
       this.#lookDueUs = Math.max(t, this.#lastLookUs + this.#lookEveryUs);
     }
@@ -306,10 +326,16 @@ export class Detector {
     return out;
   }
 
-  /** The last 120 lines with text, including what a full-screen agent last showed. */
+  /**
+   * The last 120 lines with text, including what a full-screen agent last showed: while its
+   * alternate screen is up, the terminal's lines end with that screen already (added once more,
+   * a Claude 2.1.332 run carried every row of its last screen twice).
+   */
   lastLines(): string[] {
     this.#noteAltScreen();
-    return [...this.terminal.lastLines(SCREEN_LINES), ...this.#altLines].slice(-SCREEN_LINES);
+    const lines = this.terminal.lastLines(SCREEN_LINES);
+    if (this.terminal.activeBuffer === "alternate") return lines;
+    return [...lines, ...this.#altLines].slice(-SCREEN_LINES);
   }
 
   #advance(atMs: number): number {
@@ -362,6 +388,10 @@ export class Detector {
     const pending = this.#confirm.pending;
     const hit = found ?? (ended ? pending : null);
     const worth = hit !== null && this.#handOff(hit);
+    if (!ended && found && worth && this.#status) {
+      const said = this.#statusSays(found, t);
+      if (said) return said === "wait" ? null : said;
+    } else this.#statusHold = null;
     const verdict = this.#confirm.observe(
       worth ? hit : null,
       atMs,
@@ -402,6 +432,48 @@ export class Detector {
       return null;
     }
     return found ? null : this.#checkStall(lines, atMs);
+  }
+
+  /**
+   * What the agent's status says of the limit its screen shows at `t` (src/detect/
+   * program_status.ts): the turn went `error`, so it acts now (the verdict); `wait` while the
+   * status says `working` (at most {@link STATUS_HOLD_MS}); null: the screen's rules decide.
+   */
+  #statusSays(hit: LimitHit, t: number): Verdict | "wait" | null {
+    const word = this.#status!.word();
+    const atMs = t / 1000;
+    const at = { atMs, offset: this.#offset, source: "screen" as const, hit };
+    if (word === "confirms") {
+      this.#statusHold = null;
+      this.#record({ ...at, verdict: "acted", why: "its status (OSC 7501) went error in this turn" });
+      return this.#reach({ kind: "limit", hit, atMs, offset: this.#offset, lines: [] });
+    }
+    if (word !== "working") {
+      this.#statusHold = null;
+      return null;
+    }
+    if (this.#statusHold === null) {
+      this.#statusHold = { sinceUs: t, over: false };
+      this.#record({
+        ...at,
+        verdict: "waiting",
+        retryInMs: STATUS_HOLD_MS,
+        why: "its status (OSC 7501) says it is still working: the model's own text, maybe",
+      });
+    }
+    if (this.#statusHold.over) return null;
+    const until = this.#statusHold.sinceUs + _us(STATUS_HOLD_MS);
+    if (t < until) {
+      this.#confirmDueUs = _earliest(this.#confirmDueUs, until);
+      return "wait";
+    }
+    this.#statusHold.over = true;
+    this.#record({
+      ...at,
+      verdict: "waiting",
+      why: `its status said working ${STATUS_HOLD_MS / 1000} s with it shown: the screen decides`,
+    });
+    return null;
   }
 
   /**
@@ -565,6 +637,8 @@ export class Detector {
   // Whether the agent still works: it drew within WORKING_MS, or its screen shows its working row.
   #working(t: number): boolean {
     if (t - this.#lastOutputUs < _us(WORKING_MS)) return true;
+    // The agent's own status, where it prints one, tells a quiet screen from a finished turn.
+    if (this.#status?.state === "working") return true;
     const row = this.#opts.adapter.workingRow ?? BUSY_ROW;
     return this.terminal.logicalScreenLines().some((l) => row.test(l));
   }
