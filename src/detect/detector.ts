@@ -445,7 +445,11 @@ export class Detector {
     const at = { atMs, offset: this.#offset, source: "screen" as const, hit };
     if (word === "confirms") {
       this.#statusHold = null;
-      this.#record({ ...at, verdict: "acted", why: "its status (OSC 7501) went error in this turn" });
+      this.#record({
+        ...at,
+        verdict: "acted",
+        why: "its status (OSC 7501) went error in this turn",
+      });
       return this.#reach({ kind: "limit", hit, atMs, offset: this.#offset, lines: [] });
     }
     if (word !== "working") {
