@@ -36,8 +36,9 @@ function _roadLaunch(req: LaunchRequest): Launch {
   refuseResume("codex", req.extraArgs, _RESUME);
   if (req.road === "paste") return { argv: base };
   requireArgFits("codex", req.handoff);
-  // `--` ends options, so `-i/--image <FILE>...` in extraArgs cannot swallow the prompt.
-  return { argv: [...base, "--", req.handoff] };
+  // `--` ends options, so `-i/--image <FILE>...` in extraArgs cannot swallow the prompt. Its
+  // first UserPromptSubmit is this text: uuldana's, not the user's.
+  return { argv: [...base, "--", req.handoff], opening: req.handoff };
 }
 
 // The composer and the echo of a submitted turn: `› ` at column 0.
