@@ -88,7 +88,8 @@ mock "error?status=500"
 type_turn "second request"
 wait_for "high demand|temporary errors|server had an error" 90
 sleep 45
-[[ ! -s "$work/next.log" ]] || fail "uuldana handed off at a server error"
+started() { grep -q '"mode":"tui"' "$work/next.log" 2>/dev/null; } # probes log --version/--help
+started && fail "uuldana handed off at a server error"
 u show 1 --decisions >"$work/decisions-500.txt"
 grep -qE "(screen|channel) acted" "$work/decisions-500.txt" && fail "a decision acted at a server error: $(cat "$work/decisions-500.txt")"
 grep -q "OSC 7501): error" "$work/decisions-500.txt" || fail "no OSC 7501 error in the log: $(cat "$work/decisions-500.txt")"
@@ -97,8 +98,8 @@ echo "ok: a server error (Codex showed it, status error) did not switch; waited 
 mock ok
 mock limit
 type_turn "third request"
-for _ in $(seq 1 150); do [[ -s "$work/next.log" ]] && grep -q '"event":"start"' "$work/next.log" && break; sleep 0.2; done
-grep -q '"event":"start"' "$work/next.log" 2>/dev/null || fail "no handoff after the usage limit"
+for _ in $(seq 1 150); do started && break; sleep 0.2; done
+started || fail "no handoff after the usage limit"
 sleep 3
 u show 1 --decisions >"$work/decisions.txt"
 grep -E "(screen|channel) acted" "$work/decisions.txt" >&2 || true
