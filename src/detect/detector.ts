@@ -216,7 +216,8 @@ export class Detector {
     this.terminal.write(bytes);
     this.#offset += bytes.length;
     this.#lastOutputUs = t;
-    for (const change of this.#status?.feed(bytes) ?? []) {
+    // Nothing is recorded once decided: a replay stops there.
+    for (const change of (this.#done ? null : this.#status?.feed(bytes)) ?? []) {
       this.#record({
         atMs: t / 1000,
         offset: this.#offset,

@@ -137,3 +137,15 @@ Deno.test("the status tracker: changes only, error remembered until the next tur
   s.feed(osc("done"));
   assertEquals([s.state, s.word()], ["done", null]);
 });
+
+Deno.test("status reports after the verdict are not recorded (a replay stops at the verdict)", () => {
+  const d = detector();
+  const v = drive(d, [{ at: 0, bytes: osc("working") }, {
+    at: 100,
+    bytes: concat(osc("error"), draw(codexScreen([LIMIT]))),
+  }], 200);
+  assert(v);
+  d.takeDecisions();
+  d.output(osc("idle"), 300);
+  assertEquals(d.takeDecisions(), []);
+});
