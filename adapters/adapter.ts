@@ -35,6 +35,12 @@ export interface Proof {
   inconclusive?: boolean;
   /** What happened on the way to the result, when worth saying (a first probe that timed out). */
   note?: string;
+  /**
+   * The proof is the real-agent matrix's, not this binary's `--help`: its `receiver` cell handed
+   * this exact version a handoff on its opening prompt and passed (`adapters/tested_versions.json`);
+   * nothing ran. Absent: the proof is from the binary's own `--help` (now, or cached).
+   */
+  recorded?: { version: string; date: string | null };
 }
 
 /** A limit the agent showed. */

@@ -29,6 +29,12 @@ export const CHANNELS_DIR: string = join(TESTDATA_DIR, "channels");
 /** Final screens of real agents (`tmux capture-pane`), one `.txt` a screen. */
 export const SCREENS_DIR: string = join(TESTDATA_DIR, "screens");
 
+/**
+ * The limit screens the detector tests use (`real.json`: the messages users reported; `quotes.json`:
+ * screens that only quote one), each as the rows and the frame of its agent to draw them in.
+ */
+export const LIMIT_CASES_DIR: string = join(TESTDATA_DIR, "limit_cases");
+
 /** The real `NAME --help` outputs, one `NAME.txt` each. */
 export const HELP_TEXTS_DIR: string = join(TESTDATA_DIR, "reference", "help");
 

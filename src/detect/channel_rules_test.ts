@@ -3,13 +3,8 @@ import { adapterByName } from "../../adapters/registry.ts";
 import type { ChannelEvent } from "../../adapters/channel.ts";
 import { claudeScreen } from "../../adapters/_limit_screens_test_util.ts";
 import type { Decision } from "./decision.ts";
-import {
-  CHANNEL_HOLD_MS,
-  CHANNEL_WORD_MS,
-  Detector,
-  SCREEN_WORD_MS,
-  WORKING_MS,
-} from "./detector.ts";
+import { CHANNEL_HOLD_MS, CHANNEL_WORD_MS, SCREEN_WORD_MS, WORKING_MS } from "./channel_rules.ts";
+import { Detector } from "./detector.ts";
 import { draw, drive as driveDetector, type DriveInput } from "./_drive_test_util.ts";
 
 const STARTED = Date.parse("2026-12-01T21:47:00Z");

@@ -45,3 +45,8 @@ export interface Decision {
 
 /** Most records one run keeps; later ones are counted, not kept (hostile output is normal input). */
 export const MAX_DECISIONS = 1000;
+
+/** What the run must do: end on a limit, or on the stall rule. Reached once. */
+export type Verdict =
+  | { kind: "limit"; hit: LimitHit; atMs: number; offset: number; lines: string[] }
+  | { kind: "stall"; message: string; atMs: number; offset: number; lines: string[] };

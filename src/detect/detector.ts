@@ -14,28 +14,14 @@
  * - the stall rule (off unless configured): busy by the agent's own spinner past the threshold,
  *   with no limit shown, ends the run as a stall, never as a limit.
  *
- * With the agent's structured channel (issue 20; the channel's folder is reachable by every
- * process the agent runs, so it is heard, not obeyed):
- * - a limit the agent reports is acted on at once when the screen shows a limit too; when the
- *   screen shows none, once the agent stopped working (it has not drawn for {@link WORKING_MS}
- *   and its screen shows no working row, `Adapter.workingRow`) inside a turn uuldana saw start,
- *   {@link SCREEN_WORD_MS} after the report (a `disagree` record keeps the
- *   screen: a limit screen this uuldana does not know); a report while the agent keeps drawing, or
- *   outside any turn, waits for the screen to back it and is rejected after
- *   {@link CHANNEL_HOLD_MS};
- * - while a channel that reports limits speaks, an `error` it reported for the turn (not a limit:
- *   overload, server error) vetoes a limit the screen confirmed (`disagree`); a rate limit the
- *   screen confirmed (a rejected request may be a throttle) waits up to {@link CHANNEL_WORD_MS}
- *   for the channel's word: its report acts at once, its error vetoes, its silence lets the
- *   screen act; a usage limit in the agent's own words acts at once;
- * - a report of the provider's own error (it carries the provider's code) while the screen shows
- *   the agent's waiting row (`Adapter.waitingRow`, Copilot's `◉ Working`) and nothing but that
- *   row changes for {@link SCREEN_WORD_MS} acts: the agent retries the error, no tool is at work;
- * - a channel report not worth a handoff by the policy (a rate limit still retried) is rejected;
- * - where the agent prints its own status into its output (`Adapter.programStatus`, Codex's OSC
- *   7501; program_status.ts), a limit the screen shows in a turn whose status went `error` acts at
- *   once, one shown while the status says `working` waits (at most {@link STATUS_HOLD_MS}), and
- *   the status alone never acts (Codex's `error` is the same for a server error).
+ * With the agent's structured channel (issue 20), what it says is weighed against the screen by
+ * the rules of channel_rules.ts: a limit it reports, an error it calls the turn's failure, a rate
+ * limit the screen confirmed waiting for its word.
+ *
+ * Where the agent prints its own status into its output (`Adapter.programStatus`, Codex's OSC
+ * 7501; program_status.ts), a limit the screen shows in a turn whose status went `error` acts at
+ * once, one shown while the status says `working` waits (at most {@link STATUS_HOLD_MS}), and the
+ * status alone never acts (Codex's `error` is the same for a server error).
  *
  * Before handling an input at time t, every look due at or before t is made, at its due time.
  *
@@ -52,12 +38,14 @@ import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
 import type { ChannelEvent } from "../../adapters/channel.ts";
 import { shouldHandOff } from "../../adapters/policy.ts";
 import { busySeconds } from "../../adapters/stall.ts";
-import { BUSY_ROW } from "../../adapters/screen_text.ts";
 import { Terminal } from "../vt/mod.ts";
+import { ChannelRules } from "./channel_rules.ts";
 import { LimitConfirmation, limitKey } from "./confirm.ts";
 import { ProgramStatus, STATUS_HOLD_MS } from "./program_status.ts";
-import { type Decision, MAX_DECISIONS } from "./decision.ts";
-import { microseconds as _us, type TimedInput } from "./timed_input.ts";
+import { type Decision, MAX_DECISIONS, type Verdict } from "./decision.ts";
+import { earliest as _earliest, microseconds as _us, type TimedInput } from "./timed_input.ts";
+
+export type { Verdict } from "./decision.ts";
 
 /** At most one look at the screen per this many ms while the agent writes. */
 export const LOOK_EVERY_MS = 40;
@@ -68,16 +56,6 @@ export const LOOK_EVERY_MS = 40;
 export const SCROLLBACK_ROWS = 2_000;
 /** Lines with text a verdict (and {@link Detector.lastLines}) carries. */
 export const SCREEN_LINES = 120;
-/** Output this recent means the agent is still drawing: working, not stopped on a limit. */
-export const WORKING_MS = 300;
-/** How long a limit the agent reported waits for its screen to show it before acting alone. */
-export const SCREEN_WORD_MS = 500;
-/** How long a screen rate limit waits for the word of a channel that reports limits. */
-export const CHANNEL_WORD_MS = 1_000;
-/** How long a reported limit the screen does not back (agent drawing, no turn) waits, at most. */
-export const CHANNEL_HOLD_MS = 10_000;
-// How often a held channel limit is checked against the screen.
-const _CHECK_US = 100_000;
 
 /** What a {@link Detector} needs. */
 export interface DetectorOptions {
@@ -101,11 +79,6 @@ export interface DetectorOptions {
   quietMs?: number;
   settleMs?: number;
 }
-
-/** What the run must do: end on a limit, or on the stall rule. Reached once. */
-export type Verdict =
-  | { kind: "limit"; hit: LimitHit; atMs: number; offset: number; lines: string[] }
-  | { kind: "stall"; message: string; atMs: number; offset: number; lines: string[] };
 
 const _SEEN_DIGITS = /\d+/g;
 
@@ -136,30 +109,8 @@ export class Detector {
   #decisions: Decision[] = [];
   #recorded = 0;
   #dropped = 0;
-  /** The agent's channel has spoken in this run. */
-  #heard = false;
-  /** The turns uuldana saw start that are open, as the channel tells them (prompt/busy … idle). */
-  readonly #turns = new Set<string>();
-  /** The channel called this turn's failure an error, not a limit (until the next turn). */
-  #notLimit: Extract<ChannelEvent, { type: "error" }> | null = null;
-  /** A limit the agent reported that the screen has not backed yet. */
-  #reported: {
-    hit: LimitHit;
-    sinceUs: number;
-    inTurn: boolean;
-    /**
-     * The screen without its waiting row when the report came (`Adapter.waitingRow`; only for a
-     * report of the provider's own error, one with its code): the agent retrying that error
-     * changes nothing else.
-     */
-    still: string | null;
-  } | null = null;
-  /** A limit the screen confirmed, waiting for the channel's word. */
-  #held: { hit: LimitHit; sinceUs: number } | null = null;
-  /** A screen limit the channel vetoed: not acted on while it stays. */
-  #vetoed: string | null = null;
-  /** When the held or reported limit is looked at again. */
-  #channelDueUs: number | null = null;
+  /** What the agent's channel says, weighed against the screen. */
+  readonly #rules: ChannelRules;
   /** The agent's own status reports in its output (`Adapter.programStatus`), when it prints them. */
   readonly #status: ProgramStatus | null;
   /** A limit the screen shows, waiting for the status to leave `working` (over: no longer). */
@@ -175,6 +126,19 @@ export class Detector {
       cols: opts.cols,
       rows: opts.rows,
       scrollback: opts.scrollback ?? SCROLLBACK_ROWS,
+    });
+    this.#rules = new ChannelRules({
+      adapter: opts.adapter,
+      terminal: this.terminal,
+      offset: () => this.#offset,
+      lastOutputUs: () => this.#lastOutputUs,
+      statusWorking: () => this.#status?.state === "working",
+      screenLimit: (t) => this.#screenLimit(t),
+      handOff: this.#handOff,
+      lastLines: () => this.lastLines(),
+      record: (decision) => this.#record(decision),
+      reach: (hit, atMs) =>
+        this.#reach({ kind: "limit", hit, atMs, offset: this.#offset, lines: [] }),
     });
   }
 
@@ -256,31 +220,7 @@ export class Detector {
       event,
     });
     if (reached || this.#done) return reached;
-    this.#heard = true;
-    switch (event.type) {
-      case "prompt":
-      case "busy":
-        this.#turns.add(event.turn ?? "");
-        this.#notLimit = null;
-        this.#vetoed = null;
-        return null;
-      case "idle":
-        if (event.turn === undefined) this.#turns.clear();
-        else this.#turns.delete(event.turn);
-        return null;
-      case "error":
-        this.#notLimit = event;
-        if (this.#held) {
-          const hit = this.#held.hit;
-          this.#held = null;
-          this.#vetoed = limitKey(hit);
-          this.#rejectScreen(hit, t / 1000, event);
-        }
-        return null;
-      case "limit":
-        return this.#reportedLimit(event, t);
-    }
-    return null;
+    return this.#rules.hear(event, t);
   }
 
   /** Time passed: makes every look due at or before `atMs`. */
@@ -307,8 +247,11 @@ export class Detector {
     const reached = this.#runDue(t);
     if (this.#done) return reached;
     // An agent that quit right after reporting a limit in its turn stopped on it.
-    if (this.#reported?.inTurn) return this.#actOnReport(t, "the agent quit after reporting it");
-    this.#lookDueUs = this.#confirmDueUs = this.#channelDueUs = null;
+    if (this.#rules.reportedInTurn) {
+      return this.#rules.actOnReport(t, "the agent quit after reporting it");
+    }
+    this.#lookDueUs = this.#confirmDueUs = null;
+    this.#rules.cancel();
     const last = this.#look(t, true);
     this.#stop();
     return last;
@@ -316,7 +259,7 @@ export class Detector {
 
   /** When the next look is due (ms), or null when none is. */
   nextWakeAt(): number | null {
-    const due = _earliest(_earliest(this.#lookDueUs, this.#confirmDueUs), this.#channelDueUs);
+    const due = this.#nextDueUs();
     return due === null ? null : due / 1000;
   }
 
@@ -347,17 +290,21 @@ export class Detector {
 
   #stop(): void {
     this.#done = true;
-    this.#lookDueUs = this.#confirmDueUs = this.#channelDueUs = null;
+    this.#lookDueUs = this.#confirmDueUs = null;
+    this.#rules.cancel();
+  }
+
+  #nextDueUs(): number | null {
+    return _earliest(_earliest(this.#lookDueUs, this.#confirmDueUs), this.#rules.dueUs);
   }
 
   #runDue(t: number): Verdict | null {
     for (;;) {
       if (this.#done) return null;
-      const due = _earliest(_earliest(this.#lookDueUs, this.#confirmDueUs), this.#channelDueUs);
+      const due = this.#nextDueUs();
       if (due === null || due > t) return null;
-      if (this.#channelDueUs === due) {
-        this.#channelDueUs = null;
-        const reached = this.#weighChannel(due);
+      if (this.#rules.dueUs === due) {
+        const reached = this.#rules.weigh(due);
         if (reached) return reached;
         continue;
       }
@@ -385,7 +332,9 @@ export class Detector {
     });
     this.#noteSighting(found, atMs);
     // A limit the agent reported, now on its screen too: both say so.
-    if (this.#reported && found) return this.#actOnReport(t, "its screen shows a limit too");
+    if (this.#rules.reported && found) {
+      return this.#rules.actOnReport(t, "its screen shows a limit too");
+    }
     const pending = this.#confirm.pending;
     const hit = found ?? (ended ? pending : null);
     const worth = hit !== null && this.#handOff(hit);
@@ -413,8 +362,8 @@ export class Detector {
     }
     if (verdict.action === "act" || (ended && worth)) {
       const acted = verdict.action === "act" ? verdict.hit : hit!;
-      if (!ended && this.#awaitsWord(acted, t)) return null;
-      this.#held = null;
+      if (!ended && this.#rules.awaitsWord(acted, t)) return null;
+      this.#rules.screenActed();
       this.#record({ atMs, offset: this.#offset, source: "screen", verdict: "acted", hit: acted });
       return this.#reach({ kind: "limit", hit: acted, atMs, offset: this.#offset, lines: [] });
     }
@@ -435,10 +384,32 @@ export class Detector {
     return found ? null : this.#checkStall(lines, atMs);
   }
 
+  // Whether the screen shows any limit now (worth a handoff or not: a retry row backs a report).
+  #screenLimit(t: number): LimitHit | null {
+    return this.#opts.adapter.detectLimit(this.terminal.logicalScreenLines(), {
+      now: new Date(this.#opts.startedAt + t / 1000),
+      delivered: this.#opts.delivered as string[] | undefined,
+      cols: this.terminal.cols,
+      timeZone: this.#opts.timeZone,
+    });
+  }
+
+  // Agents that retry silently (Gemini capacity errors, Qwen) show only a spinner with a timer.
+  #checkStall(lines: readonly string[], atMs: number): Verdict | null {
+    const limit = this.#opts.stallSeconds;
+    if (limit === undefined) return null;
+    const busy = busySeconds(this.#opts.adapter, lines);
+    if (busy === null || busy < limit) return null;
+    const message = `${this.#opts.adapter.displayName} was busy for ${busy} s with no answer ` +
+      `(it may be retrying silently; stall rule: ${limit} s)`;
+    this.#record({ atMs, offset: this.#offset, source: "screen", verdict: "acted", why: message });
+    return this.#reach({ kind: "stall", message, atMs, offset: this.#offset, lines: [] });
+  }
+
   /**
-   * What the agent's status says of the limit its screen shows at `t` (src/detect/
-   * program_status.ts): the turn went `error`, so it acts now (the verdict); `wait` while the
-   * status says `working` (at most {@link STATUS_HOLD_MS}); null: the screen's rules decide.
+   * What the agent's status says of the limit its screen shows at `t` (program_status.ts): the
+   * turn went `error`, so it acts now (the verdict); `wait` while the status says `working` (at
+   * most {@link STATUS_HOLD_MS}); null: the screen's rules decide.
    */
   #statusSays(hit: LimitHit, t: number): Verdict | "wait" | null {
     const word = this.#status!.word();
@@ -481,207 +452,6 @@ export class Detector {
     return null;
   }
 
-  /**
-   * Whether a limit the screen confirmed waits for the channel's word instead of acting now: a
-   * channel that reports limits speaks in this run and called this turn's failure an error (it
-   * never acts then), or the screen's limit is a rate limit (a rejected request may be a server's
-   * throttle: the channel tells) and the channel has not said yet. A usage limit in the agent's
-   * own words acts at once: Claude runs its StopFailure hook ~0.75 s after drawing it.
-   */
-  #awaitsWord(hit: LimitHit, t: number): boolean {
-    if (!this.#heard || !this.#opts.adapter.channel?.reportsLimits) return false;
-    const key = limitKey(hit);
-    if (this.#vetoed === key) return true;
-    if (this.#notLimit) {
-      this.#vetoed = key;
-      this.#rejectScreen(hit, t / 1000, this.#notLimit);
-      return true;
-    }
-    if (hit.kind === "usage") return false;
-    if (this.#held && limitKey(this.#held.hit) === key) return true;
-    this.#held = { hit, sinceUs: t };
-    this.#channelDueUs = _earliest(this.#channelDueUs, t + _us(CHANNEL_WORD_MS));
-    this.#record({
-      atMs: t / 1000,
-      offset: this.#offset,
-      source: "screen",
-      verdict: "waiting",
-      hit,
-      retryInMs: CHANNEL_WORD_MS,
-      why: "waiting for the agent's channel to report it",
-    });
-    return true;
-  }
-
-  // The screen's limit, rejected because the channel called the turn's failure an error.
-  #rejectScreen(
-    hit: LimitHit,
-    atMs: number,
-    error: Extract<ChannelEvent, { type: "error" }>,
-  ): void {
-    const said = error.code ? `${error.code}: ${error.message}` : error.message;
-    const at = { atMs, offset: this.#offset, hit };
-    this.#record({
-      ...at,
-      source: "screen",
-      verdict: "rejected",
-      why: `the agent's channel called this an error, not a limit (${said})`,
-    });
-    this.#record({
-      ...at,
-      source: "channel",
-      verdict: "disagree",
-      why: `the screen shows a limit the agent's channel calls an error (${said})`,
-      lines: this.lastLines(),
-    });
-  }
-
-  // A limit the agent reported at `t` (µs).
-  #reportedLimit(event: Extract<ChannelEvent, { type: "limit" }>, t: number): Verdict | null {
-    const { type: _type, status: _status, code: _code, turn: _turn, ...hit } = event;
-    const atMs = t / 1000;
-    const at = { atMs, offset: this.#offset, source: "channel" as const, hit };
-    if (!this.#handOff(hit)) {
-      this.#record({
-        ...at,
-        verdict: "rejected",
-        why: "a transient rate limit the agent is still retrying: not worth a handoff yet",
-      });
-      return null;
-    }
-    const still = event.code !== undefined ? this.#stillScreen() : null;
-    this.#reported = { hit, sinceUs: t, inTurn: this.#turns.size > 0, still };
-    if (this.#held) return this.#actOnReport(t, "its screen showed a limit already");
-    if (this.#screenLimit(t)) return this.#actOnReport(t, "its screen shows a limit too");
-    this.#record({
-      ...at,
-      verdict: "waiting",
-      retryInMs: SCREEN_WORD_MS,
-      why: this.#turns.size > 0
-        ? "checking it against the screen"
-        : "no turn uuldana saw start is open: waiting for the screen to show it",
-    });
-    this.#channelDueUs = _earliest(this.#channelDueUs, t + _us(SCREEN_WORD_MS));
-    return null;
-  }
-
-  // The held screen limit, or the reported one, looked at again at `t` (µs).
-  #weighChannel(t: number): Verdict | null {
-    const atMs = t / 1000;
-    if (this.#held && t - this.#held.sinceUs >= _us(CHANNEL_WORD_MS)) {
-      const hit = this.#held.hit;
-      this.#held = null;
-      this.#record({
-        atMs,
-        offset: this.#offset,
-        source: "screen",
-        verdict: "acted",
-        hit,
-        why: "the agent's channel said nothing about it",
-      });
-      return this.#reach({ kind: "limit", hit, atMs, offset: this.#offset, lines: [] });
-    }
-    if (this.#held) {
-      this.#channelDueUs = _earliest(this.#channelDueUs, this.#held.sinceUs + _us(CHANNEL_WORD_MS));
-    }
-    const r = this.#reported;
-    if (!r) return null;
-    if (this.#screenLimit(t)) return this.#actOnReport(t, "its screen shows a limit too");
-    if (r.inTurn && !this.#working(t) && t - r.sinceUs >= _us(SCREEN_WORD_MS)) {
-      this.#record({
-        atMs,
-        offset: this.#offset,
-        source: "channel",
-        verdict: "disagree",
-        hit: r.hit,
-        why: "the agent reported a limit its screen reader does not see",
-        lines: this.lastLines(),
-      });
-      return this.#actOnReport(t, "the agent stopped drawing after reporting it");
-    }
-    if (
-      r.inTurn && r.still !== null && t - r.sinceUs >= _us(SCREEN_WORD_MS) &&
-      this.#stillScreen() === r.still
-    ) {
-      // Copilot animates its waiting row while it retries the provider's quota error, a minute
-      // and more before its screen says so: that redraw alone is not the agent at work.
-      return this.#actOnReport(
-        t,
-        "the agent is retrying the provider's error: only its waiting row moved since the report",
-      );
-    }
-    if (t - r.sinceUs >= _us(CHANNEL_HOLD_MS)) {
-      this.#reported = null;
-      this.#record({
-        atMs,
-        offset: this.#offset,
-        source: "channel",
-        verdict: "rejected",
-        hit: r.hit,
-        why: r.inTurn
-          ? `its screen showed the agent still working ${CHANNEL_HOLD_MS / 1000} s after it`
-          : `no turn uuldana saw start was open, and its screen showed no limit in ${
-            CHANNEL_HOLD_MS / 1000
-          } s`,
-      });
-      return null;
-    }
-    this.#channelDueUs = _earliest(this.#channelDueUs, t + _CHECK_US);
-    return null;
-  }
-
-  #actOnReport(t: number, why: string): Verdict {
-    const hit = this.#reported!.hit;
-    const atMs = t / 1000;
-    this.#reported = null;
-    this.#held = null;
-    this.#record({ atMs, offset: this.#offset, source: "channel", verdict: "acted", hit, why });
-    return this.#reach({ kind: "limit", hit, atMs, offset: this.#offset, lines: [] });
-  }
-
-  // Whether the agent still works: it drew within WORKING_MS, or its screen shows its working row.
-  #working(t: number): boolean {
-    if (t - this.#lastOutputUs < _us(WORKING_MS)) return true;
-    // The agent's own status, where it prints one, tells a quiet screen from a finished turn.
-    if (this.#status?.state === "working") return true;
-    const row = this.#opts.adapter.workingRow ?? BUSY_ROW;
-    return this.terminal.logicalScreenLines().some((l) => row.test(l));
-  }
-
-  /**
-   * The screen's rows but the agent's waiting row (`Adapter.waitingRow`), when the screen shows
-   * that row; null when the adapter has none or the screen does not show it.
-   */
-  #stillScreen(): string | null {
-    const row = this.#opts.adapter.waitingRow;
-    if (!row) return null;
-    const lines = this.terminal.logicalScreenLines();
-    if (!lines.some((l) => row.test(l))) return null;
-    return lines.filter((l) => !row.test(l)).join("\n");
-  }
-
-  // Whether the screen shows any limit now (worth a handoff or not: a retry row backs a report).
-  #screenLimit(t: number): LimitHit | null {
-    return this.#opts.adapter.detectLimit(this.terminal.logicalScreenLines(), {
-      now: new Date(this.#opts.startedAt + t / 1000),
-      delivered: this.#opts.delivered as string[] | undefined,
-      cols: this.terminal.cols,
-      timeZone: this.#opts.timeZone,
-    });
-  }
-
-  // Agents that retry silently (Gemini capacity errors, Qwen) show only a spinner with a timer.
-  #checkStall(lines: readonly string[], atMs: number): Verdict | null {
-    const limit = this.#opts.stallSeconds;
-    if (limit === undefined) return null;
-    const busy = busySeconds(this.#opts.adapter, lines);
-    if (busy === null || busy < limit) return null;
-    const message = `${this.#opts.adapter.displayName} was busy for ${busy} s with no answer ` +
-      `(it may be retrying silently; stall rule: ${limit} s)`;
-    this.#record({ atMs, offset: this.#offset, source: "screen", verdict: "acted", why: message });
-    return this.#reach({ kind: "stall", message, atMs, offset: this.#offset, lines: [] });
-  }
-
   /** A `seen` record when the look's limit differs from the last look's; a rate limit not worth a handoff is also `rejected`. */
   #noteSighting(found: LimitHit | null, atMs: number): void {
     const key = found ? `${found.kind}\0${found.message.replace(_SEEN_DIGITS, "#")}` : null;
@@ -722,10 +492,4 @@ export class Detector {
     this.#recorded++;
     this.#decisions.push(decision);
   }
-}
-
-function _earliest(a: number | null, b: number | null): number | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return Math.min(a, b);
 }

@@ -24,3 +24,10 @@ export type TimedInput =
 export function microseconds(ms: number): number {
   return Number.isFinite(ms) ? Math.round(ms * 1000) : 0;
 }
+
+/** The earlier of two due times (null: none due). */
+export function earliest(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.min(a, b);
+}

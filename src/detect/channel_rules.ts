@@ -1,0 +1,342 @@
+/**
+ * The channel rules of a run's detection: how what the agent's structured channel says (issue 20)
+ * is weighed against its screen. The {@link Detector} owns the screen, the clock and the decision
+ * log; it hands each channel event here and asks these rules before it acts on a limit the screen
+ * confirmed. The channel's folder is reachable by every process the agent runs, so it is heard,
+ * not obeyed:
+ * - a limit the agent reports is acted on at once when the screen shows a limit too; when the
+ *   screen shows none, once the agent stopped working (it has not drawn for {@link WORKING_MS}
+ *   and its screen shows no working row, `Adapter.workingRow`) inside a turn uuldana saw start,
+ *   {@link SCREEN_WORD_MS} after the report (a `disagree` record keeps the
+ *   screen: a limit screen this uuldana does not know); a report while the agent keeps drawing, or
+ *   outside any turn, waits for the screen to back it and is rejected after
+ *   {@link CHANNEL_HOLD_MS};
+ * - while a channel that reports limits speaks, an `error` it reported for the turn (not a limit:
+ *   overload, server error) vetoes a limit the screen confirmed (`disagree`); a rate limit the
+ *   screen confirmed (a rejected request may be a throttle) waits up to {@link CHANNEL_WORD_MS}
+ *   for the channel's word: its report acts at once, its error vetoes, its silence lets the
+ *   screen act; a usage limit in the agent's own words acts at once;
+ * - a report of the provider's own error (it carries the provider's code) while the screen shows
+ *   the agent's waiting row (`Adapter.waitingRow`, Copilot's `◉ Working`) and nothing but that
+ *   row changes for {@link SCREEN_WORD_MS} acts: the agent retries the error, no tool is at work;
+ * - a channel report not worth a handoff by the policy (a rate limit still retried) is rejected.
+ *
+ * Pure: times are integer microseconds passed in, as in the Detector.
+ *
+ * @module
+ */
+import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
+import type { ChannelEvent } from "../../adapters/channel.ts";
+import { BUSY_ROW } from "../../adapters/screen_text.ts";
+import type { Terminal } from "../vt/mod.ts";
+import { limitKey } from "./confirm.ts";
+import type { Decision, Verdict } from "./decision.ts";
+import { earliest, microseconds as _us } from "./timed_input.ts";
+
+/** Output this recent means the agent is still drawing: working, not stopped on a limit. */
+export const WORKING_MS = 300;
+/** How long a limit the agent reported waits for its screen to show it before acting alone. */
+export const SCREEN_WORD_MS = 500;
+/** How long a screen rate limit waits for the word of a channel that reports limits. */
+export const CHANNEL_WORD_MS = 1_000;
+/** How long a reported limit the screen does not back (agent drawing, no turn) waits, at most. */
+export const CHANNEL_HOLD_MS = 10_000;
+// How often a held channel limit is checked against the screen.
+const _CHECK_US = 100_000;
+
+type ChannelError = Extract<ChannelEvent, { type: "error" }>;
+
+/** What the rules read of the run and do to it: the {@link Detector}'s side. */
+export interface ChannelRulesHost {
+  readonly adapter: Adapter;
+  /** The run's screen model (read only). */
+  readonly terminal: Terminal;
+  /** Output bytes read so far. */
+  offset(): number;
+  /** When the agent last wrote (µs). */
+  lastOutputUs(): number;
+  /** The agent's own status says it works (`Adapter.programStatus`; false: it says not, or none). */
+  statusWorking(): boolean;
+  /** The limit the screen shows at `t` (µs), worth a handoff or not, or null. */
+  screenLimit(t: number): LimitHit | null;
+  /** Whether a limit is worth a handoff. */
+  handOff(hit: LimitHit): boolean;
+  /** The screen's last lines with text (what a `disagree` record keeps). */
+  lastLines(): string[];
+  /** Appends a decision record. */
+  record(decision: Decision): void;
+  /** Ends the run on `hit` at `atMs`. */
+  reach(hit: LimitHit, atMs: number): Verdict;
+}
+
+/** One run's channel rules. See the module documentation. */
+export class ChannelRules {
+  readonly #host: ChannelRulesHost;
+  /** The agent's channel has spoken in this run. */
+  #heard = false;
+  /** The turns uuldana saw start that are open, as the channel tells them (prompt/busy … idle). */
+  readonly #turns = new Set<string>();
+  /** The channel called this turn's failure an error, not a limit (until the next turn). */
+  #notLimit: ChannelError | null = null;
+  /** A limit the agent reported that the screen has not backed yet. */
+  #reported: {
+    hit: LimitHit;
+    sinceUs: number;
+    inTurn: boolean;
+    /**
+     * The screen without its waiting row when the report came (`Adapter.waitingRow`; only for a
+     * report of the provider's own error, one with its code): the agent retrying that error
+     * changes nothing else.
+     */
+    still: string | null;
+  } | null = null;
+  /** A limit the screen confirmed, waiting for the channel's word. */
+  #held: { hit: LimitHit; sinceUs: number } | null = null;
+  /** A screen limit the channel vetoed: not acted on while it stays. */
+  #vetoed: string | null = null;
+  /** When the held or reported limit is looked at again (µs), or null. */
+  #dueUs: number | null = null;
+
+  constructor(host: ChannelRulesHost) {
+    this.#host = host;
+  }
+
+  /** When {@link weigh} is due (µs), or null. */
+  get dueUs(): number | null {
+    return this.#dueUs;
+  }
+
+  /** A limit the agent reported waits for the screen. */
+  get reported(): boolean {
+    return this.#reported !== null;
+  }
+
+  /** A limit the agent reported inside a turn uuldana saw start waits for the screen. */
+  get reportedInTurn(): boolean {
+    return this.#reported?.inTurn ?? false;
+  }
+
+  /** No more looks: nothing is due. */
+  cancel(): void {
+    this.#dueUs = null;
+  }
+
+  /** The channel said `event` at `t` (µs; already recorded). */
+  hear(event: ChannelEvent, t: number): Verdict | null {
+    this.#heard = true;
+    switch (event.type) {
+      case "prompt":
+      case "busy":
+        this.#turns.add(event.turn ?? "");
+        this.#notLimit = null;
+        this.#vetoed = null;
+        return null;
+      case "idle":
+        if (event.turn === undefined) this.#turns.clear();
+        else this.#turns.delete(event.turn);
+        return null;
+      case "error":
+        this.#notLimit = event;
+        if (this.#held) {
+          const hit = this.#held.hit;
+          this.#held = null;
+          this.#vetoed = limitKey(hit);
+          this.#rejectScreen(hit, t / 1000, event);
+        }
+        return null;
+      case "limit":
+        return this.#reportedLimit(event, t);
+    }
+    return null;
+  }
+
+  /**
+   * Whether a limit the screen confirmed waits for the channel's word instead of acting now: a
+   * channel that reports limits speaks in this run and called this turn's failure an error (it
+   * never acts then), or the screen's limit is a rate limit (a rejected request may be a server's
+   * throttle: the channel tells) and the channel has not said yet. A usage limit in the agent's
+   * own words acts at once: Claude runs its StopFailure hook ~0.75 s after drawing it.
+   */
+  awaitsWord(hit: LimitHit, t: number): boolean {
+    if (!this.#heard || !this.#host.adapter.channel?.reportsLimits) return false;
+    const key = limitKey(hit);
+    if (this.#vetoed === key) return true;
+    if (this.#notLimit) {
+      this.#vetoed = key;
+      this.#rejectScreen(hit, t / 1000, this.#notLimit);
+      return true;
+    }
+    if (hit.kind === "usage") return false;
+    if (this.#held && limitKey(this.#held.hit) === key) return true;
+    this.#held = { hit, sinceUs: t };
+    this.#dueUs = earliest(this.#dueUs, t + _us(CHANNEL_WORD_MS));
+    this.#host.record({
+      atMs: t / 1000,
+      offset: this.#host.offset(),
+      source: "screen",
+      verdict: "waiting",
+      hit,
+      retryInMs: CHANNEL_WORD_MS,
+      why: "waiting for the agent's channel to report it",
+    });
+    return true;
+  }
+
+  /** The screen's limit is acted on: none is held for the channel's word any more. */
+  screenActed(): void {
+    this.#held = null;
+  }
+
+  /** The held screen limit, or the reported one, looked at again at `t` (µs), when due. */
+  weigh(t: number): Verdict | null {
+    this.#dueUs = null;
+    const atMs = t / 1000;
+    const offset = this.#host.offset();
+    if (this.#held && t - this.#held.sinceUs >= _us(CHANNEL_WORD_MS)) {
+      const hit = this.#held.hit;
+      this.#held = null;
+      this.#host.record({
+        atMs,
+        offset,
+        source: "screen",
+        verdict: "acted",
+        hit,
+        why: "the agent's channel said nothing about it",
+      });
+      return this.#host.reach(hit, atMs);
+    }
+    if (this.#held) {
+      this.#dueUs = earliest(this.#dueUs, this.#held.sinceUs + _us(CHANNEL_WORD_MS));
+    }
+    const r = this.#reported;
+    if (!r) return null;
+    if (this.#host.screenLimit(t)) return this.actOnReport(t, "its screen shows a limit too");
+    if (r.inTurn && !this.#working(t) && t - r.sinceUs >= _us(SCREEN_WORD_MS)) {
+      this.#host.record({
+        atMs,
+        offset,
+        source: "channel",
+        verdict: "disagree",
+        hit: r.hit,
+        why: "the agent reported a limit its screen reader does not see",
+        lines: this.#host.lastLines(),
+      });
+      return this.actOnReport(t, "the agent stopped drawing after reporting it");
+    }
+    if (
+      r.inTurn && r.still !== null && t - r.sinceUs >= _us(SCREEN_WORD_MS) &&
+      this.#stillScreen() === r.still
+    ) {
+      // Copilot animates its waiting row while it retries the provider's quota error, a minute
+      // and more before its screen says so: that redraw alone is not the agent at work.
+      return this.actOnReport(
+        t,
+        "the agent is retrying the provider's error: only its waiting row moved since the report",
+      );
+    }
+    if (t - r.sinceUs >= _us(CHANNEL_HOLD_MS)) {
+      this.#reported = null;
+      this.#host.record({
+        atMs,
+        offset,
+        source: "channel",
+        verdict: "rejected",
+        hit: r.hit,
+        why: r.inTurn
+          ? `its screen showed the agent still working ${CHANNEL_HOLD_MS / 1000} s after it`
+          : `no turn uuldana saw start was open, and its screen showed no limit in ${
+            CHANNEL_HOLD_MS / 1000
+          } s`,
+      });
+      return null;
+    }
+    this.#dueUs = earliest(this.#dueUs, t + _CHECK_US);
+    return null;
+  }
+
+  /** Acts on the limit the agent reported, at `t` (µs), for the reason `why`. */
+  actOnReport(t: number, why: string): Verdict {
+    const hit = this.#reported!.hit;
+    const atMs = t / 1000;
+    this.#reported = null;
+    this.#held = null;
+    this.#host.record({
+      atMs,
+      offset: this.#host.offset(),
+      source: "channel",
+      verdict: "acted",
+      hit,
+      why,
+    });
+    return this.#host.reach(hit, atMs);
+  }
+
+  // The screen's limit, rejected because the channel called the turn's failure an error.
+  #rejectScreen(hit: LimitHit, atMs: number, error: ChannelError): void {
+    const said = error.code ? `${error.code}: ${error.message}` : error.message;
+    const at = { atMs, offset: this.#host.offset(), hit };
+    this.#host.record({
+      ...at,
+      source: "screen",
+      verdict: "rejected",
+      why: `the agent's channel called this an error, not a limit (${said})`,
+    });
+    this.#host.record({
+      ...at,
+      source: "channel",
+      verdict: "disagree",
+      why: `the screen shows a limit the agent's channel calls an error (${said})`,
+      lines: this.#host.lastLines(),
+    });
+  }
+
+  // A limit the agent reported at `t` (µs).
+  #reportedLimit(event: Extract<ChannelEvent, { type: "limit" }>, t: number): Verdict | null {
+    const { type: _type, status: _status, code: _code, turn: _turn, ...hit } = event;
+    const atMs = t / 1000;
+    const at = { atMs, offset: this.#host.offset(), source: "channel" as const, hit };
+    if (!this.#host.handOff(hit)) {
+      this.#host.record({
+        ...at,
+        verdict: "rejected",
+        why: "a transient rate limit the agent is still retrying: not worth a handoff yet",
+      });
+      return null;
+    }
+    const still = event.code !== undefined ? this.#stillScreen() : null;
+    this.#reported = { hit, sinceUs: t, inTurn: this.#turns.size > 0, still };
+    if (this.#held) return this.actOnReport(t, "its screen showed a limit already");
+    if (this.#host.screenLimit(t)) return this.actOnReport(t, "its screen shows a limit too");
+    this.#host.record({
+      ...at,
+      verdict: "waiting",
+      retryInMs: SCREEN_WORD_MS,
+      why: this.#turns.size > 0
+        ? "checking it against the screen"
+        : "no turn uuldana saw start is open: waiting for the screen to show it",
+    });
+    this.#dueUs = earliest(this.#dueUs, t + _us(SCREEN_WORD_MS));
+    return null;
+  }
+
+  // Whether the agent still works: it drew within WORKING_MS, or its screen shows its working row.
+  #working(t: number): boolean {
+    if (t - this.#host.lastOutputUs() < _us(WORKING_MS)) return true;
+    // The agent's own status, where it prints one, tells a quiet screen from a finished turn.
+    if (this.#host.statusWorking()) return true;
+    const row = this.#host.adapter.workingRow ?? BUSY_ROW;
+    return this.#host.terminal.logicalScreenLines().some((l) => row.test(l));
+  }
+
+  /**
+   * The screen's rows but the agent's waiting row (`Adapter.waitingRow`), when the screen shows
+   * that row; null when the adapter has none or the screen does not show it.
+   */
+  #stillScreen(): string | null {
+    const row = this.#host.adapter.waitingRow;
+    if (!row) return null;
+    const lines = this.#host.terminal.logicalScreenLines();
+    if (!lines.some((l) => row.test(l))) return null;
+    return lines.filter((l) => !row.test(l)).join("\n");
+  }
+}
