@@ -12,12 +12,10 @@ import {
   OPENCODE_PLUGIN_FILE,
   openCodePluginSource,
 } from "./opencode_plugin.ts";
-import { parseRecorded, recorded, relayFor } from "./_recorded_test_util.ts";
+import { OPENAI_QUOTA, parseRecorded, recorded, relayFor } from "./_recorded_test_util.ts";
 
 const NOW = { now: new Date("2026-12-01T23:13:30Z"), timeZone: "UTC" };
-const QUOTA =
-  "You exceeded your current quota, please check your plan and billing details. For more " +
-  "information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.";
+const QUOTA = OPENAI_QUOTA;
 
 const limits = (events: ChannelEvent[]) => events.filter((e) => e.type === "limit");
 
