@@ -10,14 +10,13 @@ import {
 import { OPENAI_QUOTA, parseRecorded, recorded, relayFor } from "./_recorded_test_util.ts";
 
 const NOW = { now: new Date("2026-12-01T22:27:00Z"), timeZone: "UTC" };
-const QUOTA = OPENAI_QUOTA;
 
 Deno.test("real Copilot 1.0.102's plugin hooks: prompts, the quota at its first failed call, no 5xx limit", () => {
   const events = parseRecorded(COPILOT_CHANNEL, recorded("copilot-1.0.102/session"), NOW);
   const quota = {
     type: "limit",
     kind: "usage",
-    message: QUOTA,
+    message: OPENAI_QUOTA,
     resetsAt: null,
     code: "insufficient_quota",
   };

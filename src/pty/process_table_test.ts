@@ -1,13 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import {
-  alive,
-  childrenOf,
-  cmdline,
-  kill,
-  sessionMembers,
-  sweepSession,
-  ttyOf,
-} from "./process_table.ts";
+import * as table from "./process_table.ts";
 
 function spawn(cmd: string, ...args: string[]): Deno.ChildProcess {
   return new Deno.Command(cmd, { args, stdin: "null", stdout: "null", stderr: "null" }).spawn();
@@ -25,23 +17,23 @@ Deno.test("a child is found under its parent, with its command line, alive until
   const pid = Number(new TextDecoder().decode((await reader.read()).value).trim());
   reader.releaseLock();
   try {
-    assertEquals(await childrenOf(parent.pid), [pid]);
+    assertEquals(await table.childrenOf(parent.pid), [pid]);
     // Between its fork and its exec the child has no command line of its own yet.
     const deadline = Date.now() + 5_000;
-    while (!(await cmdline(pid)).includes("sleep") && Date.now() < deadline) {
+    while (!(await table.cmdline(pid)).includes("sleep") && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 10));
     }
-    assert((await cmdline(pid)).includes("sleep"), JSON.stringify(await cmdline(pid)));
-    assertEquals(await ttyOf(pid), null); // no terminal on its stdio
-    assert(await alive(pid));
-    kill(pid, "SIGKILL");
+    assert((await table.cmdline(pid)).includes("sleep"), JSON.stringify(await table.cmdline(pid)));
+    assertEquals(await table.ttyOf(pid), null); // no terminal on its stdio
+    assert(await table.alive(pid));
+    table.kill(pid, "SIGKILL");
     await parent.status;
-    assertEquals(await alive(pid), false);
-    assertEquals(await cmdline(pid), "");
-    assertEquals(await childrenOf(parent.pid), []);
-    kill(pid, "SIGKILL"); // gone: no error
+    assertEquals(await table.alive(pid), false);
+    assertEquals(await table.cmdline(pid), "");
+    assertEquals(await table.childrenOf(parent.pid), []);
+    table.kill(pid, "SIGKILL"); // gone: no error
   } finally {
-    kill(parent.pid, "SIGKILL");
+    table.kill(parent.pid, "SIGKILL");
     await parent.status;
     await parent.stdout.cancel();
   }
@@ -54,15 +46,15 @@ Deno.test("a session's members are found and swept, the leader's children too", 
     const deadline = Date.now() + 5_000;
     let members: number[] = [];
     while (members.length < 3 && Date.now() < deadline) {
-      members = await sessionMembers(child.pid);
+      members = await table.sessionMembers(child.pid);
       await new Promise((r) => setTimeout(r, 20));
     }
     assert(members.includes(child.pid), `${members}`);
     assertEquals(members.length, 3, `${members}`); // sh and its two sleeps
-    await sweepSession(child.pid);
-    assertEquals(await sessionMembers(child.pid), []);
+    await table.sweepSession(child.pid);
+    assertEquals(await table.sessionMembers(child.pid), []);
   } finally {
-    kill(child.pid, "SIGKILL");
+    table.kill(child.pid, "SIGKILL");
     await child.status;
   }
 });
