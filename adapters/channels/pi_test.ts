@@ -7,13 +7,24 @@ import type { ChannelEvent, ChannelRecord } from "../channel.ts";
 import { PI_CHANNEL, PI_CHANNEL_EVENTS, piFailure } from "./pi.ts";
 import { PI_CHANNEL_ENV, PI_EXTENSION_FILE, PI_EXTENSION_SOURCE } from "./pi_extension.ts";
 import { pi } from "../pi.ts";
-import { OPENAI_QUOTA, parseRecorded, recorded } from "./_recorded_test_util.ts";
 
 const DIR = join(CHANNELS_DIR, "pi-0.73.1");
 const NOW = { now: new Date("2026-12-01T22:00:00Z"), timeZone: "UTC" };
-const QUOTA = `429 ${OPENAI_QUOTA}`;
+const QUOTA =
+  "429 You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.";
 
-const parseAll = (records: ChannelRecord[]) => parseRecorded(PI_CHANNEL, records, NOW);
+// The records uuldana's extension wrote from real pi 0.73.1, in the order pi fired the events.
+function recorded(): ChannelRecord[] {
+  return readdirSync(DIR).filter((f) => /^\d+-.*\.json$/.test(f)).sort().map((f) => ({
+    name: f.replace(/^\d+-|\.json$/g, ""),
+    data: JSON.parse(readFileSync(join(DIR, f), "utf8")),
+  }));
+}
+
+function parseAll(records: ChannelRecord[]): ChannelEvent[] {
+  const parser = PI_CHANNEL.parser();
+  return records.flatMap((r) => parser.parse(r, NOW));
+}
 
 const quotaLimit: ChannelEvent = {
   type: "limit",
@@ -25,8 +36,7 @@ const quotaLimit: ChannelEvent = {
 };
 
 Deno.test("real pi 0.73.1's extension records become uuldana's events: exact prompts, replies, its quota 429 at the first answer", () => {
-  // The records uuldana's extension wrote from real pi 0.73.1, in the order pi fired the events.
-  const records = recorded("pi-0.73.1");
+  const records = recorded();
   assertEquals(
     [...new Set(records.map((r) => r.name))],
     [...PI_CHANNEL_EVENTS],
