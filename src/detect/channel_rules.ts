@@ -55,6 +55,8 @@ export interface ChannelRulesHost {
   offset(): number;
   /** When the agent last wrote (µs). */
   lastOutputUs(): number;
+  /** The agent's own status says it works (`Adapter.programStatus`; false: it says not, or none). */
+  statusWorking(): boolean;
   /** The limit the screen shows at `t` (µs), worth a handoff or not, or null. */
   screenLimit(t: number): LimitHit | null;
   /** Whether a limit is worth a handoff. */
@@ -320,6 +322,8 @@ export class ChannelRules {
   // Whether the agent still works: it drew within WORKING_MS, or its screen shows its working row.
   #working(t: number): boolean {
     if (t - this.#host.lastOutputUs() < _us(WORKING_MS)) return true;
+    // The agent's own status, where it prints one, tells a quiet screen from a finished turn.
+    if (this.#host.statusWorking()) return true;
     const row = this.#host.adapter.workingRow ?? BUSY_ROW;
     return this.#host.terminal.logicalScreenLines().some((l) => row.test(l));
   }
