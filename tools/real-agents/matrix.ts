@@ -255,6 +255,8 @@ interface CellOutcome {
   toNextAgent?: number;
   /** The cell's runs replayed from their recordings (`replayCheck`). */
   replay?: string;
+  /** Where that time went, printed with the cell's line (not recorded). */
+  timeline?: string;
 }
 
 /**
@@ -298,16 +300,23 @@ async function senderCell(w: World, x: string, bin: string, spec: AgentSpec): Pr
   for (const part of [REQUEST, SECOND, "MOCKREPLY-"]) {
     if (!frame.body.includes(part)) return { result: `FAIL: the handoff lacks "${part}"` };
   }
-  const times = await handoffTimes(w);
+  const times = await handoffTimes(w, x, Date.parse(String(start.time)));
   const left = await leftovers(bin, w.root);
   return { result: left ? `FAIL: ${left}` : "pass", ...times };
 }
 
 /**
  * The sender cell's times, from the mock's own clock: its first limit answer to the agent under
- * test, then the journal's handoff, then the next agent's first model request (its account).
+ * test, then the journal's handoff, then the next agent's first model request (its account). The
+ * timeline between them: the limit answers the agent got, its channel's first limit report and
+ * the detector's act (the run's start in the journal plus the decision's time: a few tens of ms
+ * early, the agent's spawn), the next agent's start (`nextStart`, its own log).
  */
-async function handoffTimes(w: World): Promise<Omit<CellOutcome, "result">> {
+async function handoffTimes(
+  w: World,
+  x: string,
+  nextStart: number,
+): Promise<Omit<CellOutcome, "result">> {
   const first = w.mock.requests().find((r) => r.limited && r.account === "agent");
   if (!first) return {};
   const next = await until(
@@ -317,9 +326,37 @@ async function handoffTimes(w: World): Promise<Omit<CellOutcome, "result">> {
   ).catch(() => null);
   const created = w.journal((j) => j.handoffs(1)[0]?.createdAt ?? null);
   const at = (ms: number) => Math.round((ms - first.t) / 100) / 10;
+  const ms = (t: number) => `${Math.round(t - first.t)} ms`;
+  const limited = w.mock.requests().filter((r) =>
+    r.limited && r.account === "agent" && r.t <= (next?.t ?? Infinity)
+  );
+  const marks = w.journal((j) => {
+    const run = j.runs(50).findLast((r) => r.agent === x);
+    if (!run) return [];
+    // The journal's start is taken just before the agent is spawned: these are a little early.
+    const t0 = Date.parse(run.startedAt);
+    const ds = j.decisions(run.id);
+    const report = ds.find((d) => d.verdict === "event" && d.event?.type === "limit");
+    const acted = ds.find((d) => d.verdict === "acted");
+    const gap = report && acted ? ` (${Math.round(acted.atMs - report.atMs)} ms after it)` : "";
+    return [
+      ...(report ? [`report ≈${ms(t0 + report.atMs)}`] : []),
+      ...(acted ? [`acted ≈${ms(t0 + acted.atMs)}${gap} by the ${acted.source}`] : []),
+    ];
+  });
+  const timeline = [
+    `limit answers at ${limited.map((r) => ms(r.t)).join(", ")}`,
+    ...marks,
+    ...(created ? [`handoff ${ms(Date.parse(created))}`] : []),
+    ...(Number.isFinite(nextStart) ? [`next agent started ${ms(nextStart)}`] : []),
+    ...(next ? [`its first request ${ms(next.t)}`] : []),
+  ].join(", ");
   return {
     ...(created ? { toHandoff: at(Date.parse(created)) } : {}),
     ...(next ? { toNextAgent: at(next.t) } : {}),
+    timeline: `${timeline}; load ${
+      Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ")
+    }`,
   };
 }
 
@@ -510,6 +547,8 @@ async function runAgent(
       }`
       : "";
     console.log(`${x} ${release!.version} ${cell}: ${got.result}${times}  [${w.root}]`);
+    if (got.timeline) console.log(`  timeline: ${got.timeline}`);
+    delete got.timeline;
     console.log(`  replay: ${got.replay}`);
     run.cells[cell] = got;
     await w.close();
