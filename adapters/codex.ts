@@ -36,8 +36,9 @@ function _roadLaunch(req: LaunchRequest): Launch {
   refuseResume("codex", req.extraArgs, _RESUME);
   if (req.road === "paste") return { argv: base };
   requireArgFits("codex", req.handoff);
-  // `--` ends options, so `-i/--image <FILE>...` in extraArgs cannot swallow the prompt.
-  return { argv: [...base, "--", req.handoff] };
+  // `--` ends options, so `-i/--image <FILE>...` in extraArgs cannot swallow the prompt. Its
+  // first UserPromptSubmit is this text: uuldana's, not the user's.
+  return { argv: [...base, "--", req.handoff], opening: req.handoff };
 }
 
 // The composer and the echo of a submitted turn: `› ` at column 0.
@@ -78,5 +79,8 @@ export const codex: Adapter = {
   detectLimit: _detect,
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
+  // 0.171.0 prints OSC 7501 on every TTY: `working` in a turn, `error` when it fails (a usage
+  // limit or a server error alike).
+  programStatus: "osc7501",
   channel: CODEX_CHANNEL,
 };

@@ -1,6 +1,7 @@
 /**
- * Finding an agent's binary, asking its version, and proving from its real `--help` that it takes
- * an initial prompt; both answers cached in the journal per build of the binary (its path, size and
+ * Finding an agent's binary, asking its version, and proving that it takes an initial prompt: by
+ * the real-agent record when the matrix verified that exact version (nothing runs), else from its
+ * real `--help`; the answers cached in the journal per build of the binary (its path, size and
  * modification time), so a second `uuldana agents` runs nothing. I/O.
  *
  * @module
@@ -11,7 +12,7 @@ import { agentConfig, type Config } from "../src/config/config.ts";
 import type { BinaryStamp, CachedProbe, Journal } from "../src/journal/journal.ts";
 import type { Adapter, Found, Proof, Road } from "./adapter.ts";
 import { handoffInArgv } from "./argv_exposure.ts";
-import { type TestedState, testedState } from "./tested.ts";
+import { recordedProof, type TestedState, testedState } from "./tested.ts";
 import { type PatientProbe, patientProbe, PROBE_OUTPUT_CAP, ProbeBudget } from "./probe.ts";
 
 /**
@@ -38,7 +39,10 @@ export interface AgentStatus {
   acceptsInitialPrompt: boolean;
   /** The proof (matching line, or why not); null when the binary was not found. */
   proof: Proof | null;
-  /** Whether version and proof came from the probe cache (nothing ran). */
+  /**
+   * Whether version and proof came from the probe cache (nothing ran). False for a proof from the
+   * real-agent record (`proof.recorded`): nothing ran for it either.
+   */
   cached: boolean;
   /** How this version stands against the newest one the real-agent matrix passed with. */
   tested: TestedState;
@@ -206,7 +210,10 @@ export async function versionOf(
  *
  * With a journal, the proof is cached per build of the binary (path, real path, size, modification
  * time, environment: {@link binaryStamp}), whether its version is known or not; a proof that timed
- * out or could not run is never stored (a slow first start must not refuse it for good).
+ * out or could not run is never stored (a slow first start must not refuse it for good). A version
+ * known without running anything (its npm package, the cache) that the real-agent matrix's
+ * receiver cell passed with is proven by that record instead (`proof.recorded`), unless `refresh`.
+ * A proof the binary gave (cached) comes before the record.
  */
 export async function proveAgent(
   adapter: Adapter,
@@ -229,7 +236,7 @@ interface _Probed {
   versionNote: string | null;
   /** The proof, when asked for. */
   proof: Proof | null;
-  /** Everything asked for came from the cache. */
+  /** Everything asked for came from the cache (or the package): nothing ran, no record used. */
   cached: boolean;
 }
 
@@ -248,9 +255,15 @@ async function _probe(
   const pkgVersion = packageVersion(adapter, located.path);
   let cached = stamp && !opts.refresh ? _fresh(opts.journal!, stamp) : null;
   if (cached?.versionKnown && pkgVersion && cached.version !== pkgVersion) cached = null;
+  // A version the real-agent matrix handed a handoff to needs no --help (a Node agent's costs
+  // 1-3 s of CPU): the record proves it, for that exact version only. `--refresh` asks the binary.
+  const known = pkgVersion ?? (cached?.versionKnown ? cached.version : null);
+  const recorded = want.help && !opts.refresh && !cached?.proof
+    ? recordedProof(adapter.name, known)
+    : null;
   const budget = opts.budget ?? new ProbeBudget({ slots: 2 });
   const needVersion = want.version && !pkgVersion && !cached?.versionKnown;
-  const needHelp = want.help && !cached?.proof;
+  const needHelp = want.help && !cached?.proof && !recorded;
   const [version, proof] = await Promise.all([
     needVersion ? _askVersion(located.path, env, budget, opts) : null,
     needHelp ? _askHelp(adapter, located.path, env, budget, opts) : null,
@@ -270,8 +283,9 @@ async function _probe(
   return {
     version: pkgVersion ?? (version ? version.version : cached?.version ?? null),
     versionNote: version?.note ?? null,
-    proof: proof ?? (want.help && cached?.proof ? _cachedProof(adapter, cached.proof) : null),
-    cached: !version && !proof,
+    proof: proof ?? (want.help && cached?.proof ? _cachedProof(adapter, cached.proof) : null) ??
+      (recorded ? { accepted: true, line: null, recorded } : null),
+    cached: !version && !proof && !recorded,
   };
 }
 
@@ -458,4 +472,25 @@ export async function describeAgent(
     installHint: adapter.installHint,
     problem,
   };
+}
+
+/**
+ * {@link describeAgent} for every adapter, all at once in `opts.budget`'s slots, the agents of the
+ * configured chain first (in chain order: they take the first slots, so the ones a run would use
+ * are answered first when the budget is short), the statuses in `adapters`' order.
+ */
+export function describeAgents(
+  adapters: readonly Adapter[],
+  config: Config,
+  opts: ProbeOptions = {},
+): Promise<AgentStatus[]> {
+  const rank = (a: Adapter) => {
+    const i = config.chain.indexOf(a.name);
+    return i < 0 ? config.chain.length : i;
+  };
+  const order = adapters.map((a, i) => ({ a, i })).sort((x, y) =>
+    rank(x.a) - rank(y.a) || x.i - y.i
+  );
+  const started = new Map(order.map(({ a, i }) => [i, describeAgent(a, config, opts)] as const));
+  return Promise.all(adapters.map((_, i) => started.get(i)!));
 }

@@ -96,6 +96,29 @@ export function testedState(
   return { kind: "tested", tested: entry.tested, date };
 }
 
+/**
+ * What the real-agent matrix verified of agent `name` at exactly `version` (null: unknown): that it
+ * takes an opening prompt, when its `receiver` cell (uuldana hands it a handoff on its default
+ * road; the agent's first model request must carry the frame, nobody pressing Enter) last passed
+ * with that very version. Null for any other version, an older or newer one included: a proof
+ * is never carried from one version to another.
+ *
+ * @example
+ * ```ts
+ * recordedProof("codex", "0.171.0"); // { version: "0.171.0", date: "2026-12-02" }
+ * recordedProof("codex", "0.171.1"); // null
+ * ```
+ */
+export function recordedProof(
+  name: string,
+  version: string | null,
+  table: TestedVersions = TESTED_VERSIONS,
+): { version: string; date: string | null } | null {
+  const cell = table[name]?.cells?.receiver;
+  if (!version || cell?.version !== version || !/^pass\b/.test(cell.result ?? "")) return null;
+  return { version, date: cell.date ?? null };
+}
+
 /** One line saying how agent `name` stands, for `uuldana agents` and `uuldana doctor`. */
 export function testedLine(name: string, state: TestedState): string {
   switch (state.kind) {

@@ -3,15 +3,18 @@
  * last commit before the probe cache) next to this checkout, side by side in one run:
  *
  *   tools/deno.sh run -A bench/agents_bench.ts [--agents-dir /work/agents] [--agents a,b] [--rounds N]
- *     [--base REV]
+ *     [--base REV] [--refresh]
  *
  * Each agent is the newest `<name>@<version>/node_modules/.bin/<name>` under `--agents-dir`
  * (the layout of /work/agents/install.sh), pointed at by a config; every run has the same scratch
  * HOME (warmed once, so no agent's first-run setup is counted). Per round and side: **cold**, an
  * empty data directory (nothing cached), then **warm**, the same command again. Printed: the wall
  * time of the whole `uuldana agents --json` process (Deno's start included) and how many agents
- * it reported a version and a conclusive opening-prompt proof for. The load average is printed
- * beside each round: on a shared machine it moves every number.
+ * it reported a version and a conclusive opening-prompt proof for (and how many of those proofs
+ * came from the real-agent record, no `--help` run). `--refresh`: every look is
+ * `uuldana agents --refresh`, so every `--help` really runs (what a cold look cost before the
+ * record was used). The load average is printed beside each round: on a shared machine it moves
+ * every number.
  *
  * @module
  */
@@ -29,6 +32,8 @@ const AGENTS = arg("--agents", "claude,codex,gemini,opencode,qwen,copilot,kilo")
 const AGENTS_DIR = arg("--agents-dir", "/work/agents");
 const ROUNDS = Number(arg("--rounds", "3"));
 const BASE = arg("--base", "b5aa1a5");
+// `--refresh`: every look runs `uuldana agents --refresh` (every --help really run, no record).
+const REFRESH = Deno.args.includes("--refresh");
 
 /** The newest installed version of each agent under `dir`. */
 function installedAgents(dir: string): Record<string, string> {
@@ -67,6 +72,8 @@ interface Look {
   cpuMs: number | null;
   versions: number;
   proofs: number;
+  /** Of the proofs, how many came from the real-agent record (no --help run). */
+  recorded: number;
 }
 
 const TIME = (() => {
@@ -79,7 +86,13 @@ const TIME = (() => {
 
 /** One `uuldana agents --json` from the tree at `root`, with data in `data`. */
 async function look(root: string, data: string, env: Record<string, string>): Promise<Look> {
-  const argv = [Deno.execPath(), ...uuldanaArgs(root), "agents", "--json"];
+  const argv = [
+    Deno.execPath(),
+    ...uuldanaArgs(root),
+    "agents",
+    "--json",
+    ...(REFRESH ? ["--refresh"] : []),
+  ];
   const cpuFile = join(work, "cpu");
   const [cmd, ...args] = TIME ? [TIME, "-o", cpuFile, "-f", "%U %S", ...argv] : argv;
   const started = performance.now();
@@ -99,7 +112,7 @@ async function look(root: string, data: string, env: Record<string, string>): Pr
     name: string;
     found: boolean;
     version: string | null;
-    proof: { inconclusive?: boolean } | null;
+    proof: { inconclusive?: boolean; recorded?: unknown } | null;
   }[];
   const found = list.filter((a) => a.found && AGENTS.includes(a.name));
   return {
@@ -107,6 +120,7 @@ async function look(root: string, data: string, env: Record<string, string>): Pr
     cpuMs,
     versions: found.filter((a) => a.version !== null).length,
     proofs: found.filter((a) => a.proof && !a.proof.inconclusive).length,
+    recorded: found.filter((a) => a.proof?.recorded).length,
   };
 }
 
@@ -167,7 +181,9 @@ for (let round = 1; round <= ROUNDS; round++) {
     const fmt = (l: Look) =>
       `${(l.ms / 1000).toFixed(2)} s${
         l.cpuMs === null ? "" : ` (CPU ${(l.cpuMs / 1000).toFixed(2)} s)`
-      }, ${l.versions}/${Object.keys(bins).length} versions, ${l.proofs} proofs`;
+      }, ${l.versions}/${
+        Object.keys(bins).length
+      } versions, ${l.proofs} proofs (${l.recorded} from the record)`;
     console.log(
       `round ${round} ${side.padEnd(6)} load ${load}: cold ${fmt(cold)}, warm ${fmt(warm)}`,
     );
@@ -182,16 +198,17 @@ const cpu = (ls: Look[]) => ls[0].cpuMs === null ? "—" : span(ls.map((l) => l.
 console.log(
   `\n| ${
     Object.keys(bins).length
-  } real agents | cold wall | cold CPU | warm wall | warm CPU | versions found cold / warm |`,
+  } real agents | cold wall | cold CPU | warm wall | warm CPU | versions found cold / warm | proofs (from the record) cold / warm |`,
 );
-console.log("| --- | --- | --- | --- | --- | --- |");
+console.log("| --- | --- | --- | --- | --- | --- | --- |");
 for (const side of ["before", "now"] as const) {
   const r = results[side];
   const v = (ls: Look[]) => ls.map((l) => l.versions).join(",");
+  const p = (ls: Look[]) => ls.map((l) => `${l.proofs} (${l.recorded})`).join(",");
   console.log(
     `| ${side === "before" ? `before (${BASE})` : "now"} | ${wall(r.cold)} | ${cpu(r.cold)} | ${
       wall(r.warm)
-    } | ${cpu(r.warm)} | ${v(r.cold)} / ${v(r.warm)} |`,
+    } | ${cpu(r.warm)} | ${v(r.cold)} / ${v(r.warm)} | ${p(r.cold)} / ${p(r.warm)} |`,
   );
 }
 console.log(

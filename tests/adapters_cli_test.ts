@@ -10,12 +10,13 @@ import { installFakeAgent } from "./fixtures/fake_agents/install.ts";
 import { topHelp } from "./fixtures/fake_agents/help.ts";
 import { adapterByName, ADAPTERS } from "../adapters/registry.ts";
 import { TESTED_VERSIONS } from "../adapters/tested.ts";
-import { chunkSizes, detectInRecording } from "../src/cli/debug_detect.ts";
+import { chunkSizes, detectInRecording } from "../src/cli/detect_report.ts";
 import { normalizeSpace } from "../adapters/screen_text.ts";
 import { Terminal } from "../src/vt/mod.ts";
 import { AGENT_CORPUS_DIR, DENO_DIR } from "./_paths.ts";
 import { runUuldana } from "./_uuldana.ts";
 import { type AgentReport, renderAgents } from "../src/cli/agents.ts";
+import { runChecks } from "../src/cli/doctor.ts";
 
 const CORPUS = AGENT_CORPUS_DIR;
 
@@ -221,6 +222,78 @@ Deno.test("agents and doctor say when an installed agent is newer than the newes
     assertEquals(flagged?.name, `agent ${ahead}`);
     assert(checks.some((c) => c.name === "agent crush" && c.detail.startsWith("not run for real")));
   } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test('doctor: an agent whose --help did not answer in time is "not checked yet", a warning, and the next doctor asks only that', async () => {
+  const root = await Deno.makeTempDir({ prefix: "uuldana-doctor-slow-" });
+  const saved = Object.fromEntries(
+    ["PATH", "HOME", "UULDANA_HOME", "UULDANA_CONFIG"].map((k) => [k, Deno.env.get(k)]),
+  );
+  try {
+    const bin = `${root}/bin`;
+    await Deno.mkdir(bin);
+    await Deno.mkdir(`${root}/home`);
+    // A real program (not a version the real-agent matrix verified): its --version answers, its
+    // --help takes longer than the probe limits, like a Node agent starting on a busy machine.
+    const codex = `${bin}/codex`;
+    // While `slow` is there (the same binary, so its cached version stays valid).
+    await Deno.writeTextFile(`${root}/slow`, "");
+    await Deno.writeTextFile(
+      codex,
+      `#!/bin/sh\necho "$1" >> '${root}/runs'\n` +
+        `[ "$1" = --version ] && { echo 'codex-cli 9.9.9'; exit 0; }\n` +
+        `[ -e '${root}/slow' ] && exec sleep 5\necho 'Usage: codex [OPTIONS] [PROMPT]'\n`,
+    );
+    await Deno.chmod(codex, 0o755);
+    await Deno.writeTextFile(`${root}/config.json`, JSON.stringify({ chain: ["codex"] }));
+    const env = {
+      PATH: `${bin}:/usr/bin:/bin`,
+      HOME: `${root}/home`,
+      UULDANA_HOME: `${root}/data`,
+      UULDANA_CONFIG: `${root}/config.json`,
+    };
+    for (const [k, v] of Object.entries(env)) Deno.env.set(k, v);
+    const runs = async () => {
+      const text = await Deno.readTextFile(`${root}/runs`).catch(() => "");
+      await Deno.writeTextFile(`${root}/runs`, "");
+      return text.split("\n").filter(Boolean).sort();
+    };
+    const limits = { timeoutMs: 200, retryTimeoutMs: 400 };
+    const first = await runChecks(limits);
+    const agent = first.find((c) => c.name === "agent codex");
+    assertEquals(agent?.status, "warn", JSON.stringify(first, null, 1));
+    assertEquals(
+      agent?.detail,
+      `${codex} 9.9.9; not checked yet whether it takes a handoff: 'codex --help' did not ` +
+        "answer in 0.2 s, nor in 0.4 s in all; not a refusal: asked again at the next " +
+        "`uuldana agents` or handoff",
+    );
+    assertEquals(agent?.fix, "run `uuldana doctor` again (only what is missing is asked)");
+    // No agent of the chain is proven, but one only did not answer: a warning, not a failure.
+    const agents = first.find((c) => c.name === "agents");
+    assertEquals([agents?.status, agents?.fix], [
+      "warn",
+      "some did not answer their --help in time: run `uuldana doctor` again",
+    ]);
+    assert(!first.some((c) => c.status === "fail"), JSON.stringify(first, null, 1));
+    assertEquals(await runs(), ["--help", "--version"]);
+
+    // Once it answers, the next doctor proves it, asking its --help only (the version is cached).
+    await Deno.remove(`${root}/slow`);
+    const second = await runChecks(limits);
+    const proven = second.find((c) => c.name === "agent codex");
+    assertEquals([proven?.status, proven?.detail], [
+      "ok",
+      `${codex} 9.9.9; takes a handoff by prompt`,
+    ]);
+    assertEquals(second.find((c) => c.name === "agents"), undefined);
+    assertEquals(await runs(), ["--help"]);
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+    }
     await Deno.remove(root, { recursive: true });
   }
 });
@@ -433,6 +506,31 @@ Deno.test("agents: a probe that did not answer says what to do; answered ones sa
   assert(
     renderAgents([report("codex", {})]).endsWith(
       "(versions and proofs from the cache; `uuldana agents --refresh` probes again)",
+    ),
+  );
+  // A proof the real-agent matrix verified for that exact version: said so, for each one.
+  const recorded = (name: string) =>
+    report(name, {
+      cached: false,
+      proof: { accepted: true, line: null, recorded: { version: "1.0.0", date: "2026-12-02" } },
+    });
+  const both = renderAgents([recorded("codex"), recorded("kilo"), report("pi", {})]);
+  assert(
+    both.includes("initial prompt: yes  (real-agent matrix: 1.0.0 took a handoff on 2026-12-02)"),
+    both,
+  );
+  assert(
+    both.endsWith(
+      "(opening-prompt proof of codex, kilo from the real-agent record of those exact versions, " +
+        "no --help run; the others from the cache; `uuldana agents --refresh` runs every --help)",
+    ),
+    both,
+  );
+  assert(
+    renderAgents([recorded("codex"), report("pi", { cached: false })]).endsWith(
+      "(opening-prompt proof of codex from the real-agent record of that exact version, no --help " +
+        "run; the others probed now, and cached until a binary changes; `uuldana agents " +
+        "--refresh` runs every --help)",
     ),
   );
 });

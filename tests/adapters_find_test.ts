@@ -11,6 +11,7 @@ import {
 import {
   binaryStamp,
   describeAgent,
+  describeAgents,
   findAgent,
   packageVersion,
   proveAgent,
@@ -18,6 +19,7 @@ import {
 } from "../adapters/find.ts";
 import { PROBE_OUTPUT_CAP, ProbeBudget, runProbe } from "../adapters/probe.ts";
 import { adapterByName } from "../adapters/registry.ts";
+import { TESTED_VERSIONS } from "../adapters/tested.ts";
 import { parseConfig } from "../src/config/config.ts";
 import { Journal } from "../src/journal/journal.ts";
 import { installSimAgents } from "../src/sim/install.ts";
@@ -331,7 +333,42 @@ Deno.test("probes share slots and a deadline: none runs past the budget, and it 
   }
 });
 
-Deno.test("an npm-installed agent's version comes from its package, without running it", async () => {
+Deno.test("the chain's agents take the probe slots first; the statuses keep the adapters' order", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "uuldana-find-chain-" });
+  try {
+    // Both log into one file, in the order they ran (one slot: one at a time).
+    const log = (name: string) =>
+      `echo "${name} $1" >> '${dir}/order'\n[ "$1" = --version ] && { echo 9.9.9; exit 0; }\n`;
+    const codexBin = await fakeAgent(dir, "codex", `${log("codex")}${CODEX_HELP}`);
+    const geminiBin = await fakeAgent(
+      dir,
+      "gemini",
+      `${log("gemini")}echo '  -i, --prompt-interactive  Execute the prompt and continue'`,
+    );
+    const config = parseConfig(
+      {
+        chain: ["gemini", "codex"],
+        agents: { codex: { bin: codexBin }, gemini: { bin: geminiBin } },
+      },
+      "t.json",
+      () => undefined,
+    );
+    const adapters = [adapterByName("codex")!, adapterByName("gemini")!];
+    const statuses = await describeAgents(adapters, config, {
+      budget: new ProbeBudget({ slots: 1 }),
+    });
+    assertEquals(statuses.map((s) => [s.name, s.acceptsInitialPrompt]), [["codex", true], [
+      "gemini",
+      true,
+    ]]);
+    const order = (await Deno.readTextFile(`${dir}/order`)).split("\n").filter(Boolean);
+    assertEquals(order.map((l) => l.split(" ")[0]), ["gemini", "gemini", "codex", "codex"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an npm-installed agent's version comes from its package, without running it; a version the matrix verified needs no --help", async () => {
   const dir = await Deno.makeTempDir({ prefix: "uuldana-find-package-" });
   const journal = Journal.open(dir);
   try {
@@ -339,10 +376,16 @@ Deno.test("an npm-installed agent's version comes from its package, without runn
     const pkgDir = `${dir}/node_modules/@openai/codex`;
     await Deno.mkdir(`${pkgDir}/bin`, { recursive: true });
     await Deno.mkdir(`${dir}/node_modules/.bin`);
-    await Deno.writeTextFile(
-      `${pkgDir}/package.json`,
-      JSON.stringify({ name: "@openai/codex", version: "0.171.0" }),
-    );
+    const setVersion = (version: string) =>
+      Deno.writeTextFile(
+        `${pkgDir}/package.json`,
+        JSON.stringify({ name: "@openai/codex", version }),
+      );
+    // The exact version the real-agent matrix's receiver cell passed with, and one past it.
+    const tested = TESTED_VERSIONS.codex.cells!.receiver.version!;
+    assert(TESTED_VERSIONS.codex.cells!.receiver.result!.startsWith("pass"));
+    const untested = `${tested}-next.1`;
+    await setVersion(untested);
     await fakeAgent(
       `${pkgDir}/bin`,
       "codex.js",
@@ -352,35 +395,72 @@ Deno.test("an npm-installed agent's version comes from its package, without runn
     const bin = `${dir}/node_modules/.bin/codex`;
     await Deno.symlink("../@openai/codex/bin/codex.js", bin);
     const codex = adapterByName("codex")!;
-    assertEquals(packageVersion(codex, bin), "0.171.0");
+    assertEquals(packageVersion(codex, bin), untested);
     const config = parseConfig({ agents: { codex: { bin } } }, "t.json", () => undefined);
+    const runs = async () => {
+      const text = await Deno.readTextFile(`${pkgDir}/bin/runs`);
+      await Deno.writeTextFile(`${pkgDir}/bin/runs`, "");
+      return text.split("\n").filter(Boolean);
+    };
+    // A version the matrix never ran: its own --help proves it (never --version).
     const s = await describeAgent(codex, config, { journal });
-    assertEquals([s.version, s.versionNote, s.acceptsInitialPrompt], ["0.171.0", null, true]);
-    const runs = (await Deno.readTextFile(`${pkgDir}/bin/runs`)).split("\n").filter(Boolean);
-    assertEquals(runs, ["--help"], "--version was never run");
-    // npm upgrades it in place: the launcher keeps its size and npm's fixed modification time,
-    // only its package says 0.172.0. The new version shows, and its --help is asked again.
-    const { mtime } = await Deno.stat(`${pkgDir}/bin/codex.js`);
-    await Deno.writeTextFile(
-      `${pkgDir}/package.json`,
-      JSON.stringify({ name: "@openai/codex", version: "0.172.0" }),
-    );
-    await Deno.utime(`${pkgDir}/bin/codex.js`, new Date(), mtime!);
-    await Deno.writeTextFile(`${pkgDir}/bin/runs`, "");
-    const upgraded = await describeAgent(codex, config, { journal });
-    assertEquals([upgraded.version, upgraded.cached], ["0.172.0", false]);
-    assertEquals((await Deno.readTextFile(`${pkgDir}/bin/runs`)).trim(), "--help");
-    const again = await describeAgent(codex, config, { journal });
-    assertEquals([again.version, again.cached, again.acceptsInitialPrompt], [
-      "0.172.0",
-      true,
-      true,
+    assertEquals([s.version, s.versionNote, s.acceptsInitialPrompt], [untested, null, true]);
+    assertEquals([s.proof?.line, s.proof?.recorded], [
+      "Usage: codex [OPTIONS] [PROMPT]",
+      undefined,
     ]);
-    assertEquals(
-      (await Deno.readTextFile(`${pkgDir}/bin/runs`)).trim(),
-      "--help",
-      "nothing more ran",
-    );
+    assertEquals(await runs(), ["--help"], "--version was never run");
+
+    // npm installs the verified version in place: the launcher keeps its size and npm's fixed
+    // modification time, only its package says so. The record proves it: nothing runs.
+    const { mtime } = await Deno.stat(`${pkgDir}/bin/codex.js`);
+    const keepStamp = () => Deno.utime(`${pkgDir}/bin/codex.js`, new Date(), mtime!);
+    await setVersion(tested);
+    await keepStamp();
+    const verified = await describeAgent(codex, config, { journal });
+    assertEquals([verified.version, verified.acceptsInitialPrompt, verified.cached], [
+      tested,
+      true,
+      false,
+    ]);
+    assertEquals(verified.proof?.recorded, {
+      version: tested,
+      date: TESTED_VERSIONS.codex.cells!.receiver.date,
+    });
+    assertEquals(verified.proof?.line, null, "no help line: the binary was not asked");
+    assertEquals(await runs(), [], "neither --version nor --help ran");
+    // A run's background proof asks the same: nothing runs there either.
+    const found = { path: bin, version: null };
+    assertEquals((await proveAgent(codex, found, journal)).recorded?.version, tested);
+    assertEquals(await runs(), []);
+    // --refresh asks the binary itself; its answer is cached and wins over the record after.
+    const refreshed = await describeAgent(codex, config, { journal, refresh: true });
+    assertEquals([refreshed.proof?.recorded, refreshed.proof?.line], [
+      undefined,
+      "Usage: codex [OPTIONS] [PROMPT]",
+    ]);
+    assertEquals(await runs(), ["--help"]);
+    const after = await describeAgent(codex, config, { journal });
+    assertEquals([after.cached, after.proof?.cached, after.proof?.recorded], [
+      true,
+      true,
+      undefined,
+    ]);
+    assertEquals(await runs(), []);
+
+    // Upgraded past the verified version: the record says nothing of it, its --help is asked.
+    await setVersion(untested.replace("next.1", "next.2"));
+    await keepStamp();
+    const upgraded = await describeAgent(codex, config, { journal });
+    assertEquals([upgraded.version, upgraded.cached, upgraded.proof?.recorded], [
+      untested.replace("next.1", "next.2"),
+      false,
+      undefined,
+    ]);
+    assertEquals(await runs(), ["--help"]);
+    const again = await describeAgent(codex, config, { journal });
+    assertEquals([again.cached, again.acceptsInitialPrompt], [true, true]);
+    assertEquals(await runs(), [], "nothing more ran");
     // Another package's package.json (a project folder, a wrapper) is not the agent's version.
     await Deno.writeTextFile(
       `${pkgDir}/package.json`,

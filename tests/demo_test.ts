@@ -11,7 +11,7 @@ import {
   ok as assert,
 } from "node:assert/strict";
 import { join } from "node:path";
-import { DENO_DIR, UULDANA } from "./_paths.ts";
+import { DENO_DIR, REPO_DIR, UULDANA } from "./_paths.ts";
 import { TmuxTerminal } from "./_tmux.ts";
 import { runUuldana } from "./_uuldana.ts";
 import { assertRunsReplay } from "./_replay_check.ts";
@@ -71,20 +71,7 @@ Deno.test("demo: the viewer sees the work, the limit, the switch, and the second
       { env: { UULDANA_HOME: home, UULDANA_CONFIG: join(scratch, "none.json") } },
     );
     assertEquals(exported.code, 0, exported.stderr);
-    const [header, ...events] = Deno.readTextFileSync(castFile).trimEnd().split("\n").map((l) =>
-      JSON.parse(l)
-    );
-    assertEquals(header.title, "uuldana: claude → codex");
-    const times = events.map((e: [number]) => e[0]);
-    assertEquals(times, [...times].sort((a, b) => a - b), "one timeline");
-    const text = events.map((e: [number, string, string]) => e[2]).join("");
-    const order = [
-      "Working on: Add a --dry-run flag",
-      "You've hit your session limit",
-      'uuldana: claude → codex: "You\'ve hit your session limit · resets 3:01am (UTC)". Handoff via prompt:',
-      "Continuing from the handoff: Add a --dry-run flag",
-    ].map((t) => text.indexOf(t));
-    assert(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), `${order}`);
+    assertWholeStory(Deno.readTextFileSync(castFile));
     // Replay equals live, as for every end-to-end switch.
     assert(assertRunsReplay(home).acted >= 1, "the demo's limit was replayed");
     Deno.removeSync(join(home, ".."), { recursive: true });
@@ -92,4 +79,30 @@ Deno.test("demo: the viewer sees the work, the limit, the switch, and the second
     await term.close();
     Deno.removeSync(scratch, { recursive: true });
   }
+});
+
+/**
+ * A recording of the demo (`export --chain --asciicast`) tells the whole story, in order: the
+ * first agent's work, its limit, uuldana's switch line, the second agent on the handoff, its
+ * answer, and the line saying what moved.
+ */
+function assertWholeStory(cast: string): void {
+  const [header, ...events] = cast.trimEnd().split("\n").map((l) => JSON.parse(l));
+  assertEquals(header.title, "uuldana: claude → codex");
+  const times = events.map((e: [number]) => e[0]);
+  assertEquals(times, [...times].sort((a, b) => a - b), "one timeline");
+  const text = events.map((e: [number, string, string]) => e[2]).join("");
+  const order = [
+    /Working on: Add a --dry-run flag/,
+    /You've hit your session limit/,
+    /uuldana: claude → codex: "You've hit your session limit · resets 3:01am \(UTC\)"\. Handoff via prompt:/,
+    /Continuing from the handoff: Add a --dry-run flag/,
+    /This is a simulated codex reply \(turn 1\)/,
+    /uuldana: claude hit its limit at turn 2; codex got the request, 2 turns and claude's screen \([\d,]+ characters\)\./,
+  ].map((re) => text.search(re));
+  assert(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), `story at ${order}`);
+}
+
+Deno.test("docs/demo.cast is a real demo's recording and tells the whole story, the summary of what moved last", () => {
+  assertWholeStory(Deno.readTextFileSync(join(REPO_DIR, "docs", "demo.cast")));
 });

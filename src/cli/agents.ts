@@ -1,8 +1,9 @@
 /**
  * `uuldana agents [--json] [--refresh]`: every agent uuldana knows, whether it is installed, its
- * version, whether its `--help` proves an initial prompt, how it takes a handoff, and whether it is
- * newer than the newest version the real-agent matrix passed with. Probes run at once within one
- * time budget, and a binary probed before answers from the journal's cache.
+ * version, whether it takes an initial prompt (the real-agent record of that exact version, else
+ * its `--help`), how it takes a handoff, and whether it is newer than the newest version the
+ * real-agent matrix passed with. Probes run at once within one time budget, the chain's agents
+ * first, and a binary probed before answers from the journal's cache.
  *
  * @module
  */
@@ -11,7 +12,7 @@ import { loadConfig } from "../config/config.ts";
 import { dataDir, ensurePrivateDir } from "../config/paths.ts";
 import { Journal } from "../journal/journal.ts";
 import { ADAPTERS } from "../../adapters/registry.ts";
-import { type AgentStatus, describeAgent } from "../../adapters/find.ts";
+import { type AgentStatus, describeAgents } from "../../adapters/find.ts";
 import { ProbeBudget } from "../../adapters/probe.ts";
 import { testedLine } from "../../adapters/tested.ts";
 import { bold, dim, green, red, yellow } from "./style.ts";
@@ -43,9 +44,11 @@ export async function agentStatuses(opts: { refresh?: boolean } = {}): Promise<A
     const channels = journal?.latestChannels() ?? new Map();
     const now = new Date();
     const budget = new ProbeBudget();
-    const statuses = await Promise.all(
-      ADAPTERS.map((a) => describeAgent(a, config, { journal, budget, refresh: opts.refresh })),
-    );
+    const statuses = await describeAgents(ADAPTERS, config, {
+      journal,
+      budget,
+      refresh: opts.refresh,
+    });
     return statuses.map((s, i) => {
       const entry = limits.get(s.name);
       const cfg = agentConfig(config, s.name);
@@ -80,7 +83,13 @@ export function renderAgents(statuses: readonly AgentReport[]): string {
     if (s.tested.kind !== "tested" && s.tested.kind !== "unknown") {
       out.push(`    ${yellow("!")} ${testedLine(s.name, s.tested)}`);
     }
-    if (s.proof?.accepted) out.push(`    initial prompt: yes  ${dim(`"${s.proof.line}"`)}`);
+    if (s.proof?.recorded) {
+      const { version, date } = s.proof.recorded;
+      const when = date ? ` on ${date}` : "";
+      out.push(
+        `    initial prompt: yes  ${dim(`(real-agent matrix: ${version} took a handoff${when})`)}`,
+      );
+    } else if (s.proof?.accepted) out.push(`    initial prompt: yes  ${dim(`"${s.proof.line}"`)}`);
     else if (s.proof?.inconclusive) {
       out.push(`    initial prompt: ${yellow("unknown")}  ${dim(s.proof.reason ?? "")}`);
     } else out.push(`    initial prompt: ${yellow("no")}  ${dim(s.proof?.reason ?? "")}`);
@@ -106,23 +115,42 @@ export function renderAgents(statuses: readonly AgentReport[]): string {
         "whether they can here",
     );
   }
-  const cached = found.filter((s) => s.cached).length;
   const unanswered = found.filter((s) => s.versionNote || s.proof?.inconclusive).map((s) => s.name);
   if (unanswered.length) {
     out.push(dim(
       `(${unanswered.join(", ")} did not answer in time, on a busy machine most likely: ` +
         "run `uuldana agents` again, it asks only what is missing)",
     ));
-  } else if (found.length) {
-    out.push(dim(
-      cached === found.length
-        ? `(versions and proofs from the cache; \`uuldana agents --refresh\` probes again)`
-        : cached
-        ? `(${cached} of ${found.length} from the cache; \`uuldana agents --refresh\` probes all again)`
-        : "(probed now, and cached until a binary changes)",
-    ));
-  }
+  } else if (found.length) out.push(dim(_sources(found)));
   return out.join("\n");
+}
+
+/**
+ * Where the answers came from: the real-agent record (the matrix verified that exact version, so
+ * its --help was not run), the cache, or the binaries now.
+ */
+function _sources(found: readonly AgentReport[]): string {
+  const recorded = found.filter((s) => s.proof?.recorded).map((s) => s.name);
+  const cached = found.filter((s) => !s.proof?.recorded && s.cached).length;
+  const rest = found.length - recorded.length;
+  const refresh = "`uuldana agents --refresh` runs every --help";
+  const fromRecord = recorded.length
+    ? `opening-prompt proof of ${recorded.join(", ")} from the real-agent record of ` +
+      `${recorded.length === 1 ? "that exact version" : "those exact versions"}, no --help run`
+    : "";
+  if (!rest) return `(${fromRecord}; ${refresh})`;
+  const others = cached === rest
+    ? recorded.length ? "the others from the cache" : "versions and proofs from the cache"
+    : cached
+    ? `${cached} of ${rest} from the cache, the rest probed now`
+    : recorded.length
+    ? "the others probed now, and cached until a binary changes"
+    : "probed now, and cached until a binary changes";
+  if (!recorded.length && cached === rest) {
+    return `(versions and proofs from the cache; \`uuldana agents --refresh\` probes again)`;
+  }
+  if (!recorded.length && !cached) return `(${others})`;
+  return `(${[fromRecord, others].filter(Boolean).join("; ")}; ${refresh})`;
 }
 
 /** `uuldana agents`: list the agents uuldana knows, whether they are installed and how they take a handoff. */
@@ -137,13 +165,15 @@ export function agentsCommand() {
     )
     .option(
       "--refresh",
-      "probe every binary again (--version, --help) instead of answering from the cache",
+      "probe every binary again (--version, --help) instead of answering from the cache or the real-agent record",
     )
     .addHelpText(
       "after",
       `
-Each binary's --version and --help are run once and cached until the binary changes (its size or
-modification time) or a day has passed.
+A version the real-agent matrix handed a handoff to (adapters/tested_versions.json, that exact
+version) is proven by that record: its --help is not run. Any other binary's --version and --help
+are run once and cached until the binary changes (its size or modification time) or a day has
+passed. --refresh runs every --help, record or not.
 
 Examples:
   uuldana agents                  installed?, version, opening-prompt proof, roads, channel

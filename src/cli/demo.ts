@@ -17,6 +17,7 @@ import type { Keyboard, KeySink } from "../session/keyboard.ts";
 import { TerminalSession } from "../session/terminal_session.ts";
 import { installSimAgents, selfArgv } from "../sim/install.ts";
 import type { AgentRun } from "../session/agent_run.ts";
+import { movedLine } from "../session/cast_chain.ts";
 
 const _REQUEST = "Add a --dry-run flag to deploy.sh and a test for it";
 const _FOLLOW_UP = "Also mention --dry-run in the README";
@@ -161,8 +162,6 @@ function _summary(journal: Journal, answered: boolean): string {
   const from = handoff?.fromRun ? journal.run(handoff.fromRun) : null;
   if (!handoff || !from) return "demo: no handoff was made";
   const turns = journal.entries(from.id).filter((e) => e.role === "user").length;
-  const size = handoff.characters.toLocaleString("en-US");
-  const what = `the request, ${turns} ${turns === 1 ? "turn" : "turns"} and ${from.agent}'s screen`;
-  return `demo: ${from.agent} hit its limit at turn ${turns}; ${handoff.toAgent} got ${what} ` +
-    `(${size} characters)` + (answered ? ", and answered." : "; its answer did not show in time.");
+  return `demo: ${movedLine(from, handoff, turns)}` +
+    (answered ? ", and answered." : "; its answer did not show in time.");
 }

@@ -11,7 +11,7 @@ import { UuldanaError } from "../errors.ts";
 import { Journal } from "../journal/journal.ts";
 import { detectScriptFlavour } from "../pty/script.ts";
 import { ADAPTERS } from "../../adapters/registry.ts";
-import { type AgentStatus, describeAgent } from "../../adapters/find.ts";
+import { type AgentStatus, describeAgents } from "../../adapters/find.ts";
 import { ProbeBudget } from "../../adapters/probe.ts";
 import { testedLine } from "../../adapters/tested.ts";
 import { type ArgvVisibility, readArgvVisibility } from "../proc_visibility.ts";
@@ -37,8 +37,13 @@ async function _canRun(cmd: string, args: string[]): Promise<boolean> {
   }
 }
 
-/** Runs every check. */
-export async function runChecks(): Promise<Check[]> {
+/**
+ * Runs every check. `probes` sets the agents' probe limits (a test's; by default those of
+ * `uuldana agents`: 3 s, then 15 s in all, within a 20 s budget).
+ */
+export async function runChecks(
+  probes: { timeoutMs?: number; retryTimeoutMs?: number; budgetMs?: number } = {},
+): Promise<Check[]> {
   const checks: Check[] = [];
   checks.push({
     name: "uuldana",
@@ -139,10 +144,12 @@ export async function runChecks(): Promise<Check[]> {
   }
 
   if (config) {
-    const budget = new ProbeBudget();
-    const statuses = await Promise.all(
-      ADAPTERS.map((a) => describeAgent(a, config!, { journal: journal ?? undefined, budget })),
-    );
+    const statuses = await describeAgents(ADAPTERS, config, {
+      journal: journal ?? undefined,
+      budget: new ProbeBudget({ totalMs: probes.budgetMs }),
+      timeoutMs: probes.timeoutMs,
+      retryTimeoutMs: probes.retryTimeoutMs,
+    });
     let usable = 0;
     let unproven = 0;
     for (const s of statuses) {
@@ -166,7 +173,10 @@ export async function runChecks(): Promise<Check[]> {
         status: s.acceptsInitialPrompt ? "ok" : "warn",
         detail: `${s.path} ${s.version ?? "(version unknown)"}; ` +
           (s.acceptsInitialPrompt
-            ? `takes a handoff by ${s.defaultRoad}`
+            ? `takes a handoff by ${s.defaultRoad}` +
+              (s.proof?.recorded
+                ? ` (the real-agent matrix verified ${s.proof.recorded.version})`
+                : "")
             : unknown
             ? `not checked yet whether it takes a handoff: ${s.proof?.reason}`
             : `handoffs refused: ${s.proof?.reason ?? s.problem ?? "no prompt proof"}`),

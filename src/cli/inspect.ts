@@ -15,7 +15,7 @@ import { sanitize } from "../handoff/sanitize.ts";
 import { runConversation } from "../handoff/prepare.ts";
 import { bold, dim } from "./style.ts";
 import { exportAsciicast } from "../session/asciicast.ts";
-import { joinCasts, runChainFrom, switchLine } from "../session/cast_chain.ts";
+import { joinCasts, movedLine, runChainFrom, switchLine } from "../session/cast_chain.ts";
 
 function _duration(run: RunRow): string {
   if (!run.endedAt) return "running";
@@ -207,7 +207,7 @@ export function exportCommand() {
     .requiredOption("--asciicast <file>", "write asciicast v2 to FILE ('-' for stdout)")
     .option(
       "--chain",
-      "the run and every run its handoffs started, one after another, with uuldana's line at each switch",
+      "the run and every run its handoffs started, one after another, with uuldana's line at each switch and what moved at the end",
     )
     .addHelpText(
       "after",
@@ -237,10 +237,16 @@ Examples:
             (id) => journal.run(id),
             (id) => journal.handoffsFrom(id),
           );
+          const turns = (r: RunRow) =>
+            journal.entries(r.id).filter((e) => e.role === "user").length;
           cast = joinCasts(
             chain.runs.map((r) => ({ run: r, cast: castOf(r) })),
             chain.handoffs.map((h, i) => switchLine(chain.runs[i], h)),
             `uuldana: ${chain.runs.map((r) => r.agent).join(" → ")}`,
+            // What moved at each switch, the way the demo ends (the answer is in the cast above).
+            chain.handoffs.map((h, i) =>
+              `uuldana: ${movedLine(chain.runs[i], h, turns(chain.runs[i]))}.`
+            ),
           );
         } else cast = castOf(run);
         if (opts.asciicast === "-") {

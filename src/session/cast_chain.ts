@@ -16,7 +16,8 @@ export interface CastPart {
 /**
  * The casts of `parts` as one asciicast v2: the first one's header (titled `title` when given),
  * each later part's events moved by the time between the runs' starts (never back before the
- * events already written), and `between[i]` shown as a line of its own at the start of part i + 1.
+ * events already written), `between[i]` shown as a line of its own at the start of part i + 1,
+ * and each of `closing` as a line of its own half a second after the last event.
  *
  * @example
  * ```ts
@@ -27,6 +28,7 @@ export function joinCasts(
   parts: readonly CastPart[],
   between: readonly string[],
   title?: string,
+  closing: readonly string[] = [],
 ): string {
   if (parts.length === 0) throw new Error("no cast to join");
   const [first, ...rest] = parts.map((p) => _parse(p.cast));
@@ -40,6 +42,7 @@ export function joinCasts(
     for (const [t, ...e] of part.events) events.push([_round(offset + Number(t)), ...e]);
     last = events.length ? Number(events[events.length - 1][0]) : offset;
   });
+  if (closing.length) events.push([_round(last + 0.5), "o", `\r\n${closing.join("\r\n")}\r\n`]);
   return [JSON.stringify(header), ...events.map((e) => JSON.stringify(e))].join("\n") + "\n";
 }
 
@@ -59,6 +62,26 @@ export function switchLine(
   return `uuldana: ${from.agent} → ${handoff.toAgent} (${
     handoff.mode === "manual" ? "/agent" : "automatic"
   }). Handoff via ${handoff.road}${file}`;
+}
+
+/**
+ * What moved at `handoff` from `from`, in one line (`uuldana demo` ends with it, and so does
+ * `uuldana export --chain`): "claude hit its limit at turn 2; codex got the request, 2 turns and
+ * claude's screen (3,120 characters)". `turns`: the turns the journal kept of `from`.
+ */
+export function movedLine(
+  from: Pick<RunRow, "agent" | "endReason">,
+  handoff: Pick<HandoffRow, "toAgent" | "characters" | "mode">,
+  turns: number,
+): string {
+  const how = handoff.mode === "auto" && from.endReason === "limit"
+    ? "hit its limit"
+    : handoff.mode === "manual"
+    ? "was switched from by hand"
+    : "handed off";
+  const what = `the request, ${turns} ${turns === 1 ? "turn" : "turns"} and ${from.agent}'s screen`;
+  return `${from.agent} ${how} at turn ${turns}; ${handoff.toAgent} got ${what} ` +
+    `(${handoff.characters.toLocaleString("en-US")} characters)`;
 }
 
 /**

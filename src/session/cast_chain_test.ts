@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { HandoffRow } from "../journal/journal.ts";
-import { joinCasts, runChainFrom, switchLine } from "./cast_chain.ts";
+import { joinCasts, movedLine, runChainFrom, switchLine } from "./cast_chain.ts";
 
 const cast = (title: string, events: [number, string][]) =>
   [
@@ -40,6 +40,7 @@ Deno.test("a chain of casts is one timeline: later runs moved by their start, th
     ],
     ["uuldana: claude → codex", "uuldana: codex → gemini"],
     "uuldana: claude → codex → gemini",
+    ["uuldana: claude moved", "uuldana: codex moved"],
   );
   const [header, ...events] = joined.trimEnd().split("\n").map((l) => JSON.parse(l));
   assertEquals(header.title, "uuldana: claude → codex → gemini");
@@ -51,7 +52,20 @@ Deno.test("a chain of casts is one timeline: later runs moved by their start, th
     [6.25, "o", "b"],
     [6.25, "o", "\r\nuuldana: codex → gemini\r\n"],
     [6.25, "o", "c"],
+    [6.75, "o", "\r\nuuldana: claude moved\r\nuuldana: codex moved\r\n"],
   ]);
+});
+
+Deno.test("what moved, in one line: the limit or the switch, the turns, the handoff's size", () => {
+  const h = handoff({ characters: 3101 });
+  assertEquals(
+    movedLine({ agent: "claude", endReason: "limit" }, h, 2),
+    "claude hit its limit at turn 2; codex got the request, 2 turns and claude's screen (3,101 characters)",
+  );
+  assertEquals(
+    movedLine({ agent: "claude", endReason: "switch" }, handoff({ mode: "manual" }), 1),
+    "claude was switched from by hand at turn 1; codex got the request, 1 turn and claude's screen (100 characters)",
+  );
 });
 
 Deno.test("the switch line says what the live one said: the limit's words, the road, the file", () => {
