@@ -11,7 +11,7 @@ import {
   OPENCODE_PLUGIN_FILE,
   openCodePluginSource,
 } from "./opencode_plugin.ts";
-import { inChildWithEnv } from "./_plugin_child_test_util.ts";
+import { inChildWithEnv } from "../../tests/_in_child.ts";
 import { OPENAI_QUOTA, parseRecorded, recorded, relayFor } from "./_recorded_test_util.ts";
 
 const NOW = { now: new Date("2026-12-01T23:13:30Z"), timeZone: "UTC" };

@@ -7,7 +7,7 @@ import type { ChannelEvent, ChannelRecord } from "../channel.ts";
 import { PI_CHANNEL, PI_CHANNEL_EVENTS, piFailure, piProviderError } from "./pi.ts";
 import { PI_CHANNEL_ENV, PI_EXTENSION_FILE, PI_EXTENSION_SOURCE } from "./pi_extension.ts";
 import { pi } from "../pi.ts";
-import { inChildWithEnv } from "./_plugin_child_test_util.ts";
+import { inChildWithEnv } from "../../tests/_in_child.ts";
 
 const DIR = join(CHANNELS_DIR, "pi-0.73.1");
 const NOW = { now: new Date("2026-12-01T22:00:00Z"), timeZone: "UTC" };

@@ -12,7 +12,7 @@ import { qwen } from "../../adapters/qwen.ts";
 import { copilot } from "../../adapters/copilot.ts";
 import { codex } from "../../adapters/codex.ts";
 import type { ChannelEvent } from "../../adapters/channel.ts";
-import { inChildWithEnv } from "../../adapters/channels/_plugin_child_test_util.ts";
+import { inChildWithEnv } from "../../tests/_in_child.ts";
 
 const QUOTA = {
   status: 429,

@@ -1,8 +1,9 @@
 /**
- * Loads a channel plugin in a child Deno for a test. The plugins uuldana gives OpenCode, Kilo and
- * pi read their channel folder from the environment when they load; the test files run in
- * parallel in one process (`deno test --parallel`), whose environment every other test's child
- * processes inherit, so no test sets it: the plugin is loaded where the variable is the child's.
+ * Runs a piece of a test in a child Deno with an environment of its own. The test files run in
+ * parallel in one process (`deno test --parallel`), whose environment, `fetch` and working
+ * directory every test running at the same time shares (and every child process it starts
+ * inherits), so no test changes them (`tests/parallel_safety_test.ts`). Code that reads them, as
+ * the channel plugins do at load and `uuldana doctor`'s checks do throughout, runs here instead.
  *
  * @module
  */
