@@ -10,7 +10,7 @@ import { installFakeAgent } from "./fixtures/fake_agents/install.ts";
 import { topHelp } from "./fixtures/fake_agents/help.ts";
 import { adapterByName, ADAPTERS } from "../adapters/registry.ts";
 import { TESTED_VERSIONS } from "../adapters/tested.ts";
-import { chunkSizes, detectInRecording } from "../src/cli/debug_detect.ts";
+import { chunkSizes, detectInRecording } from "../src/cli/detect_report.ts";
 import { normalizeSpace } from "../adapters/screen_text.ts";
 import { Terminal } from "../src/vt/mod.ts";
 import { AGENT_CORPUS_DIR, DENO_DIR } from "./_paths.ts";

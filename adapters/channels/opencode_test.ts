@@ -12,12 +12,9 @@ import {
   OPENCODE_PLUGIN_FILE,
   openCodePluginSource,
 } from "./opencode_plugin.ts";
-import { parseRecorded, recorded, relayFor } from "./_recorded_test_util.ts";
+import { OPENAI_QUOTA, parseRecorded, recorded, relayFor } from "./_recorded_test_util.ts";
 
 const NOW = { now: new Date("2026-12-01T23:13:30Z"), timeZone: "UTC" };
-const QUOTA =
-  "You exceeded your current quota, please check your plan and billing details. For more " +
-  "information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.";
 
 const limits = (events: ChannelEvent[]) => events.filter((e) => e.type === "limit");
 
@@ -28,7 +25,7 @@ Deno.test("real OpenCode 1.18.33 through uuldana's plugin: prompts, replies, the
   assertEquals(first, {
     type: "limit",
     kind: "usage",
-    message: QUOTA,
+    message: OPENAI_QUOTA,
     resetsAt: null,
     attempt: 1,
     waitSeconds: 26,
@@ -108,7 +105,7 @@ Deno.test("a subagent's session is not the user's turn; a final 5xx is an error,
   rec("session.created", { properties: { sessionID: "ses_b", info: { parentID: "ses_a" } } });
   const status = (sessionID: string, status: unknown) =>
     rec("session.status", { properties: { sessionID, status } });
-  assertEquals(status("ses_b", { type: "retry", attempt: 1, message: QUOTA, next: 0 }), []);
+  assertEquals(status("ses_b", { type: "retry", attempt: 1, message: OPENAI_QUOTA, next: 0 }), []);
   assertEquals(status("ses_b", { type: "idle" }), []);
   assertEquals(
     rec("session.error", {

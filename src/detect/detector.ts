@@ -323,6 +323,7 @@ export class Detector {
     this.#noteAltScreen();
     const atMs = t / 1000;
     const lines = this.terminal.logicalScreenLines();
+    this.#rules.looked(t, lines);
     const found = this.#opts.adapter.detectLimit(lines, {
       now: new Date(this.#opts.startedAt + atMs),
       delivered: this.#opts.delivered as string[] | undefined,

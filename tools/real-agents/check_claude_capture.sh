@@ -24,13 +24,7 @@ deno="$repo/tools/deno.sh"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-capture-XXXXXX")"
 sock="uuldana-capture-$$"
 limit=18
-cleanup() {
-  stop_claudes 2>/dev/null || true
-  tmux -L "$sock" kill-server 2>/dev/null || true
-  kill "${mock_pid:-0}" 2>/dev/null || true
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null || true; exit 1; }
+source "$repo/tools/real-agents/script_world.sh"
 
 source "$repo/tools/real-agents/claude_world.sh"
 version="${version:-$CLAUDE_CURRENT}"

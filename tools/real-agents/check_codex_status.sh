@@ -22,12 +22,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 deno="$repo/tools/deno.sh"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-codex-status-XXXXXX")"
 sock="uuldana-codex-status-$$"
-cleanup() {
-  tmux -L "$sock" kill-server 2>/dev/null || true
-  kill "${mock_pid:-0}" 2>/dev/null || true
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null || true; exit 1; }
+source "$repo/tools/real-agents/script_world.sh"
 
 bin="${AGENTS_DIR:-/work/agents}/codex@$version/node_modules/.bin/codex"
 [[ -x "$bin" ]] || bin="$(command -v codex || true)"
