@@ -7,6 +7,7 @@ import type { ChannelEvent, ChannelRecord } from "../channel.ts";
 import { PI_CHANNEL, PI_CHANNEL_EVENTS, piFailure, piProviderError } from "./pi.ts";
 import { PI_CHANNEL_ENV, PI_EXTENSION_FILE, PI_EXTENSION_SOURCE } from "./pi_extension.ts";
 import { pi } from "../pi.ts";
+import { inChildWithEnv } from "../../tests/_in_child.ts";
 
 const DIR = join(CHANNELS_DIR, "pi-0.73.1");
 const NOW = { now: new Date("2026-12-01T22:00:00Z"), timeZone: "UTC" };
@@ -121,25 +122,11 @@ Deno.test("the extension itself, fed what real pi hands it, writes records the r
   // The events pi 0.73.1 passed a logging extension (testdata/channels/pi-0.73.1/pi-events.jsonl).
   const events = readFileSync(join(DIR, "pi-events.jsonl"), "utf8").split("\n").filter(Boolean)
     .map((l) => JSON.parse(l));
-  const handlers = new Map<string, (e: unknown) => unknown>();
-  const prev = Deno.env.get(PI_CHANNEL_ENV);
-  Deno.env.set(PI_CHANNEL_ENV, channel);
-  try {
-    const mod = await import(`file://${file}`);
-    mod.default({ on: (name: string, fn: (e: unknown) => unknown) => handlers.set(name, fn) });
-    // Every record but provider_error (read off fetch, not a pi event) is one of pi's events.
-    assertEquals(
-      [...handlers.keys()].sort(),
-      PI_CHANNEL_EVENTS.filter((e) => e !== "provider_error").sort(),
-    );
-    const results = events.map((e) => handlers.get(e.type)?.(e));
-    // `input` lets pi go on with the text unchanged.
-    assertEquals(results[events.findIndex((e) => e.type === "input")], { action: "continue" });
-  } finally {
-    if (prev === undefined) Deno.env.delete(PI_CHANNEL_ENV);
-    else Deno.env.set(PI_CHANNEL_ENV, prev);
-    _unwrapFetch();
-  }
+  const { names, results } = await feedExtension(file, channel, events);
+  // Every record but provider_error (read off fetch, not a pi event) is one of pi's events.
+  assertEquals(names.sort(), PI_CHANNEL_EVENTS.filter((e) => e !== "provider_error").sort());
+  // `input` lets pi go on with the text unchanged.
+  assertEquals(results[events.findIndex((e) => e.type === "input")], { action: "continue" });
   const look = new ChannelReader(channel).look();
   assertEquals(look.drops, []);
   // User messages' message_end are not recorded: only the assistant's.
@@ -162,13 +149,28 @@ Deno.test("the extension itself, fed what real pi hands it, writes records the r
   Deno.removeSync(root, { recursive: true });
 });
 
-const _FETCH = globalThis.fetch;
-// The extension wraps the process's fetch once (its marks are global symbols): undo it.
-function _unwrapFetch(): void {
-  globalThis.fetch = _FETCH;
-  const g = globalThis as unknown as Record<symbol, unknown>;
-  delete g[Symbol.for("uuldana.pi.channel.fetch")];
-  delete g[Symbol.for("uuldana.pi.channel.fetch.wrapped")];
+/**
+ * Loads the extension `file` as pi does (its default export called with `on`), with its channel
+ * folder `channel` in the environment, feeds it `events` by their type, and returns the events it
+ * registered for and what each handler returned (`null` for none). In a child process: the
+ * extension reads its folder from the environment and wraps the process's `fetch`, both shared by
+ * every test running at the same time.
+ */
+function feedExtension(
+  file: string,
+  channel: string,
+  events: { type: string; [k: string]: unknown }[],
+) {
+  const script = `
+    const handlers = new Map();
+    const mod = await import(${JSON.stringify(`file://${file}`)});
+    mod.default({ on: (name, fn) => handlers.set(name, fn) });
+    const events = ${JSON.stringify(events)};
+    const results = events.map((e) => handlers.get(e.type)?.(e) ?? null);
+    console.log(JSON.stringify({ names: [...handlers.keys()], results }));`;
+  return inChildWithEnv<{ names: string[]; results: unknown[] }>(script, {
+    [PI_CHANNEL_ENV]: channel,
+  });
 }
 
 Deno.test("the extension reports each failed answer to the model's endpoint as it comes, and hands pi the answer untouched", async () => {
@@ -178,41 +180,38 @@ Deno.test("the extension reports each failed answer to the model's endpoint as i
   const file = join(root, "fetch.mjs");
   Deno.writeTextFileSync(file, PI_EXTENSION_SOURCE);
   const quota = Deno.readTextFileSync(join(DIR, "16-provider_error.json"));
-  const answers: Record<string, () => Response> = {
-    "http://mock/v1/chat/completions": () =>
-      new Response(JSON.parse(quota).body, { status: 429, headers: { "x-n": "1" } }),
-    "http://mock/v1/models": () => new Response("ok", { status: 200 }),
-    "http://mock/v10/chat": () => new Response("other", { status: 500 }),
-    "https://registry.npmjs.org/x": () => new Response("throttled", { status: 429 }),
-  };
-  globalThis.fetch = (input: string | URL | Request) =>
-    Promise.resolve(answers[String(input instanceof Request ? input.url : input)]());
-  const handlers = new Map<string, (e: unknown, ctx?: unknown) => unknown>();
-  Deno.env.set(PI_CHANNEL_ENV, channel);
-  try {
+  // In a child: the extension wraps the process's fetch, here a stub answering as the mock did.
+  const seen = await inChildWithEnv<{ status: number; n: string | null; body: string }>(
+    `
+    const quota = ${JSON.stringify(quota)};
+    const answers = {
+      "http://mock/v1/chat/completions": () =>
+        new Response(JSON.parse(quota).body, { status: 429, headers: { "x-n": "1" } }),
+      "http://mock/v1/models": () => new Response("ok", { status: 200 }),
+      "http://mock/v10/chat": () => new Response("other", { status: 500 }),
+      "https://registry.npmjs.org/x": () => new Response("throttled", { status: 429 }),
+    };
+    globalThis.fetch = (input) =>
+      Promise.resolve(answers[String(input instanceof Request ? input.url : input)]());
+    const url = ${JSON.stringify(`file://${file}`)};
     // pi's /reload loads it again: the process's fetch is wrapped once, the last load hears it.
-    (await import(`file://${file}`)).default({ on: () => {} });
-    const mod = await import(`file://${file}?again`);
-    mod.default({ on: (name: string, fn: (e: unknown) => unknown) => handlers.set(name, fn) });
+    (await import(url)).default({ on: () => {} });
+    const handlers = new Map();
+    (await import(url + "?again")).default({ on: (name, fn) => handlers.set(name, fn) });
     // The model's endpoint, as pi's context names it (its trailing slash aside).
-    handlers.get("session_start")!({ reason: "startup" }, {
-      model: { baseUrl: "http://mock/v1/" },
-    });
+    handlers.get("session_start")({ reason: "startup" }, { model: { baseUrl: "http://mock/v1/" } });
     const answer = await fetch("http://mock/v1/chat/completions", { method: "POST" });
-    // pi (its SDK) gets the answer as it came, body and all.
-    assertEquals([answer.status, answer.headers.get("x-n")], [429, "1"]);
-    assertEquals(await answer.text(), JSON.parse(quota).body);
+    const seen = { status: answer.status, n: answer.headers.get("x-n"), body: await answer.text() };
     // Not the model's endpoint, or not a failure: nothing.
-    for (
-      const url of ["http://mock/v1/models", "http://mock/v10/chat", "https://registry.npmjs.org/x"]
-    ) {
-      await (await fetch(new Request(url))).text();
+    for (const other of ["http://mock/v1/models", "http://mock/v10/chat", "https://registry.npmjs.org/x"]) {
+      await (await fetch(new Request(other))).text();
     }
     await new Promise((r) => setTimeout(r, 50));
-  } finally {
-    Deno.env.delete(PI_CHANNEL_ENV);
-    _unwrapFetch();
-  }
+    console.log(JSON.stringify(seen));`,
+    { [PI_CHANNEL_ENV]: channel },
+  );
+  // pi (its SDK) gets the answer as it came, body and all.
+  assertEquals(seen, { status: 429, n: "1", body: JSON.parse(quota).body });
   const look = new ChannelReader(channel).look();
   assertEquals(look.records.map((r) => r.name), ["session_start", "provider_error"]);
   assertEquals(look.records[1].data, JSON.parse(quota));
@@ -294,19 +293,11 @@ Deno.test("the extension without its folder writes nothing and never throws into
   const root = Deno.makeTempDirSync({ prefix: "uuldana-pi-ext-" });
   const file = join(root, "no-channel.mjs");
   Deno.writeTextFileSync(file, PI_EXTENSION_SOURCE);
-  const handlers = new Map<string, (e: unknown) => unknown>();
-  Deno.env.set(PI_CHANNEL_ENV, join(root, "gone"));
-  try {
-    const mod = await import(`file://${file}`);
-    mod.default({ on: (name: string, fn: (e: unknown) => unknown) => handlers.set(name, fn) });
-    assertEquals(handlers.get("input")!({ type: "input", text: "x", source: "interactive" }), {
-      action: "continue",
-    });
-    handlers.get("message_end")!({ type: "message_end", message: { role: "assistant" } });
-  } finally {
-    Deno.env.delete(PI_CHANNEL_ENV);
-    _unwrapFetch();
-  }
+  const { results } = await feedExtension(file, join(root, "gone"), [
+    { type: "input", text: "x", source: "interactive" },
+    { type: "message_end", message: { role: "assistant" } },
+  ]);
+  assertEquals(results[0], { action: "continue" });
   assertEquals(readdirSync(root), ["no-channel.mjs"]);
   Deno.removeSync(root, { recursive: true });
 });
