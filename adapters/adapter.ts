@@ -222,6 +222,13 @@ export interface Adapter {
   /** The agent's input box as it shows on screen; absent: only the key tracker is used. */
   readonly inputBox?: InputBox;
   /**
+   * Rows the agent draws about itself above its input box, never the model's words (Claude's
+   * `✻ Crunched for 0s` after a turn, its spinner, `⎿  Interrupted · …`): left out of the
+   * conversation a handoff carries from the screen (the run's screen lines keep them). Absent:
+   * every row between two turns is the agent's.
+   */
+  readonly chromeRows?: readonly RegExp[];
+  /**
    * Whether the screen (its rows, top to bottom) shows the agent ready to take a paste, for agents
    * that turn bracketed paste on (?2004h) long before they read input: OpenCode and Kilo do so
    * before their first frame and drop what arrives until their prompt box is drawn. Absent:
@@ -247,6 +254,12 @@ export interface Adapter {
    * (src/detect/detector.ts). Absent: any drawing counts as the agent at work.
    */
   readonly waitingRow?: RegExp;
+  /**
+   * The status reports the agent prints into its output on its own (`"osc7501"`: the Program
+   * Status Protocol, `ESC ] 7501 ; state=… ST`; Codex CLI): a second opinion on the limit its
+   * screen shows (src/detect/program_status.ts). Absent: it prints none.
+   */
+  readonly programStatus?: "osc7501";
   /**
    * The agent's structured channel (hooks, a plugin, an event stream), turned on by `launch` when
    * its request carries a relay; absent: uuldana reads only its screen.

@@ -11,7 +11,7 @@ import { shellQuote } from "./channel.ts";
 import { CLAUDE_CHANNEL, claudeChannelHooks, type ClaudeHookGroup } from "./channels/claude.ts";
 import { refuseResume, requireArgFits, requireRoad, RoadError } from "./launch_rules.ts";
 import { helpLineProof } from "./proof.ts";
-import { CLAUDE_INPUT_BOX, detectClaudeLimit } from "./claude_screen.ts";
+import { CLAUDE_CHROME_ROWS, CLAUDE_INPUT_BOX, detectClaudeLimit } from "./claude_screen.ts";
 
 export { CLAUDE_INPUT_BOX };
 
@@ -123,6 +123,7 @@ export const claude: Adapter = {
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
   inputBox: CLAUDE_INPUT_BOX,
+  chromeRows: CLAUDE_CHROME_ROWS,
   // Its footer while a turn runs (2.1.332; 2.1.197 on its spinner row); "Esc to cancel" is the
   // wait for a limit's reset, not work.
   workingRow: /\besc to interrupt\b/i,

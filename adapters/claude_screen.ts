@@ -271,3 +271,21 @@ export const CLAUDE_INPUT_BOX: InputBox = {
     "/quit",
   ],
 };
+
+/**
+ * Rows Claude draws about itself above its input box, never the model's words (found in the real
+ * 2.1.332 and 2.1.197 runs of `tools/real-agents/check_claude_capture.sh`, where a handoff carried
+ * them as `Agent:` entries): the row after a turn (`✻ Crunched for 0s · done 2:21 AM`, 2.1.197
+ * `✻ Worked for 3s`), its spinner while it works (`✢ Marinating… (4s · ↓ 10 tokens)`, `* Booping…
+ * (running Stop hook · 0s)`), the tip under the spinner (`⎿  Tip: …`), the notice after Esc
+ * (`⎿  Interrupted · What should Claude do instead?`), `Waiting for permission…`, and its effort
+ * level drawn against the right edge (`◐ medium · /effort`). Claude starts the model's text at `●`
+ * or two spaces in, never with one of these at column 0. The run's screen lines keep them.
+ */
+export const CLAUDE_CHROME_ROWS: readonly RegExp[] = [
+  _TURN_TIME,
+  _SPINNER,
+  /^\s*⎿\s+(?:Tip: |Interrupted\b)/,
+  /^\s*Waiting for permission…\s*$/,
+  /^\s*[◐◑◒◓○●◔◕]\s+(?:low|medium|high|max|xhigh)\s+·\s+\/effort\s*$/,
+];

@@ -68,7 +68,10 @@ export function optionPromptLaunch(
     requireRoad(agent, req.road, roads);
     refuseResume(agent, req.extraArgs, resumeFlags);
     if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
-    return { argv: [req.bin, ...req.extraArgs, optionWithValue(agent, option, req.handoff)] };
+    return {
+      argv: [req.bin, ...req.extraArgs, optionWithValue(agent, option, req.handoff)],
+      opening: req.handoff,
+    };
   };
 }
 

@@ -164,7 +164,10 @@ export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
     refuseResume(name, req.extraArgs, _RESUME);
     if (req.road === "paste") return { argv: [req.bin, ...req.extraArgs] };
     if (req.road === "prompt") {
-      return { argv: [req.bin, ...req.extraArgs, optionWithValue(name, "--prompt", req.handoff)] };
+      return {
+        argv: [req.bin, ...req.extraArgs, optionWithValue(name, "--prompt", req.handoff)],
+        opening: req.handoff,
+      };
     }
     const file = join(req.scratchDir, OPENCODE_IMPORT_FILE);
     const { json } = openCodeImportDocument(req.handoff, {

@@ -171,5 +171,8 @@ export const pi: Adapter = {
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
   inputBox: PI_INPUT_BOX,
+  // 0.73.1's row above its input box while a turn waits on the model (and while its provider's SDK
+  // retries a 429): ` ⠋ Working...`, its Braille glyph turning every 80 ms.
+  waitingRow: /^ ?[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Working\.\.\./,
   channel: PI_CHANNEL,
 };

@@ -10,13 +10,14 @@ import { installFakeAgent } from "./fixtures/fake_agents/install.ts";
 import { topHelp } from "./fixtures/fake_agents/help.ts";
 import { adapterByName, ADAPTERS } from "../adapters/registry.ts";
 import { TESTED_VERSIONS } from "../adapters/tested.ts";
-import { chunkSizes, detectInRecording } from "../src/cli/debug_detect.ts";
+import { chunkSizes, detectInRecording } from "../src/cli/detect_report.ts";
 import { normalizeSpace } from "../adapters/screen_text.ts";
 import { Terminal } from "../src/vt/mod.ts";
 import { AGENT_CORPUS_DIR, DENO_DIR } from "./_paths.ts";
 import { runUuldana } from "./_uuldana.ts";
 import { type AgentReport, renderAgents } from "../src/cli/agents.ts";
-import { runChecks } from "../src/cli/doctor.ts";
+import type { Check } from "../src/cli/doctor.ts";
+import { inChildWithEnv } from "./_in_child.ts";
 
 const CORPUS = AGENT_CORPUS_DIR;
 
@@ -228,9 +229,6 @@ Deno.test("agents and doctor say when an installed agent is newer than the newes
 
 Deno.test('doctor: an agent whose --help did not answer in time is "not checked yet", a warning, and the next doctor asks only that', async () => {
   const root = await Deno.makeTempDir({ prefix: "uuldana-doctor-slow-" });
-  const saved = Object.fromEntries(
-    ["PATH", "HOME", "UULDANA_HOME", "UULDANA_CONFIG"].map((k) => [k, Deno.env.get(k)]),
-  );
   try {
     const bin = `${root}/bin`;
     await Deno.mkdir(bin);
@@ -248,20 +246,34 @@ Deno.test('doctor: an agent whose --help did not answer in time is "not checked 
     );
     await Deno.chmod(codex, 0o755);
     await Deno.writeTextFile(`${root}/config.json`, JSON.stringify({ chain: ["codex"] }));
-    const env = {
-      PATH: `${bin}:/usr/bin:/bin`,
-      HOME: `${root}/home`,
-      UULDANA_HOME: `${root}/data`,
-      UULDANA_CONFIG: `${root}/config.json`,
-    };
-    for (const [k, v] of Object.entries(env)) Deno.env.set(k, v);
-    const runs = async () => {
-      const text = await Deno.readTextFile(`${root}/runs`).catch(() => "");
-      await Deno.writeTextFile(`${root}/runs`, "");
-      return text.split("\n").filter(Boolean).sort();
-    };
-    const limits = { timeoutMs: 200, retryTimeoutMs: 400 };
-    const first = await runChecks(limits);
+    // The checks read the environment (PATH, the data folder, the config): in a child, which has
+    // its own. Two doctors, with the agents' runs of each, the second once it answers in time.
+    const doctor = new URL("../src/cli/doctor.ts", import.meta.url).href;
+    const { first, firstRuns, second, secondRuns } = await inChildWithEnv<
+      { first: Check[]; firstRuns: string[]; second: Check[]; secondRuns: string[] }
+    >(
+      `
+      const { runChecks } = await import(${JSON.stringify(doctor)});
+      const root = ${JSON.stringify(root)};
+      const runs = async () => {
+        const text = await Deno.readTextFile(root + "/runs").catch(() => "");
+        await Deno.writeTextFile(root + "/runs", "");
+        return text.split("\\n").filter(Boolean).sort();
+      };
+      const limits = { timeoutMs: 200, retryTimeoutMs: 400 };
+      const first = await runChecks(limits);
+      const firstRuns = await runs();
+      await Deno.remove(root + "/slow");
+      const second = await runChecks(limits);
+      const secondRuns = await runs();
+      console.log(JSON.stringify({ first, firstRuns, second, secondRuns }));`,
+      {
+        PATH: `${bin}:/usr/bin:/bin`,
+        HOME: `${root}/home`,
+        UULDANA_HOME: `${root}/data`,
+        UULDANA_CONFIG: `${root}/config.json`,
+      },
+    );
     const agent = first.find((c) => c.name === "agent codex");
     assertEquals(agent?.status, "warn", JSON.stringify(first, null, 1));
     assertEquals(
@@ -278,22 +290,17 @@ Deno.test('doctor: an agent whose --help did not answer in time is "not checked 
       "some did not answer their --help in time: run `uuldana doctor` again",
     ]);
     assert(!first.some((c) => c.status === "fail"), JSON.stringify(first, null, 1));
-    assertEquals(await runs(), ["--help", "--version"]);
+    assertEquals(firstRuns, ["--help", "--version"]);
 
     // Once it answers, the next doctor proves it, asking its --help only (the version is cached).
-    await Deno.remove(`${root}/slow`);
-    const second = await runChecks(limits);
     const proven = second.find((c) => c.name === "agent codex");
     assertEquals([proven?.status, proven?.detail], [
       "ok",
       `${codex} 9.9.9; takes a handoff by prompt`,
     ]);
     assertEquals(second.find((c) => c.name === "agents"), undefined);
-    assertEquals(await runs(), ["--help"]);
+    assertEquals(secondRuns, ["--help"]);
   } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
-    }
     await Deno.remove(root, { recursive: true });
   }
 });

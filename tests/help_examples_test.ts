@@ -1,6 +1,10 @@
 /**
  * Every command's `--help` teaches with an example, so a new command without one fails here.
  *
+ * The help of each command is rendered in this process (commander writes it through
+ * `configureOutput`, `addHelpText` included), and one command's is compared with what a real
+ * `uuldana … --help` prints, so the in-process text is the one users see.
+ *
  * @module
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
@@ -11,23 +15,34 @@ import { runUuldana } from "./_uuldana.ts";
 // deno-lint-ignore no-explicit-any
 type AnyCommand = Command<any, any, any>;
 
-/** The words of every visible command below `cmd` (`[]` is the program itself). */
-function commandPaths(cmd: AnyCommand, path: string[] = []): string[][] {
+/** Every visible command below `cmd` with its words (`[]` is the program itself). */
+function commands(cmd: AnyCommand, path: string[] = []): [string[], AnyCommand][] {
   // deno-lint-ignore no-explicit-any
   const subs = (cmd.commands as AnyCommand[]).filter((c) => !(c as any)._hidden);
-  return [path, ...subs.flatMap((c) => commandPaths(c, [...path, c.name()]))];
+  return [[path, cmd], ...subs.flatMap((c) => commands(c, [...path, c.name()]))];
 }
 
-Deno.test("every command's --help shows an example of it", async () => {
-  const paths = commandPaths(buildProgram() as AnyCommand);
-  const missing: string[] = [];
-  await Promise.all(paths.map(async (path) => {
-    const r = await runUuldana([...path, "--help"], { env: { NO_COLOR: "1" } });
-    const examples = r.stdout.split(/^Examples:$/m)[1] ?? "";
+/** What `uuldana PATH… --help` prints, rendered here. */
+function helpOf(cmd: AnyCommand): string {
+  let out = "";
+  cmd.configureOutput({ writeOut: (s) => out += s, getOutHelpWidth: () => 80 });
+  cmd.outputHelp();
+  return out;
+}
+
+Deno.test("every command's --help shows an example of it", () => {
+  const all = commands(buildProgram() as AnyCommand);
+  const missing = all.filter(([path, cmd]) => {
+    const examples = helpOf(cmd).split(/^Examples:$/m)[1] ?? "";
     // An example line runs this very command (the program's own: any uuldana command).
-    const shown = examples.split("\n").some((l) => l.includes(["uuldana", ...path].join(" ")));
-    if (r.code !== 0 || !shown) missing.push(`uuldana ${path.join(" ")}`.trim());
-  }));
+    return !examples.split("\n").some((l) => l.includes(["uuldana", ...path].join(" ")));
+  }).map(([path]) => `uuldana ${path.join(" ")}`.trim());
   assertEquals(missing, []);
-  assertEquals(paths.length > 15, true, `only ${paths.length} commands found`);
+  assertEquals(all.length > 15, true, `only ${all.length} commands found`);
+});
+
+Deno.test("the help rendered here is what `uuldana … --help` prints", async () => {
+  const [, cmd] = commands(buildProgram() as AnyCommand).find(([p]) => p.join(" ") === "debug")!;
+  const r = await runUuldana(["debug", "--help"], { env: { NO_COLOR: "1", COLUMNS: "80" } });
+  assertEquals([r.code, r.stdout], [0, helpOf(cmd)]);
 });

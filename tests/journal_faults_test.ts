@@ -172,7 +172,9 @@ for (
       start: (home: string) =>
         sh(`mount --bind ${home} ${home} && mount -o remount,bind,ro ${home}`),
       told: null,
-      end: (home: string) => sh(`umount ${home}`),
+      // Lazily: a file uuldana opened under the read-only mount (a reader of the run's files)
+      // keeps a plain umount busy, and it would fail unseen, leaving the folder read-only.
+      end: (home: string) => sh(`umount -l ${home}`),
     },
   ]
 ) {

@@ -31,40 +31,36 @@ Deno.test("shellQuote round-trips through /bin/sh and bash exactly", async () =>
   }
 });
 
+/**
+ * The agent command of the argv tests: /bin/sh printing each of `expansions` and then its own
+ * arguments (`nasty`), NUL-separated.
+ */
+const printing = (...expansions: string[]) => [
+  "/bin/sh",
+  "-c",
+  `printf '%s\\0' ${expansions.join(" ")} "$@"`,
+  "x",
+  ...nasty,
+];
+const SIZE = { cols: 80, rows: 24 };
+
 Deno.test("the BSD command, run by /bin/sh as BSD script would exec it, delivers argv exactly", async () => {
   // BSD script execs args[2..] directly; run exactly that without script (no pty: the prelude's
   // stty fails quietly) and check the agent's argv, SHELL, and that the argv variables are gone.
-  const r = scriptArgv("bsd", [
-    "/bin/sh",
-    "-c",
-    `printf '%s\\0' "$SHELL" "\${UULDANA_ARGV_0-gone}" "$@"`,
-    "x",
-    ...nasty,
-  ], { cols: 80, rows: 24 });
+  const r = scriptArgv("bsd", printing(`"$SHELL"`, `"\${UULDANA_ARGV_0-gone}"`), SIZE);
   const [prog, ...rest] = r.args.slice(2);
-  const out = await output(prog, rest, {
-    ...r.env,
-    UULDANA_OUTER_SHELL: "/bin/zsh",
-    SHELL: "/bin/sh",
-  });
+  const env = { ...r.env, UULDANA_OUTER_SHELL: "/bin/zsh", SHELL: "/bin/sh" };
+  const out = await output(prog, rest, env);
   assertEquals(out.split("\0").slice(0, -1), ["/bin/zsh", "gone", ...nasty]);
 });
 
 Deno.test("the util-linux -c string, run by /bin/sh, delivers argv exactly and unsets empty SHELL", async () => {
-  const r = scriptArgv("util-linux", [
-    "/bin/sh",
-    "-c",
-    `printf '%s\\0' "\${SHELL-unset}" "\${UULDANA_ARGV_3-gone}" "$@"`,
-    "x",
-    ...nasty,
-  ], {
-    cols: 80,
-    rows: 24,
-  });
-  const out = await output("/bin/sh", ["-c", r.args[4]], {
-    ...r.env,
-    UULDANA_OUTER_SHELL: "",
-  });
+  const r = scriptArgv(
+    "util-linux",
+    printing(`"\${SHELL-unset}"`, `"\${UULDANA_ARGV_3-gone}"`),
+    SIZE,
+  );
+  const out = await output("/bin/sh", ["-c", r.args[4]], { ...r.env, UULDANA_OUTER_SHELL: "" });
   assertEquals(out.split("\0").slice(0, -1), ["unset", "gone", ...nasty]);
 });
 

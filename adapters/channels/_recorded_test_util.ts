@@ -16,6 +16,14 @@ import type {
 } from "../channel.ts";
 import { relayAt } from "./relay.ts";
 
+/**
+ * OpenAI's quota error (`insufficient_quota`), as the mock API (tools/real-agents/mock_api.ts)
+ * answered it when the OpenAI-compatible agents' channel records were made.
+ */
+export const OPENAI_QUOTA =
+  "You exceeded your current quota, please check your plan and billing details. For more " +
+  "information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.";
+
 /** The records of `dir` (under testdata/channels), in the order the agent wrote them. */
 export function recorded(dir: string): ChannelRecord[] {
   const path = join(CHANNELS_DIR, dir);

@@ -7,19 +7,16 @@ import {
   COPILOT_PLUGIN_DIR,
   copilotModelError,
 } from "./copilot.ts";
-import { parseRecorded, recorded, relayFor } from "./_recorded_test_util.ts";
+import { OPENAI_QUOTA, parseRecorded, recorded, relayFor } from "./_recorded_test_util.ts";
 
 const NOW = { now: new Date("2026-12-01T22:27:00Z"), timeZone: "UTC" };
-const QUOTA =
-  "You exceeded your current quota, please check your plan and billing details. For more " +
-  "information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.";
 
 Deno.test("real Copilot 1.0.102's plugin hooks: prompts, the quota at its first failed call, no 5xx limit", () => {
   const events = parseRecorded(COPILOT_CHANNEL, recorded("copilot-1.0.102/session"), NOW);
   const quota = {
     type: "limit",
     kind: "usage",
-    message: QUOTA,
+    message: OPENAI_QUOTA,
     resetsAt: null,
     code: "insufficient_quota",
   };

@@ -1,7 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import process from "node:process";
 import type { ChannelEvent } from "../channel.ts";
 import { CHANNEL_EVENT_NAME, CHANNEL_PAYLOAD_NAME } from "../channel.ts";
 import { kilo } from "../kilo.ts";
@@ -12,12 +11,10 @@ import {
   OPENCODE_PLUGIN_FILE,
   openCodePluginSource,
 } from "./opencode_plugin.ts";
-import { parseRecorded, recorded, relayFor } from "./_recorded_test_util.ts";
+import { inChildWithEnv } from "../../tests/_in_child.ts";
+import { OPENAI_QUOTA, parseRecorded, recorded, relayFor } from "./_recorded_test_util.ts";
 
 const NOW = { now: new Date("2026-12-01T23:13:30Z"), timeZone: "UTC" };
-const QUOTA =
-  "You exceeded your current quota, please check your plan and billing details. For more " +
-  "information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.";
 
 const limits = (events: ChannelEvent[]) => events.filter((e) => e.type === "limit");
 
@@ -28,7 +25,7 @@ Deno.test("real OpenCode 1.18.33 through uuldana's plugin: prompts, replies, the
   assertEquals(first, {
     type: "limit",
     kind: "usage",
-    message: QUOTA,
+    message: OPENAI_QUOTA,
     resetsAt: null,
     attempt: 1,
     waitSeconds: 26,
@@ -108,7 +105,7 @@ Deno.test("a subagent's session is not the user's turn; a final 5xx is an error,
   rec("session.created", { properties: { sessionID: "ses_b", info: { parentID: "ses_a" } } });
   const status = (sessionID: string, status: unknown) =>
     rec("session.status", { properties: { sessionID, status } });
-  assertEquals(status("ses_b", { type: "retry", attempt: 1, message: QUOTA, next: 0 }), []);
+  assertEquals(status("ses_b", { type: "retry", attempt: 1, message: OPENAI_QUOTA, next: 0 }), []);
   assertEquals(status("ses_b", { type: "idle" }), []);
   assertEquals(
     rec("session.error", {
@@ -189,36 +186,34 @@ Deno.test("the plugin writes records in the channel format, keeps only what is r
   const dir = Deno.makeTempDirSync();
   const file = join(dir, OPENCODE_PLUGIN_FILE);
   Deno.writeTextFileSync(file, openCodePluginSource());
-  const before = process.env[OPENCODE_CHANNEL_ENV];
-  process.env[OPENCODE_CHANNEL_ENV] = dir;
   try {
-    const mod = await import(`file://${file}`);
-    const hooks = await mod.UuldanaChannel({});
-    await hooks["chat.message"]({ sessionID: "s" }, { parts: [{ type: "text", text: "hi" }] });
-    await hooks.event({ event: { type: "plugin.added", properties: {} } });
-    await hooks.event({
-      event: { type: "session.status", properties: { sessionID: "s", status: { type: "busy" } } },
-    });
-    const part = (end: boolean, synthetic = false) => ({
-      type: "message.part.updated",
-      properties: {
-        sessionID: "s",
-        part: {
-          id: "p",
-          type: "text",
-          text: "answer",
-          synthetic,
-          time: end ? { start: 1, end: 2 } : { start: 1 },
+    // In a child: the plugin reads its folder from the environment when it loads.
+    await inChildWithEnv(
+      `
+      const mod = await import(${JSON.stringify(`file://${file}`)});
+      const hooks = await mod.UuldanaChannel({});
+      await hooks["chat.message"]({ sessionID: "s" }, { parts: [{ type: "text", text: "hi" }] });
+      await hooks.event({ event: { type: "plugin.added", properties: {} } });
+      await hooks.event({
+        event: { type: "session.status", properties: { sessionID: "s", status: { type: "busy" } } },
+      });
+      const part = (end, synthetic = false) => ({
+        type: "message.part.updated",
+        properties: {
+          sessionID: "s",
+          part: { id: "p", type: "text", text: "answer", synthetic, time: end ? { start: 1, end: 2 } : { start: 1 } },
         },
-      },
-    });
-    await hooks.event({ event: part(false) });
-    await hooks.event({ event: part(true, true) });
-    await hooks.event({ event: part(true) });
-    // Odd input is ignored, never thrown.
-    await hooks.event({ event: null });
-    await hooks.event({});
-    await hooks["chat.message"](null, null);
+      });
+      await hooks.event({ event: part(false) });
+      await hooks.event({ event: part(true, true) });
+      await hooks.event({ event: part(true) });
+      // Odd input is ignored, never thrown.
+      await hooks.event({ event: null });
+      await hooks.event({});
+      await hooks["chat.message"](null, null);
+      console.log("true");`,
+      { [OPENCODE_CHANNEL_ENV]: dir },
+    );
     const lines = readFileSync(join(dir, "events"), "utf8").trim().split("\n");
     assertEquals(lines.map((l) => l.split(" ")[0]), [
       "chat.message",
@@ -238,8 +233,6 @@ Deno.test("the plugin writes records in the channel format, keeps only what is r
     const events = parsed.flatMap((r) => opencode.channel!.parser().parse(r, NOW));
     assertEquals(events.slice(0, 2), [{ type: "prompt", text: "hi" }, { type: "busy" }]);
   } finally {
-    if (before === undefined) delete process.env[OPENCODE_CHANNEL_ENV];
-    else process.env[OPENCODE_CHANNEL_ENV] = before;
     Deno.removeSync(dir, { recursive: true });
   }
 });

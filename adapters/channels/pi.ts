@@ -5,8 +5,11 @@
  * or the opening `@FILE` as pi wraps it, `<file name="…">…</file>`; slash commands fire none),
  * `agent_start`/`agent_end` bracket every attempt of a turn (each of pi's retries is another
  * pair), an assistant `message_end` has the text and, on a failed request, `stopReason: "error"`
- * with the provider's error in `errorMessage` — at the first answer, before pi's own retries (its
- * provider's SDK may have retried quietly before that).
+ * with the provider's error in `errorMessage` — before pi's own retries, but only once its
+ * provider's SDK gave up its quiet ones (the OpenAI SDK's two, ~1.5 s for a 429). Hence the
+ * extension's `provider_error` (not a pi event: the extension reads the provider's failed answer
+ * off the process's `fetch`): the status and error body of each failed answer, the first one
+ * included; a quota or rate limit in it is reported with the provider's code at once.
  *
  * @module
  */
@@ -21,6 +24,7 @@ export const PI_CHANNEL_EVENTS = [
   "agent_start",
   "message_end",
   "agent_end",
+  "provider_error",
   "session_shutdown",
 ] as const;
 
@@ -47,6 +51,34 @@ export function piFailure(errorMessage: string, opts: ChannelParseOptions): Chan
   };
   const hit = piErrorHit(text, opts);
   return hit ? { type: "limit", ...hit, ...extra } : { type: "error", message: text, ...extra };
+}
+
+function _rec(v: unknown): Record<string, unknown> | null {
+  return v && typeof v === "object" && !Array.isArray(v) ? v as Record<string, unknown> : null;
+}
+
+/**
+ * What a failed answer of the provider means (`status`, its error `body` as sent: OpenAI's
+ * `{"error":{"message","type","code"}}`, Anthropic's `{"error":{"type","message"}}`, Google's
+ * `{"error":{"message","status"}}`): the limit pi will show a moment later (its text is the SDK's
+ * `STATUS message`), with the provider's code; null for any other error (pi's own message tells,
+ * once its retries are over).
+ */
+export function piProviderError(
+  status: number,
+  body: string,
+  opts: ChannelParseOptions,
+): ChannelEvent | null {
+  let error: Record<string, unknown> | null = null;
+  try {
+    const parsed = _rec(JSON.parse(body));
+    error = _rec(parsed?.error) ?? parsed;
+  } catch { /* not JSON: its text as sent */ }
+  const message = (error && _str(error.message)) ?? body;
+  const code = error ? _str(error.code) ?? _str(error.type) ?? _str(error.status) : null;
+  const hit = piErrorHit(normalizeSpace(`${status} ${message}`), opts);
+  if (!hit) return null;
+  return { type: "limit", ...hit, status, ...(code ? { code: code.toLowerCase() } : {}) };
 }
 
 // One attempt's text (its assistant messages, in order) until its agent_end; bounded.
@@ -83,6 +115,11 @@ class _PiParser implements ChannelParser {
         this.#text = [];
         this.#size = 0;
         return [...(text ? [{ type: "reply" as const, text }] : []), { type: "idle" }];
+      }
+      case "provider_error": {
+        const status = typeof d.status === "number" ? d.status : null;
+        const event = status === null ? null : piProviderError(status, _str(d.body) ?? "", opts);
+        return event ? [event] : [];
       }
       case "session_shutdown":
         return [{ type: "session", phase: "end", detail: _str(d.reason) ?? undefined }];

@@ -8,7 +8,17 @@
  *
  * Events: `session_start` (`reason`), `input` (`text`: the raw text pi received, `source`),
  * `agent_start`, `message_end` for assistant messages only (`text`: its text blocks joined,
- * `stopReason`, `errorMessage`, `provider`, `model`), `agent_end`, `session_shutdown` (`reason`).
+ * `stopReason`, `errorMessage`, `provider`, `model`), `agent_end`, `session_shutdown` (`reason`),
+ * and `provider_error` (`status`, `body`: at most 16 KiB of the provider's error body) for every
+ * failed HTTP answer to a request to the current model's `baseUrl`.
+ *
+ * `provider_error` is not one of pi's events: pi hears of a failed request only once its
+ * provider's SDK gave up retrying it (the OpenAI SDK retries a 429 twice, about 1.5 s; pi's
+ * `after_provider_response` fires only for an answer the SDK accepted), and no flag or variable
+ * turns those retries off (`retry.provider.maxRetries` lives in the user's settings files only).
+ * So the extension wraps the process's `fetch` (the SDKs take the global one for each request)
+ * and, for an answer with status 400 or more from the model's own endpoint, reads a copy of its
+ * body. The answer itself goes to pi untouched; nothing else is looked at.
  *
  * @module
  */
@@ -59,13 +69,64 @@ function text(message) {
     .map((p) => p.text).join("\\n");
 }
 
+// The provider's failed answers (status >= 400) to requests for the current model, as they come:
+// the SDK's own retries never reach pi's events. One wrapper per process, whatever /reload does.
+const BODY_MAX = 16 * 1024;
+const HOOK = Symbol.for("uuldana.pi.channel.fetch");
+const WRAPPED = Symbol.for("uuldana.pi.channel.fetch.wrapped");
+let context = null;
+
+function modelBase() {
+  try {
+    const base = context && context.model && context.model.baseUrl;
+    return typeof base === "string" && /^https?:[/][/]/.test(base) ? base.replace(/[/]+$/, "") : null;
+  } catch {
+    return null;
+  }
+}
+
+function watchProvider() {
+  globalThis[HOOK] = (url, response) => {
+    const base = modelBase();
+    if (!base || response.status < 400 || (url !== base && !url.startsWith(base + "/"))) return;
+    response.clone().text().then(
+      (body) => record("provider_error", { status: response.status, body: body.slice(0, BODY_MAX) }),
+      () => record("provider_error", { status: response.status, body: "" }),
+    );
+  };
+  const original = globalThis.fetch;
+  if (typeof original !== "function" || globalThis[WRAPPED]) return;
+  globalThis[WRAPPED] = true;
+  globalThis.fetch = async function (input, init) {
+    const response = await original.call(this, input, init);
+    try {
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+      globalThis[HOOK]?.(String(url), response);
+    } catch {
+      // Never into pi: the answer goes on as it came.
+    }
+    return response;
+  };
+}
+
 export default function uuldanaChannel(pi) {
-  pi.on("session_start", (e) => record("session_start", { reason: e.reason ?? null }));
-  pi.on("input", (e) => {
+  if (dir) watchProvider();
+  const seen = (ctx) => {
+    if (ctx) context = ctx;
+  };
+  pi.on("session_start", (e, ctx) => {
+    seen(ctx);
+    record("session_start", { reason: e.reason ?? null });
+  });
+  pi.on("input", (e, ctx) => {
+    seen(ctx);
     record("input", { text: e.text, source: e.source ?? null });
     return { action: "continue" };
   });
-  pi.on("agent_start", () => record("agent_start", {}));
+  pi.on("agent_start", (_e, ctx) => {
+    seen(ctx);
+    record("agent_start", {});
+  });
   pi.on("message_end", (e) => {
     const m = e.message;
     if (!m || m.role !== "assistant") return;

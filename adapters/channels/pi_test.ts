@@ -4,9 +4,10 @@ import { join } from "node:path";
 import { CHANNELS_DIR } from "../../tests/_paths.ts";
 import { ChannelReader } from "../../src/session/channel_reader.ts";
 import type { ChannelEvent, ChannelRecord } from "../channel.ts";
-import { PI_CHANNEL, PI_CHANNEL_EVENTS, piFailure } from "./pi.ts";
+import { PI_CHANNEL, PI_CHANNEL_EVENTS, piFailure, piProviderError } from "./pi.ts";
 import { PI_CHANNEL_ENV, PI_EXTENSION_FILE, PI_EXTENSION_SOURCE } from "./pi_extension.ts";
 import { pi } from "../pi.ts";
+import { inChildWithEnv } from "../../tests/_in_child.ts";
 
 const DIR = join(CHANNELS_DIR, "pi-0.73.1");
 const NOW = { now: new Date("2026-12-01T22:00:00Z"), timeZone: "UTC" };
@@ -34,14 +35,24 @@ const quotaLimit: ChannelEvent = {
   // The OpenAI SDK's error text carries the status, not the body's `insufficient_quota` code.
   status: 429,
 };
+// The same 429 read off pi's fetch by the extension: the provider's body, with its code.
+const providerQuota: ChannelEvent = { ...quotaLimit, code: "insufficient_quota" };
 
-Deno.test("real pi 0.73.1's extension records become uuldana's events: exact prompts, replies, its quota 429 at the first answer", () => {
+Deno.test("real pi 0.73.1's extension records become uuldana's events: exact prompts, replies, its quota 429 at the provider's first answer", () => {
   const records = recorded();
   assertEquals(
     [...new Set(records.map((r) => r.name))],
     [...PI_CHANNEL_EVENTS],
   );
-  const retry = [{ type: "busy" }, quotaLimit, { type: "idle" }];
+  // Each attempt of pi's: its SDK's three requests (two quiet retries, ~1.5 s), then pi's error.
+  const retry = [
+    { type: "busy" },
+    providerQuota,
+    providerQuota,
+    providerQuota,
+    quotaLimit,
+    { type: "idle" },
+  ];
   assertEquals(parseAll(records), [
     { type: "session", phase: "start", detail: "startup" },
     // The opening prompt from `@FILE`, as pi received it.
@@ -111,20 +122,11 @@ Deno.test("the extension itself, fed what real pi hands it, writes records the r
   // The events pi 0.73.1 passed a logging extension (testdata/channels/pi-0.73.1/pi-events.jsonl).
   const events = readFileSync(join(DIR, "pi-events.jsonl"), "utf8").split("\n").filter(Boolean)
     .map((l) => JSON.parse(l));
-  const handlers = new Map<string, (e: unknown) => unknown>();
-  const prev = Deno.env.get(PI_CHANNEL_ENV);
-  Deno.env.set(PI_CHANNEL_ENV, channel);
-  try {
-    const mod = await import(`file://${file}`);
-    mod.default({ on: (name: string, fn: (e: unknown) => unknown) => handlers.set(name, fn) });
-    assertEquals([...handlers.keys()].sort(), [...PI_CHANNEL_EVENTS].sort());
-    const results = events.map((e) => handlers.get(e.type)?.(e));
-    // `input` lets pi go on with the text unchanged.
-    assertEquals(results[events.findIndex((e) => e.type === "input")], { action: "continue" });
-  } finally {
-    if (prev === undefined) Deno.env.delete(PI_CHANNEL_ENV);
-    else Deno.env.set(PI_CHANNEL_ENV, prev);
-  }
+  const { names, results } = await feedExtension(file, channel, events);
+  // Every record but provider_error (read off fetch, not a pi event) is one of pi's events.
+  assertEquals(names.sort(), PI_CHANNEL_EVENTS.filter((e) => e !== "provider_error").sort());
+  // `input` lets pi go on with the text unchanged.
+  assertEquals(results[events.findIndex((e) => e.type === "input")], { action: "continue" });
   const look = new ChannelReader(channel).look();
   assertEquals(look.drops, []);
   // User messages' message_end are not recorded: only the assistant's.
@@ -147,22 +149,155 @@ Deno.test("the extension itself, fed what real pi hands it, writes records the r
   Deno.removeSync(root, { recursive: true });
 });
 
+/**
+ * Loads the extension `file` as pi does (its default export called with `on`), with its channel
+ * folder `channel` in the environment, feeds it `events` by their type, and returns the events it
+ * registered for and what each handler returned (`null` for none). In a child process: the
+ * extension reads its folder from the environment and wraps the process's `fetch`, both shared by
+ * every test running at the same time.
+ */
+function feedExtension(
+  file: string,
+  channel: string,
+  events: { type: string; [k: string]: unknown }[],
+) {
+  const script = `
+    const handlers = new Map();
+    const mod = await import(${JSON.stringify(`file://${file}`)});
+    mod.default({ on: (name, fn) => handlers.set(name, fn) });
+    const events = ${JSON.stringify(events)};
+    const results = events.map((e) => handlers.get(e.type)?.(e) ?? null);
+    console.log(JSON.stringify({ names: [...handlers.keys()], results }));`;
+  return inChildWithEnv<{ names: string[]; results: unknown[] }>(script, {
+    [PI_CHANNEL_ENV]: channel,
+  });
+}
+
+Deno.test("the extension reports each failed answer to the model's endpoint as it comes, and hands pi the answer untouched", async () => {
+  const root = Deno.makeTempDirSync({ prefix: "uuldana-pi-ext-" });
+  const channel = join(root, "channel");
+  Deno.mkdirSync(channel, { mode: 0o700 });
+  const file = join(root, "fetch.mjs");
+  Deno.writeTextFileSync(file, PI_EXTENSION_SOURCE);
+  const quota = Deno.readTextFileSync(join(DIR, "16-provider_error.json"));
+  // In a child: the extension wraps the process's fetch, here a stub answering as the mock did.
+  const seen = await inChildWithEnv<{ status: number; n: string | null; body: string }>(
+    `
+    const quota = ${JSON.stringify(quota)};
+    const answers = {
+      "http://mock/v1/chat/completions": () =>
+        new Response(JSON.parse(quota).body, { status: 429, headers: { "x-n": "1" } }),
+      "http://mock/v1/models": () => new Response("ok", { status: 200 }),
+      "http://mock/v10/chat": () => new Response("other", { status: 500 }),
+      "https://registry.npmjs.org/x": () => new Response("throttled", { status: 429 }),
+    };
+    globalThis.fetch = (input) =>
+      Promise.resolve(answers[String(input instanceof Request ? input.url : input)]());
+    const url = ${JSON.stringify(`file://${file}`)};
+    // pi's /reload loads it again: the process's fetch is wrapped once, the last load hears it.
+    (await import(url)).default({ on: () => {} });
+    const handlers = new Map();
+    (await import(url + "?again")).default({ on: (name, fn) => handlers.set(name, fn) });
+    // The model's endpoint, as pi's context names it (its trailing slash aside).
+    handlers.get("session_start")({ reason: "startup" }, { model: { baseUrl: "http://mock/v1/" } });
+    const answer = await fetch("http://mock/v1/chat/completions", { method: "POST" });
+    const seen = { status: answer.status, n: answer.headers.get("x-n"), body: await answer.text() };
+    // Not the model's endpoint, or not a failure: nothing.
+    for (const other of ["http://mock/v1/models", "http://mock/v10/chat", "https://registry.npmjs.org/x"]) {
+      await (await fetch(new Request(other))).text();
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    console.log(JSON.stringify(seen));`,
+    { [PI_CHANNEL_ENV]: channel },
+  );
+  // pi (its SDK) gets the answer as it came, body and all.
+  assertEquals(seen, { status: 429, n: "1", body: JSON.parse(quota).body });
+  const look = new ChannelReader(channel).look();
+  assertEquals(look.records.map((r) => r.name), ["session_start", "provider_error"]);
+  assertEquals(look.records[1].data, JSON.parse(quota));
+  assertEquals(parseAll(look.records).at(-1), providerQuota);
+  Deno.removeSync(root, { recursive: true });
+});
+
+Deno.test("a failed answer of the provider: a quota is a usage limit with its code, a rate limit a rate limit, anything else nothing (pi's own error tells)", () => {
+  const body = (error: Record<string, unknown>) => JSON.stringify({ error });
+  assertEquals(
+    piProviderError(
+      429,
+      body({
+        message:
+          "Rate limit reached for mock-1 on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.",
+        type: "requests",
+        code: "rate_limit_exceeded",
+      }),
+      NOW,
+    ),
+    {
+      type: "limit",
+      kind: "rate",
+      message:
+        "429 Rate limit reached for mock-1 on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.",
+      resetsAt: "2026-12-01T22:00:20.000Z",
+      status: 429,
+      code: "rate_limit_exceeded",
+    },
+  );
+  // Anthropic's body names its type, Google's its status.
+  const anthropic = piProviderError(
+    429,
+    JSON.stringify({
+      type: "error",
+      error: {
+        type: "rate_limit_error",
+        message: "This request would exceed your account's rate limit. Please try again later.",
+      },
+    }),
+    NOW,
+  );
+  assertEquals([anthropic?.type, (anthropic as { code?: string })?.code], [
+    "limit",
+    "rate_limit_error",
+  ]);
+  // A server error, an overload, a bad request, a body that is not JSON: not a limit.
+  assertEquals(
+    piProviderError(
+      500,
+      body({
+        message: "The server had an error while processing your request.",
+        type: "server_error",
+      }),
+      NOW,
+    ),
+    null,
+  );
+  assertEquals(
+    piProviderError(
+      529,
+      JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }),
+      NOW,
+    ),
+    null,
+  );
+  assertEquals(
+    piProviderError(400, body({ message: "Invalid model", type: "invalid_request_error" }), NOW),
+    null,
+  );
+  assertEquals(piProviderError(502, "<html>Bad Gateway</html>", NOW), null);
+  // A record without a status or with a bad body is dropped, not guessed at.
+  const parser = PI_CHANNEL.parser();
+  assertEquals(parser.parse({ name: "provider_error", data: { body: "{}" } }, NOW), []);
+  assertEquals(parser.parse({ name: "provider_error", data: { status: 429 } }, NOW).length, 1);
+});
+
 Deno.test("the extension without its folder writes nothing and never throws into pi", async () => {
   const root = Deno.makeTempDirSync({ prefix: "uuldana-pi-ext-" });
   const file = join(root, "no-channel.mjs");
   Deno.writeTextFileSync(file, PI_EXTENSION_SOURCE);
-  const handlers = new Map<string, (e: unknown) => unknown>();
-  Deno.env.set(PI_CHANNEL_ENV, join(root, "gone"));
-  try {
-    const mod = await import(`file://${file}`);
-    mod.default({ on: (name: string, fn: (e: unknown) => unknown) => handlers.set(name, fn) });
-    assertEquals(handlers.get("input")!({ type: "input", text: "x", source: "interactive" }), {
-      action: "continue",
-    });
-    handlers.get("message_end")!({ type: "message_end", message: { role: "assistant" } });
-  } finally {
-    Deno.env.delete(PI_CHANNEL_ENV);
-  }
+  const { results } = await feedExtension(file, join(root, "gone"), [
+    { type: "input", text: "x", source: "interactive" },
+    { type: "message_end", message: { role: "assistant" } },
+  ]);
+  assertEquals(results[0], { action: "continue" });
   assertEquals(readdirSync(root), ["no-channel.mjs"]);
   Deno.removeSync(root, { recursive: true });
 });

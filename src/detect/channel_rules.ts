@@ -17,8 +17,11 @@
  *   for the channel's word: its report acts at once, its error vetoes, its silence lets the
  *   screen act; a usage limit in the agent's own words acts at once;
  * - a report of the provider's own error (it carries the provider's code) while the screen shows
- *   the agent's waiting row (`Adapter.waitingRow`, Copilot's `◉ Working`) and nothing but that
- *   row changes for {@link SCREEN_WORD_MS} acts: the agent retries the error, no tool is at work;
+ *   the agent's waiting row (`Adapter.waitingRow`, Copilot's `◉ Working`, pi's `⠋ Working...`)
+ *   and nothing but that row has changed for {@link SCREEN_WORD_MS} acts: the agent waits on its
+ *   model (it retries the error), no tool is at work. Those 500 ms are counted from the screen's
+ *   last change before the report as well as after it (every look of the Detector's keeps when it
+ *   last changed, {@link ChannelRules.looked}), so a report after a quiet half second acts at once;
  * - a channel report not worth a handoff by the policy (a rate limit still retried) is rejected.
  *
  * Pure: times are integer microseconds passed in, as in the Detector.
@@ -43,6 +46,8 @@ export const CHANNEL_WORD_MS = 1_000;
 export const CHANNEL_HOLD_MS = 10_000;
 // How often a held channel limit is checked against the screen.
 const _CHECK_US = 100_000;
+const _ONLY_WAITING =
+  `the agent is retrying the provider's error: only its waiting row moved for ${SCREEN_WORD_MS} ms`;
 
 type ChannelError = Extract<ChannelEvent, { type: "error" }>;
 
@@ -55,6 +60,8 @@ export interface ChannelRulesHost {
   offset(): number;
   /** When the agent last wrote (µs). */
   lastOutputUs(): number;
+  /** The agent's own status says it works (`Adapter.programStatus`; false: it says not, or none). */
+  statusWorking(): boolean;
   /** The limit the screen shows at `t` (µs), worth a handoff or not, or null. */
   screenLimit(t: number): LimitHit | null;
   /** Whether a limit is worth a handoff. */
@@ -94,6 +101,11 @@ export class ChannelRules {
   #vetoed: string | null = null;
   /** When the held or reported limit is looked at again (µs), or null. */
   #dueUs: number | null = null;
+  /**
+   * The screen without the agent's waiting row as last looked at, and since when it has been so
+   * (µs); only for an adapter with a `waitingRow`.
+   */
+  #still: { screen: string | null; sinceUs: number } = { screen: null, sinceUs: 0 };
 
   constructor(host: ChannelRulesHost) {
     this.#host = host;
@@ -112,6 +124,11 @@ export class ChannelRules {
   /** A limit the agent reported inside a turn uuldana saw start waits for the screen. */
   get reportedInTurn(): boolean {
     return this.#reported?.inTurn ?? false;
+  }
+
+  /** The Detector looked at the screen (`lines`) at `t` (µs): when its waiting row alone moves. */
+  looked(t: number, lines: readonly string[]): void {
+    this.#stillAt(t, lines);
   }
 
   /** No more looks: nothing is due. */
@@ -221,17 +238,10 @@ export class ChannelRules {
       });
       return this.actOnReport(t, "the agent stopped drawing after reporting it");
     }
-    if (
-      r.inTurn && r.still !== null && t - r.sinceUs >= _us(SCREEN_WORD_MS) &&
-      this.#stillScreen() === r.still
-    ) {
-      // Copilot animates its waiting row while it retries the provider's quota error, a minute
-      // and more before its screen says so: that redraw alone is not the agent at work.
-      return this.actOnReport(
-        t,
-        "the agent is retrying the provider's error: only its waiting row moved since the report",
-      );
-    }
+    // Copilot animates its waiting row while it retries the provider's quota error, a minute
+    // and more before its screen says so (pi while its SDK retries): that redraw alone is not
+    // the agent at work.
+    if (this.#onlyWaiting(t)) return this.actOnReport(t, _ONLY_WAITING);
     if (t - r.sinceUs >= _us(CHANNEL_HOLD_MS)) {
       this.#reported = null;
       this.#host.record({
@@ -301,10 +311,11 @@ export class ChannelRules {
       });
       return null;
     }
-    const still = event.code !== undefined ? this.#stillScreen() : null;
+    const still = event.code !== undefined ? this.#stillAt(t).screen : null;
     this.#reported = { hit, sinceUs: t, inTurn: this.#turns.size > 0, still };
     if (this.#held) return this.actOnReport(t, "its screen showed a limit already");
     if (this.#host.screenLimit(t)) return this.actOnReport(t, "its screen shows a limit too");
+    if (this.#onlyWaiting(t)) return this.actOnReport(t, _ONLY_WAITING);
     this.#host.record({
       ...at,
       verdict: "waiting",
@@ -313,26 +324,49 @@ export class ChannelRules {
         ? "checking it against the screen"
         : "no turn uuldana saw start is open: waiting for the screen to show it",
     });
-    this.#dueUs = earliest(this.#dueUs, t + _us(SCREEN_WORD_MS));
+    // Quiet since before the report: looked at again once that quiet is SCREEN_WORD_MS long.
+    const quietFor = still !== null && this.#reported.inTurn ? t - this.#still.sinceUs : 0;
+    this.#dueUs = earliest(this.#dueUs, t + Math.max(_CHECK_US, _us(SCREEN_WORD_MS) - quietFor));
     return null;
   }
 
   // Whether the agent still works: it drew within WORKING_MS, or its screen shows its working row.
   #working(t: number): boolean {
     if (t - this.#host.lastOutputUs() < _us(WORKING_MS)) return true;
+    // The agent's own status, where it prints one, tells a quiet screen from a finished turn.
+    if (this.#host.statusWorking()) return true;
     const row = this.#host.adapter.workingRow ?? BUSY_ROW;
     return this.#host.terminal.logicalScreenLines().some((l) => row.test(l));
   }
 
   /**
-   * The screen's rows but the agent's waiting row (`Adapter.waitingRow`), when the screen shows
-   * that row; null when the adapter has none or the screen does not show it.
+   * The screen's rows but the agent's waiting row (`Adapter.waitingRow`) at `t` (null when the
+   * adapter has none or the screen does not show it), and since when it has been so: a change
+   * since the last look starts a new quiet at `t`.
    */
-  #stillScreen(): string | null {
+  #stillAt(
+    t: number,
+    lines: readonly string[] | null = null,
+  ): { screen: string | null; sinceUs: number } {
     const row = this.#host.adapter.waitingRow;
-    if (!row) return null;
-    const lines = this.#host.terminal.logicalScreenLines();
-    if (!lines.some((l) => row.test(l))) return null;
-    return lines.filter((l) => !row.test(l)).join("\n");
+    if (!row) return this.#still;
+    const rows = lines ?? this.#host.terminal.logicalScreenLines();
+    const screen = rows.some((l) => row.test(l))
+      ? rows.filter((l) => !row.test(l)).join("\n")
+      : null;
+    if (screen !== this.#still.screen) this.#still = { screen, sinceUs: t };
+    return this.#still;
+  }
+
+  /**
+   * Whether the limit the agent reported (the provider's own error, in a turn) came while only
+   * its waiting row moves: the screen is the one it showed at the report, with its waiting row,
+   * and nothing else on it has changed for {@link SCREEN_WORD_MS}, before the report or after.
+   */
+  #onlyWaiting(t: number): boolean {
+    const r = this.#reported;
+    if (!r || !r.inTurn || r.still === null) return false;
+    const now = this.#stillAt(t);
+    return now.screen === r.still && t - now.sinceUs >= _us(SCREEN_WORD_MS);
   }
 }

@@ -267,8 +267,9 @@ Deno.test("copilot: its report of the provider's quota error acts while only its
     copilot,
   );
   assertEquals(verdict?.kind, "limit");
+  // Counted from the screen's last change (its first frame at 10), not from the report.
   assert(
-    verdict!.atMs >= 50 + SCREEN_WORD_MS && verdict!.atMs < 50 + SCREEN_WORD_MS + 150,
+    verdict!.atMs >= 10 + SCREEN_WORD_MS && verdict!.atMs < 10 + SCREEN_WORD_MS + 100,
     `${verdict!.atMs}`,
   );
   const acted = decisions.at(-1)!;
@@ -276,6 +277,46 @@ Deno.test("copilot: its report of the provider's quota error acts while only its
   assert(/retrying the provider's error/.test(acted.why!), acted.why);
   // Not a limit screen uuldana missed: Copilot shows none while it retries.
   assert(!decisions.some((x) => x.verdict === "disagree"));
+});
+
+Deno.test("copilot: a report after half a second of only its waiting row moving acts at once; a change after the report waits", () => {
+  const end = CHANNEL_HOLD_MS + 2000;
+  // Copilot 1.0.102 under load runs errorOccurred ~2 s after the 429, its footer turning meanwhile.
+  const quiet = drive(
+    [{ at: 0, event: prompt }, ...copilotRetrying(10, 1990), { at: 2000, event: quota }],
+    end,
+    copilot,
+  );
+  assertEquals([quiet.verdict?.kind, quiet.verdict?.atMs], ["limit", 2000]);
+  assert(/only its waiting row moved/.test(quiet.decisions.at(-1)!.why!));
+  // The screen changed 200 ms before the report: it acts once that change is 500 ms old.
+  const changed = drive(
+    [
+      { at: 0, event: prompt },
+      ...copilotRetrying(10, 1990, (at) => at >= 1800 ? [" │ done"] : []),
+      { at: 2000, event: quota },
+      ...copilotRetrying(2080, end, () => [" │ done"]),
+    ],
+    end,
+    copilot,
+  );
+  assertEquals(changed.verdict?.kind, "limit");
+  assert(
+    changed.verdict!.atMs >= 1800 + SCREEN_WORD_MS && changed.verdict!.atMs < 2000 + SCREEN_WORD_MS,
+    `${changed.verdict!.atMs}`,
+  );
+  // Quiet for 300 ms before the report, then a tool prints: that quiet never becomes 500 ms.
+  const after = drive(
+    [
+      { at: 0, event: prompt },
+      ...copilotRetrying(10, 1990, (at) => at >= 1700 ? [" │ line 0"] : []),
+      { at: 2000, event: quota },
+      ...copilotRetrying(2080, end, (at) => [` │ line ${Math.floor(at / 200)}`]),
+    ],
+    1800 + 2000,
+    copilot,
+  );
+  assertEquals(after.verdict, null);
 });
 
 Deno.test("copilot: a report while the screen changes beside the waiting row (a tool at work) waits", () => {
@@ -305,4 +346,81 @@ Deno.test("copilot: a report while the screen changes beside the waiting row (a 
     copilot,
   );
   assertEquals(bare.verdict, null);
+});
+
+// pi 0.73.1 while its provider's SDK retries a 429 (twice, ~1.5 s, before pi hears of it): only
+// its ` ⠋ Working...` row above the input box turns, every 80 ms.
+const piAgent = adapterByName("pi")!;
+const PI_GLYPHS = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+const piScreen = (glyph: string) => [
+  " and a test for it",
+  "",
+  ` ${glyph} Working...`,
+  "",
+  "─".repeat(120),
+  "",
+  "─".repeat(120),
+  "/w",
+  "↑30 ↓15 0.0%/128k (auto)" + " ".repeat(90) + "mock-1",
+];
+function piWaiting(from: number, to: number): Input[] {
+  const out: Input[] = [];
+  for (let at = from, i = 0; at <= to; at += 80, i++) {
+    out.push({ at, bytes: draw(piScreen(PI_GLYPHS[i % 10])) });
+  }
+  return out;
+}
+// What the extension reads off pi's fetch (testdata/channels/pi-0.73.1/16-provider_error.json).
+function piProvider(status: number, error: Record<string, unknown>): ChannelEvent[] {
+  const record = { name: "provider_error", data: { status, body: JSON.stringify({ error }) } };
+  return piAgent.channel!.parser().parse(record, { now: new Date(STARTED), timeZone: "UTC" });
+}
+
+Deno.test("pi: the provider's first quota 429, read off its fetch, acts while only its Working row turns", () => {
+  const [event] = piProvider(429, {
+    message: "You exceeded your current quota, please check your plan and billing details.",
+    type: "insufficient_quota",
+    code: "insufficient_quota",
+  });
+  assertEquals([event.type, (event as { code?: string }).code], ["limit", "insufficient_quota"]);
+  const end = CHANNEL_HOLD_MS + 2000;
+  const { verdict, decisions } = drive(
+    [
+      { at: 0, event: { type: "prompt", text: "and a test for it" } },
+      { at: 0, event: { type: "busy" } },
+      ...piWaiting(10, 200),
+      { at: 210, event },
+      ...piWaiting(250, end),
+    ],
+    end,
+    piAgent,
+  );
+  assertEquals(verdict?.kind, "limit");
+  assert(verdict!.atMs >= 10 + SCREEN_WORD_MS && verdict!.atMs < 10 + SCREEN_WORD_MS + 100);
+  assert(/only its waiting row moved/.test(decisions.at(-1)!.why!));
+});
+
+Deno.test("pi: a rate limit or a server error read off its fetch never switches while it retries", () => {
+  const end = CHANNEL_HOLD_MS + 2000;
+  const rate = piProvider(429, {
+    message: "Rate limit reached for mock-1 on requests per min (RPM): Limit 3, Used 3.",
+    type: "requests",
+    code: "rate_limit_exceeded",
+  });
+  // A server error is no event at all: pi's own message tells once its retries are over.
+  assertEquals(piProvider(500, { message: "The server had an error", type: "server_error" }), []);
+  const { verdict, decisions } = drive(
+    [
+      { at: 0, event: { type: "prompt", text: "and a test for it" } },
+      { at: 0, event: { type: "busy" } },
+      ...piWaiting(10, 1000),
+      ...rate.map((event) => ({ at: 1000, event })),
+      ...piWaiting(1080, end),
+    ],
+    end,
+    piAgent,
+  );
+  assertEquals(verdict, null);
+  assertEquals(decisions.map((d) => d.verdict), ["rejected"]);
+  assert(/transient rate limit/.test(decisions[0].why!));
 });

@@ -18,6 +18,11 @@
  * the rules of channel_rules.ts: a limit it reports, an error it calls the turn's failure, a rate
  * limit the screen confirmed waiting for its word.
  *
+ * Where the agent prints its own status into its output (`Adapter.programStatus`, Codex's OSC
+ * 7501; program_status.ts), a limit the screen shows in a turn whose status went `error` acts at
+ * once, one shown while the status says `working` waits (at most {@link STATUS_HOLD_MS}), and the
+ * status alone never acts (Codex's `error` is the same for a server error).
+ *
  * Before handling an input at time t, every look due at or before t is made, at its due time.
  *
  * @example
@@ -36,6 +41,7 @@ import { busySeconds } from "../../adapters/stall.ts";
 import { Terminal } from "../vt/mod.ts";
 import { ChannelRules } from "./channel_rules.ts";
 import { LimitConfirmation, limitKey } from "./confirm.ts";
+import { ProgramStatus, STATUS_HOLD_MS } from "./program_status.ts";
 import { type Decision, MAX_DECISIONS, type Verdict } from "./decision.ts";
 import { earliest as _earliest, microseconds as _us, type TimedInput } from "./timed_input.ts";
 
@@ -105,12 +111,17 @@ export class Detector {
   #dropped = 0;
   /** What the agent's channel says, weighed against the screen. */
   readonly #rules: ChannelRules;
+  /** The agent's own status reports in its output (`Adapter.programStatus`), when it prints them. */
+  readonly #status: ProgramStatus | null;
+  /** A limit the screen shows, waiting for the status to leave `working` (over: no longer). */
+  #statusHold: { sinceUs: number; over: boolean } | null = null;
 
   constructor(opts: DetectorOptions) {
     this.#opts = opts;
     this.#handOff = opts.handOff ?? ((hit) => shouldHandOff(hit));
     this.#confirm = new LimitConfirmation({ quietMs: opts.quietMs, settleMs: opts.settleMs });
     this.#lookEveryUs = _us(opts.lookEveryMs ?? LOOK_EVERY_MS);
+    this.#status = opts.adapter.programStatus === "osc7501" ? new ProgramStatus() : null;
     this.terminal = new Terminal({
       cols: opts.cols,
       rows: opts.rows,
@@ -121,6 +132,7 @@ export class Detector {
       terminal: this.terminal,
       offset: () => this.#offset,
       lastOutputUs: () => this.#lastOutputUs,
+      statusWorking: () => this.#status?.state === "working",
       screenLimit: (t) => this.#screenLimit(t),
       handOff: this.#handOff,
       lastLines: () => this.lastLines(),
@@ -168,6 +180,17 @@ export class Detector {
     this.terminal.write(bytes);
     this.#offset += bytes.length;
     this.#lastOutputUs = t;
+    // Nothing is recorded once decided: a replay stops there.
+    for (const change of (this.#done ? null : this.#status?.feed(bytes)) ?? []) {
+      this.#record({
+        atMs: t / 1000,
+        offset: this.#offset,
+        source: "channel",
+        verdict: "event",
+        ...(change.event ? { event: change.event } : {}),
+        why: `the agent's status (OSC 7501): ${change.state}`,
+      });
+    }
     if (!this.#done && this.#lookDueUs === null) {
       this.#lookDueUs = Math.max(t, this.#lastLookUs + this.#lookEveryUs);
     }
@@ -247,10 +270,16 @@ export class Detector {
     return out;
   }
 
-  /** The last 120 lines with text, including what a full-screen agent last showed. */
+  /**
+   * The last 120 lines with text, including what a full-screen agent last showed: while its
+   * alternate screen is up, the terminal's lines end with that screen already (added once more,
+   * a Claude 2.1.332 run carried every row of its last screen twice).
+   */
   lastLines(): string[] {
     this.#noteAltScreen();
-    return [...this.terminal.lastLines(SCREEN_LINES), ...this.#altLines].slice(-SCREEN_LINES);
+    const lines = this.terminal.lastLines(SCREEN_LINES);
+    if (this.terminal.activeBuffer === "alternate") return lines;
+    return [...lines, ...this.#altLines].slice(-SCREEN_LINES);
   }
 
   #advance(atMs: number): number {
@@ -294,6 +323,7 @@ export class Detector {
     this.#noteAltScreen();
     const atMs = t / 1000;
     const lines = this.terminal.logicalScreenLines();
+    this.#rules.looked(t, lines);
     const found = this.#opts.adapter.detectLimit(lines, {
       now: new Date(this.#opts.startedAt + atMs),
       delivered: this.#opts.delivered as string[] | undefined,
@@ -309,6 +339,10 @@ export class Detector {
     const pending = this.#confirm.pending;
     const hit = found ?? (ended ? pending : null);
     const worth = hit !== null && this.#handOff(hit);
+    if (!ended && found && worth && this.#status) {
+      const said = this.#statusSays(found, t);
+      if (said) return said === "wait" ? null : said;
+    } else this.#statusHold = null;
     const verdict = this.#confirm.observe(
       worth ? hit : null,
       atMs,
@@ -371,6 +405,52 @@ export class Detector {
       `(it may be retrying silently; stall rule: ${limit} s)`;
     this.#record({ atMs, offset: this.#offset, source: "screen", verdict: "acted", why: message });
     return this.#reach({ kind: "stall", message, atMs, offset: this.#offset, lines: [] });
+  }
+
+  /**
+   * What the agent's status says of the limit its screen shows at `t` (program_status.ts): the
+   * turn went `error`, so it acts now (the verdict); `wait` while the status says `working` (at
+   * most {@link STATUS_HOLD_MS}); null: the screen's rules decide.
+   */
+  #statusSays(hit: LimitHit, t: number): Verdict | "wait" | null {
+    const word = this.#status!.word();
+    const atMs = t / 1000;
+    const at = { atMs, offset: this.#offset, source: "screen" as const, hit };
+    if (word === "confirms") {
+      this.#statusHold = null;
+      this.#record({
+        ...at,
+        verdict: "acted",
+        why: "its status (OSC 7501) went error in this turn",
+      });
+      return this.#reach({ kind: "limit", hit, atMs, offset: this.#offset, lines: [] });
+    }
+    if (word !== "working") {
+      this.#statusHold = null;
+      return null;
+    }
+    if (this.#statusHold === null) {
+      this.#statusHold = { sinceUs: t, over: false };
+      this.#record({
+        ...at,
+        verdict: "waiting",
+        retryInMs: STATUS_HOLD_MS,
+        why: "its status (OSC 7501) says it is still working: the model's own text, maybe",
+      });
+    }
+    if (this.#statusHold.over) return null;
+    const until = this.#statusHold.sinceUs + _us(STATUS_HOLD_MS);
+    if (t < until) {
+      this.#confirmDueUs = _earliest(this.#confirmDueUs, until);
+      return "wait";
+    }
+    this.#statusHold.over = true;
+    this.#record({
+      ...at,
+      verdict: "waiting",
+      why: `its status said working ${STATUS_HOLD_MS / 1000} s with it shown: the screen decides`,
+    });
+    return null;
   }
 
   /** A `seen` record when the look's limit differs from the last look's; a rate limit not worth a handoff is also `rejected`. */

@@ -193,3 +193,20 @@ Deno.test("times are kept to the microsecond, so a parsed recording gives the sa
   assertEquals(a.nextWakeAt(), b.nextWakeAt());
   assertEquals(a.nextWakeAt(), 1234.567);
 });
+
+Deno.test("a full-screen agent's last screen is in the lines once, while it is up and after it", () => {
+  const d = detector();
+  d.output(enc.encode("$ claude\r\n\x1b[?1049h"), 1);
+  d.output(draw(["● Answer 17, line 30", "✻ Cogitated for 0s", "❯ now add a test"]), 2);
+  // A verdict reached while the alternate screen is up carries these lines (a real 2.1.332 run
+  // carried each row of its last screen twice).
+  assertEquals(d.lastLines(), ["● Answer 17, line 30", "✻ Cogitated for 0s", "❯ now add a test"]);
+  d.output(enc.encode("\x1b[?1049lResume this session with:\r\n"), 3);
+  assertEquals(d.lastLines(), [
+    "$ claude",
+    "Resume this session with:",
+    "● Answer 17, line 30",
+    "✻ Cogitated for 0s",
+    "❯ now add a test",
+  ]);
+});

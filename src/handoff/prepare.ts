@@ -49,8 +49,9 @@ export function runConversation(
   const screen = journal.screen(runId);
   if (!screen || screen.length === 0) return entries;
   const run = journal.run(runId);
-  const box = run ? adapterByName(run.agent)?.inputBox : undefined;
-  return timeOrdered(entries, screen, limitMessage ?? run?.limitMessage ?? null, box);
+  const agent = run ? adapterByName(run.agent) : undefined;
+  const limit = limitMessage ?? run?.limitMessage ?? null;
+  return timeOrdered(entries, screen, limit, agent?.inputBox, agent?.chromeRows);
 }
 
 /**

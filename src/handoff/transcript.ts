@@ -6,8 +6,10 @@
  * say (tool calls and their output, the limit text); every turn's reply is carried, not only what
  * the last screen lines still show. A screen row that only echoes a recorded turn is dropped (the
  * turn itself is carried), and so is everything after the limit message (the agent's own limit
- * menu is not the user's doing) and the live input box (what is typed there, e.g. a `/agent NAME`
- * switch, was never sent). Pure.
+ * menu is not the user's doing), the live input box (what is typed there, e.g. a `/agent NAME`
+ * switch, was never sent) with its footer under it, the rows the agent draws about itself
+ * (`Adapter.chromeRows`: Claude's `✻ Crunched for 0s`, its spinner) and the rest of a long user
+ * turn whose echo's first rows scrolled off: what is carried as the agent's is the agent's. Pure.
  *
  * @module
  */
@@ -49,11 +51,14 @@ export function cutAtLimit(lines: readonly string[], message: string | null): st
   return [...lines];
 }
 
-/** The rows without the live input box (the lowest one on the screen), when `box` describes it. */
+/**
+ * The rows above the live input box (the lowest one on the screen), when `box` describes it: the
+ * box and what is under it (its footer: mode, hints, suggestions) are the agent's own.
+ */
 export function withoutInputBox(lines: string[], box: InputBox | undefined): string[] {
   const place = box ? findInputBox(lines, box) : null;
   if (place === null) return lines;
-  return [...lines.slice(0, place.from), ...lines.slice(place.to + 1)];
+  return lines.slice(0, place.from);
 }
 
 interface _Echo {
@@ -138,12 +143,38 @@ function _agent(
   lines: readonly string[],
   from: number,
   to: number,
-  replies: readonly string[] = [],
+  replies: readonly string[],
+  chrome: readonly RegExp[],
 ): TranscriptEntry[] {
-  const part = notInReplies(lines.slice(from, to), replies);
+  const own = lines.slice(from, to).filter((l) => !chrome.some((c) => c.test(l)));
+  const part = notInReplies(own, replies);
   while (part.length && part[0].trim() === "") part.shift();
   while (part.length && part[part.length - 1].trim() === "") part.pop();
   return part.length ? [{ role: "agent", text: part.join("\n"), fidelity: "screen" }] : [];
+}
+
+/**
+ * Where a screen part starts once the rest of `asked`'s echo is skipped: the part's first rows,
+ * while each shows the next words of that user turn (a long turn whose echo scrolled off at its
+ * top: its last rows are the user's words, not the agent's).
+ */
+function _pastEchoTail(lines: readonly string[], from: number, to: number, asked: string): number {
+  const want = _words(asked);
+  let at = from;
+  let seen = 0;
+  while (at < to) {
+    const w = _words(lines[at]);
+    if (w === "") {
+      if (seen > 0) break;
+      at++;
+      continue;
+    }
+    const k = want.indexOf(w);
+    if (k < 0 || (seen > 0 && k < seen)) break;
+    seen = k + w.length;
+    at++;
+  }
+  return seen > 0 && seen === want.length ? at : from;
 }
 
 /** A user turn and the answers the channel gave to it (none for a typed turn without one). */
@@ -176,6 +207,7 @@ export function timeOrdered(
   screen: readonly string[],
   limitMessage: string | null = null,
   box?: InputBox,
+  chrome: readonly RegExp[] = [],
 ): TranscriptEntry[] {
   // The live box is the lowest thing on the screen: found before the cut, which would leave an
   // echo looking like a box at the bottom.
@@ -193,13 +225,19 @@ export function timeOrdered(
     out.push(...held);
     held = [];
   };
+  // The user turn emitted last when its echo is not on the screen (its first rows scrolled off:
+  // the rows left may be its last ones).
+  let asked: TranscriptEntry | null = null;
   const emit = (g: _Group) => {
     flush();
     if (g.user) out.push(g.user);
+    asked = g.user;
     held = g.replies;
   };
   const part = (from: number, to: number) => {
-    out.push(..._agent(lines, from, to, held.map((r) => r.text)));
+    if (asked) from = _pastEchoTail(lines, from, to, asked.text);
+    asked = null;
+    out.push(..._agent(lines, from, to, held.map((r) => r.text), chrome));
     flush();
   };
   let turn = 0;
@@ -209,6 +247,7 @@ export function timeOrdered(
     if (n === 0) { while (turn < e.turn) emit(groups[turn++]); }
     part(line, e.from);
     while (turn <= e.turn) emit(groups[turn++]);
+    asked = null;
     line = e.to + 1;
   }
   if (echoes.length === 0) {

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { composeHandoff } from "./compose.ts";
-import { CLAUDE_INPUT_BOX } from "../../adapters/claude.ts";
+import { claude, CLAUDE_INPUT_BOX } from "../../adapters/claude.ts";
+import { codex } from "../../adapters/codex.ts";
 import { GEMINI_INPUT_BOX } from "../../adapters/gemini.ts";
 import type { TranscriptEntry } from "./package.ts";
 import { cutAtLimit, timeOrdered } from "./transcript.ts";
@@ -57,11 +58,11 @@ Deno.test("the limit menu after the limit message is not carried", () => {
   assertEquals(cutAtLimit(screen, "a message never shown"), screen);
 });
 
-Deno.test("the live input box (a /agent switch typed there) is not carried", () => {
+Deno.test("the live input box (a /agent switch typed there) and its footer are not carried", () => {
   const rows = ["❯ fix it", "⏺ fixed", "", rule, "❯\u00a0/agent codex", rule, "  ? for shortcuts"];
   assertEquals(timeOrdered([user("fix it")], rows, null, CLAUDE_INPUT_BOX), [
     user("fix it"),
-    agent("⏺ fixed", "", "  ? for shortcuts"),
+    agent("⏺ fixed"),
   ]);
 });
 
@@ -176,12 +177,78 @@ Deno.test("a reply from the channel is the answer; the screen keeps what only it
     reply(text),
     said("A3 add a --dry-run flag to deploy.sh"),
   ];
-  assertEquals(timeOrdered(entries, screen332, limit332, CLAUDE_INPUT_BOX), [
+  // Without the adapter's chrome rows, Claude's `✻ Baked for 3s` row after the turn is kept.
+  assertEquals(timeOrdered(entries, screen332, limit332, CLAUDE_INPUT_BOX)[1], {
+    ...agent("● Read(notes.txt)", "  ⎿  Read 1 line", "", "✻ Baked for 3s · done 9:37 PM"),
+  });
+  assertEquals(timeOrdered(entries, screen332, limit332, CLAUDE_INPUT_BOX, claude.chromeRows), [
     entries[0],
-    agent("● Read(notes.txt)", "  ⎿  Read 1 line", "", "✻ Baked for 3s · done 9:37 PM"),
+    agent("● Read(notes.txt)", "  ⎿  Read 1 line"),
     entries[1],
     entries[2],
     agent(`  ⎿  ${limit332}`),
+  ]);
+});
+
+// Rows of real Claude runs (tools/real-agents/check_claude_capture.sh, 2026-12-02) between two
+// turns that are Claude's own, not the model's words: none is an Agent entry.
+Deno.test("Claude's own rows (turn time, spinner, tips, Esc's notice) are not the agent's words", () => {
+  const chrome = [
+    "✻ Crunched for 0s · done 2:21 AM", // 2.1.332
+    "✻ Cogitated for 15s", // 2.1.197
+    "✻ Worked for 1m 3s",
+    "✢ Deciphering… (3s · ↓ 120 tokens)",
+    "* Booping… (running UserPromptSubmit hook · 0s)",
+    "✶ Mulling…",
+    "· Simmering… (running Stop hook · 1s · ↓ 10 tokens)",
+    "  ⎿  Tip: Press Enter to queue messages while Claude works",
+    "  ⎿  Interrupted · What should Claude do instead?",
+    "  Waiting for permission…",
+    "                                                                      ◐ medium · /effort",
+  ];
+  for (const row of chrome) {
+    assert(claude.chromeRows!.some((c) => c.test(row)), row);
+    const entries = [user("explain it"), reply("It works."), user("next")];
+    assertEquals(
+      timeOrdered(
+        entries,
+        ["❯ explain it", "● It works.", "", row, "❯ next"],
+        null,
+        CLAUDE_INPUT_BOX,
+        claude.chromeRows,
+      ),
+      entries,
+    );
+  }
+  // The model's words and a tool's rows stay, whatever they start with.
+  for (
+    const row of [
+      "  ✻ Worked for 3s, said the log",
+      "● Worked for 3s",
+      "  ⎿  Read 1 line",
+      "  * item",
+    ]
+  ) {
+    assert(!claude.chromeRows!.some((c) => c.test(row)), row);
+  }
+});
+
+Deno.test("the rest of a long turn whose echo scrolled off is the user's, not an Agent entry", () => {
+  const long = Array.from({ length: 40 }, (_, i) => `word${String(i).padStart(4, "0")}`).join(" ");
+  const words = long.split(" ");
+  // Its echo's first rows are gone; its last two rows are left at the top.
+  const rows = [`  ${words.slice(20, 30).join(" ")}`, `  ${words.slice(30).join(" ")}`];
+  const entries = [user(long), reply("Answer 15")];
+  assertEquals(timeOrdered(entries, [...rows, "● Answer 15", "  ⎿  Read 1 line"]), [
+    entries[0],
+    agent("  ⎿  Read 1 line"),
+    entries[1],
+  ]);
+  // Rows that only look like the turn's middle (it does not end there) are the agent's.
+  assertEquals(timeOrdered(entries, [rows[0], "● Answer 15"]), [
+    entries[0],
+    agent(rows[0]),
+    entries[1],
   ]);
 });
 
@@ -208,4 +275,29 @@ Deno.test("replies of turns the screen no longer shows are carried all the same,
 Deno.test("a screen part that only shows the reply adds nothing", () => {
   const entries = [said("hi"), reply("Hello there, friend.")];
   assertEquals(timeOrdered(entries, ["❯ hi", "● Hello there,", "  friend.", ""]), entries);
+});
+
+// Real Codex 0.171.0 (tools/real-agents/check_codex_status.sh, 2026-12-02): between two turns,
+// its own rows; the model's `• ` rows and its `■` error rows stay.
+Deno.test("Codex's own rows (turn time, spinner, composer hints) are not the agent's words", () => {
+  const entries = [user("say hello"), reply("MOCKREPLY-1: noted."), user("second request")];
+  const rows = [
+    "› say hello",
+    "• MOCKREPLY-1: noted.",
+    "  Worked for <1s • 4:26",
+    "› second request",
+    "◦ Reconnecting... 2/5 (3s • esc to interrupt)",
+    "• Working (12s • esc to interrupt)",
+    "■ We’re currently experiencing high demand, which may cause temporary errors.",
+    "  tab to queue message",
+    "  ← for agents · ? for shortcuts                                   ⚠ 2 warnings · f2 to view",
+    "  ⚠ 1 warning · f2 to view",
+  ];
+  assertEquals(timeOrdered(entries, rows, null, undefined, codex.chromeRows), [
+    ...entries,
+    agent("■ We’re currently experiencing high demand, which may cause temporary errors."),
+  ]);
+  for (const row of ["• Working on the parser now.", "  Worked for the client in 2024"]) {
+    assert(!codex.chromeRows!.some((c) => c.test(row)), row);
+  }
 });

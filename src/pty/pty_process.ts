@@ -10,6 +10,15 @@
  */
 import { detectScriptFlavour, OUTER_SHELL_VAR, scriptArgv, type ScriptFlavour } from "./script.ts";
 import { UsageError, UuldanaError } from "../errors.ts";
+import {
+  alive,
+  childrenOf,
+  cmdline,
+  kill,
+  sessionMembers,
+  sweepSession,
+  ttyOf,
+} from "./process_table.ts";
 import { SIGNAL_NUMBERS, signalName } from "./signals.ts";
 
 /** How a pty process ended. */
@@ -175,7 +184,7 @@ class _ScriptPty implements PtyProcess {
   async #findAgent(): Promise<number | null> {
     const deadline = Date.now() + 5000;
     while (!this.#done && Date.now() < deadline) {
-      const kids = await _childrenOf(this.pid);
+      const kids = await childrenOf(this.pid);
       if (kids.length > 0) {
         this.#agent = kids[0];
         return this.#agent;
@@ -216,19 +225,19 @@ class _ScriptPty implements PtyProcess {
     // So wait until the agent runs: past script's fork (the child still has script's own command
     // line until it execs the shell) and past the prelude (whose command line names
     // OUTER_SHELL_VAR). On a loaded machine that takes seconds (3 s was too short at load 12).
-    const scripts = await _cmdline(this.pid);
+    const scripts = await cmdline(this.pid);
     const deadline = Date.now() + 15_000;
     while (!this.#done && Date.now() < deadline) {
       // An empty command line is a process between fork and exec (or gone: then no tty below).
-      const line = await _cmdline(agent);
+      const line = await cmdline(agent);
       if (line !== "" && line !== scripts && !line.includes(OUTER_SHELL_VAR)) break;
       await _sleep(5);
     }
-    let tty = await _ttyOf(agent);
+    let tty = await ttyOf(agent);
     // Its controlling terminal may be set a moment after the exec.
-    while (tty === null && !this.#done && Date.now() < deadline && (await _alive(agent))) {
+    while (tty === null && !this.#done && Date.now() < deadline && (await alive(agent))) {
       await _sleep(5);
-      tty = await _ttyOf(agent);
+      tty = await ttyOf(agent);
     }
     if (tty === null || this.#done) return;
     const flag = this.#flavour === "bsd" || !_isLinux ? "-f" : "-F";
@@ -238,7 +247,7 @@ class _ScriptPty implements PtyProcess {
       stdout: "null",
       stderr: "piped",
     }).output().catch(() => null);
-    if (r !== null && !r.success && !this.#done && (await _alive(agent))) {
+    if (r !== null && !r.success && !this.#done && (await alive(agent))) {
       throw new UuldanaError(`cannot resize ${tty}: ${new TextDecoder().decode(r.stderr).trim()}`);
     }
   }
@@ -269,22 +278,22 @@ class _ScriptPty implements PtyProcess {
       if (!this.#done) {
         this.#phase = "SIGTERM";
         this.#sentSignal = "SIGTERM";
-        _kill(sid !== null ? -sid : this.pid, "SIGTERM");
+        kill(sid !== null ? -sid : this.pid, "SIGTERM");
         if (await _settled(this.exited, termMs)) return await this.exited;
       }
       if (!this.#done) {
         this.#phase = "SIGKILL";
         this.#sentSignal = "SIGKILL";
         if (sid !== null) {
-          _kill(-sid, "SIGKILL");
-          for (const pid of await _sessionMembers(sid)) _kill(pid, "SIGKILL");
+          kill(-sid, "SIGKILL");
+          for (const pid of await sessionMembers(sid)) kill(pid, "SIGKILL");
         }
-        if (!(await _settled(this.exited, 1000))) _kill(this.pid, "SIGKILL");
+        if (!(await _settled(this.exited, 1000))) kill(this.pid, "SIGKILL");
       }
       return await this.exited;
     } finally {
       // Whatever the agent started in its session and did not take down with it.
-      if (sid !== null) await _sweepSession(sid);
+      if (sid !== null) await sweepSession(sid);
     }
   }
 }
@@ -332,23 +341,6 @@ function _exactChunks(
   }, { highWaterMark: borrow ? 0 : 1 });
 }
 
-async function _sweepSession(sid: number): Promise<void> {
-  for (let round = 0; round < 3; round++) {
-    const left = await _sessionMembers(sid);
-    if (left.length === 0) return;
-    for (const pid of left) _kill(pid, "SIGKILL");
-    await _sleep(20);
-  }
-}
-
-function _kill(pid: number, signal: Deno.Signal): void {
-  try {
-    Deno.kill(pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
 function _sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -367,86 +359,4 @@ async function _settled(p: Promise<unknown>, ms: number): Promise<boolean> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-async function _run(cmd: string, args: string[]): Promise<string> {
-  try {
-    const r = await new Deno.Command(cmd, { args, stdin: "null", stdout: "piped", stderr: "null" })
-      .output();
-    return new TextDecoder().decode(r.stdout);
-  } catch {
-    return "";
-  }
-}
-
-function _pids(text: string): number[] {
-  return text.split(/\s+/).filter((s) => /^\d+$/.test(s)).map(Number);
-}
-
-async function _childrenOf(pid: number): Promise<number[]> {
-  if (_isLinux) {
-    try {
-      return _pids(Deno.readTextFileSync(`/proc/${pid}/task/${pid}/children`));
-    } catch {
-      return [];
-    }
-  }
-  return _pids(await _run("pgrep", ["-P", String(pid)]));
-}
-
-async function _ttyOf(pid: number): Promise<string | null> {
-  if (_isLinux) {
-    for (const fd of [0, 1, 2]) {
-      try {
-        const target = Deno.readLinkSync(`/proc/${pid}/fd/${fd}`);
-        if (target.startsWith("/dev/pts/") || target.startsWith("/dev/tty")) return target;
-      } catch {
-        // gone or not ours
-      }
-    }
-    return null;
-  }
-  const tty = (await _run("ps", ["-o", "tty=", "-p", String(pid)])).trim();
-  return tty === "" || tty.startsWith("?") ? null : `/dev/${tty}`;
-}
-
-async function _cmdline(pid: number): Promise<string> {
-  if (_isLinux) {
-    try {
-      return Deno.readTextFileSync(`/proc/${pid}/cmdline`);
-    } catch {
-      return "";
-    }
-  }
-  return await _run("ps", ["-o", "command=", "-p", String(pid)]);
-}
-
-/** Fields of /proc/<pid>/stat after the command name: state, ppid, pgrp, session… */
-function _statFields(pid: number | string): string[] | null {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return null;
-  }
-}
-
-async function _alive(pid: number): Promise<boolean> {
-  if (_isLinux) {
-    const f = _statFields(pid);
-    return f !== null && f[0] !== "Z";
-  }
-  return (await _run("ps", ["-o", "stat=", "-p", String(pid)])).trim() !== "";
-}
-
-/** Live processes whose session id is `sid`. */
-async function _sessionMembers(sid: number): Promise<number[]> {
-  if (!_isLinux) return _pids(await _run("pgrep", ["-s", String(sid)]));
-  const out: number[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const f = _statFields(entry.name);
-    if (f !== null && f[0] !== "Z" && Number(f[3]) === sid) out.push(Number(entry.name));
-  }
-  return out;
 }

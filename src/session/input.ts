@@ -11,9 +11,9 @@
  * `src/capture/reconcile.ts`), and an uncertain line is never a command.
  *
  * The line is a {@linkcode LineBuffer}: typed keys and whole pastes, bounded at `TURN_CAP` code
- * units per turn; a paste's bytes are kept as they come, at most a start and an end of
- * {@linkcode PASTE_KEEP_BYTES} each, and decoded once when the paste ends. A turn that did not
- * fit is submitted with `cut` (its text says where), and the handoff counts it best effort.
+ * units per turn; a paste's bytes are kept as they come (paste_bytes.ts: at most a start and an
+ * end of `PASTE_KEEP_BYTES` each) and decoded once when the paste ends. A turn that did not fit
+ * is submitted with `cut` (its text says where), and the handoff counts it best effort.
  *
  * A lone Esc is a key of its own unless the next byte follows within {@linkcode ESCAPE_TIMEOUT_MS}:
  * a terminal sends Alt+x as ESC x in one write, so only a split read can part them, while a person
@@ -24,6 +24,7 @@
  */
 
 import { LineBuffer, TURN_CAP } from "./line_buffer.ts";
+import { PasteBytes } from "./paste_bytes.ts";
 
 /** Esc followed by another byte within this many milliseconds is one key (Alt+key); see above. */
 export const ESCAPE_TIMEOUT_MS = 50;
@@ -67,10 +68,6 @@ const _COMMAND = /^\/agent(?:[ \t]+([^\s]+))?[ \t]*$/;
 const _PASTE_END = [0x1b, 0x5b, 0x32, 0x30, 0x31, 0x7e]; // ESC [ 2 0 1 ~
 const _MAX_SEQUENCE = 256;
 
-/** The bytes kept from each end of one paste (the middle of a longer one is counted, not kept). */
-export const PASTE_KEEP_BYTES = TURN_CAP / 2;
-const _PASTE_FIRST_CHUNK = 256;
-
 type _State = "ground" | "esc" | "csi" | "ss3" | "string" | "string-esc" | "mouse" | "paste";
 
 /** How the agent's input box takes keys (from its adapter). */
@@ -88,9 +85,7 @@ export class InputTracker {
   #pastes: string[] = [];
   #pastesSize = 0;
   // The paste being read: its first bytes, then a ring of its last ones, and how many it had.
-  #pasteHead = new Uint8Array(0);
-  #pasteEnd: Uint8Array | null = null;
-  #pasteBytes = 0;
+  readonly #pasted = new PasteBytes();
   readonly #oneByte = new Uint8Array(1);
   readonly #keys: KeyConventions;
   #escAt = 0;
@@ -151,7 +146,7 @@ export class InputTracker {
       if (this.#state === "paste" && this.#pasteMatch === 0 && bytes[i] !== 0x1b) {
         const esc = bytes.indexOf(0x1b, i);
         const end = esc < 0 ? bytes.length : esc;
-        this.#pasteRun(bytes.subarray(i, end));
+        this.#pasted.add(bytes.subarray(i, end));
         i = end - 1;
         continue;
       }
@@ -302,11 +297,7 @@ export class InputTracker {
       if (fields[0] === "200") {
         this.#state = "paste";
         this.#pasteMatch = 0;
-        this.#pasteBytes = 0;
-        this.#pasteEnd = null;
-        if (this.#pasteHead.length !== _PASTE_FIRST_CHUNK) {
-          this.#pasteHead = new Uint8Array(_PASTE_FIRST_CHUNK);
-        }
+        this.#pasted.start();
         return;
       }
       if (fields[0] === "27" && fields.length >= 3) {
@@ -399,67 +390,13 @@ export class InputTracker {
   /** Keeps a pasted byte (one that could have begun the end marker). */
   #pasteByte(b: number): void {
     this.#oneByte[0] = b;
-    this.#pasteRun(this.#oneByte);
-  }
-
-  /** Keeps pasted bytes: in the head while it has room, the rest in the ring of the last ones. */
-  #pasteRun(run: Uint8Array): void {
-    let rest = run;
-    const n = this.#pasteBytes;
-    if (n < PASTE_KEEP_BYTES) {
-      const take = Math.min(rest.length, PASTE_KEEP_BYTES - n);
-      if (n + take > this.#pasteHead.length) {
-        const size = Math.max(n + take, Math.min(PASTE_KEEP_BYTES, this.#pasteHead.length * 2));
-        const grown = new Uint8Array(size);
-        grown.set(this.#pasteHead.subarray(0, n));
-        this.#pasteHead = grown;
-      }
-      this.#pasteHead.set(rest.subarray(0, take), n);
-      this.#pasteBytes += take;
-      rest = rest.subarray(take);
-      if (rest.length === 0) return;
-    }
-    // Of the rest only the last PASTE_KEEP_BYTES can be kept; the ring holds them in order
-    // from the write position.
-    if (rest.length > PASTE_KEEP_BYTES) {
-      this.#pasteBytes += rest.length - PASTE_KEEP_BYTES;
-      rest = rest.subarray(rest.length - PASTE_KEEP_BYTES);
-    }
-    const ring = this.#pasteEnd ??= new Uint8Array(PASTE_KEEP_BYTES);
-    const at = (this.#pasteBytes - PASTE_KEEP_BYTES) % PASTE_KEEP_BYTES;
-    const first = Math.min(rest.length, PASTE_KEEP_BYTES - at);
-    ring.set(rest.subarray(0, first), at);
-    ring.set(rest.subarray(first), 0);
-    this.#pasteBytes += rest.length;
+    this.#pasted.add(this.#oneByte);
   }
 
   /** The paste ended: its text goes into the line as one piece, at the cursor. */
   #endPaste(): void {
-    const n = this.#pasteBytes;
-    let head: Uint8Array = this.#pasteHead.subarray(0, Math.min(n, PASTE_KEEP_BYTES));
-    let tail: Uint8Array = new Uint8Array(0);
-    if (n > 2 * PASTE_KEEP_BYTES) {
-      // The ring wrapped: its oldest byte is at the write position.
-      const ring = this.#pasteEnd!;
-      const at = (n - PASTE_KEEP_BYTES) % PASTE_KEEP_BYTES;
-      tail = new Uint8Array(PASTE_KEEP_BYTES);
-      tail.set(ring.subarray(at));
-      tail.set(ring.subarray(0, at), PASTE_KEEP_BYTES - at);
-    } else if (n > PASTE_KEEP_BYTES) tail = this.#pasteEnd!.subarray(0, n - PASTE_KEEP_BYTES);
-    let omitted = n - head.length - tail.length;
-    if (omitted > 0) {
-      // Cut at code point boundaries: a head ends before a split sequence, a tail starts after.
-      const end = _utf8CompleteEnd(head);
-      let start = 0;
-      while (start < 3 && start < tail.length && (tail[start] & 0xc0) === 0x80) start++;
-      omitted += head.length - end + start;
-      head = head.subarray(0, end);
-      tail = tail.subarray(start);
-    }
-    // Uncut, the two parts are one text (a character or CR LF may straddle them).
-    const text = omitted > 0
-      ? this.#line.insertPaste(_pasteText(head), omitted, _pasteText(tail))
-      : this.#line.insertPaste(_pasteText(_joined(head, tail)), 0, "");
+    const { head, omitted, tail } = this.#pasted.end();
+    const text = this.#line.insertPaste(head, omitted, tail);
     this.#pastes.push(text);
     // Pastes deleted from the line stay listed (the box may still show their labels): the list
     // too keeps at most TURN_CAP, the newest pastes, which are the ones still in the box.
@@ -467,8 +404,6 @@ export class InputTracker {
     while (this.#pastesSize > TURN_CAP && this.#pastes.length > 1) {
       this.#pastesSize -= this.#pastes.shift()!.length;
     }
-    this.#pasteEnd = null;
-    if (this.#pasteHead.length > _PASTE_FIRST_CHUNK) this.#pasteHead = new Uint8Array(0);
   }
 
   #enter(start: number, end: number): void {
@@ -580,34 +515,4 @@ export class InputTracker {
     this.#utf8Need = 0;
     this.#line.insert(s);
   }
-}
-
-/** The end of `bytes` without a UTF-8 sequence that the cut left incomplete. */
-function _utf8CompleteEnd(bytes: Uint8Array): number {
-  const n = bytes.length;
-  let lead = n - 1;
-  while (lead > 0 && n - lead < 4 && (bytes[lead] & 0xc0) === 0x80) lead--;
-  if (lead < 0 || bytes[lead] < 0xc0) return n;
-  const need = bytes[lead] >= 0xf0 ? 4 : bytes[lead] >= 0xe0 ? 3 : 2;
-  return n - lead < need ? lead : n;
-}
-
-function _joined(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (b.length === 0) return a;
-  const all = new Uint8Array(a.length + b.length);
-  all.set(a);
-  all.set(b, a.length);
-  return all;
-}
-
-const _decoder = new TextDecoder();
-
-/**
- * Pasted bytes as the box takes them: CR, LF and CR LF are each one newline, Tab stays, other
- * controls (the ESC of a partial end marker) are dropped; malformed UTF-8 becomes U+FFFD.
- */
-function _pasteText(bytes: Uint8Array): string {
-  if (bytes.length === 0) return "";
-  // deno-lint-ignore no-control-regex
-  return _decoder.decode(bytes).replace(/\r\n?/g, "\n").replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
 }

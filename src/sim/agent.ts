@@ -28,7 +28,8 @@
  * `SIM_QWEN_FAIL_FAST=1` (Qwen's limit is a 429 naming its reset: `✕ Quota exhausted: …` at once
  * and its StopFailure hook), `SIM_COPILOT_RETRIES=N` (Copilot retries the failed call N times,
  * `SIM_RETRY_MS` apart, busy with its footer's `◉ Working` glyph turning every 90 ms, its
- * errorOccurred hook each time, before its `✗` row),
+ * errorOccurred hook each time, the first one `SIM_COPILOT_HOOK_MS` late (default 1000: the real
+ * 1.0.102 ran it 0.55–1.9 s after the 429), before its `✗` row),
  * `SIM_RETRY_GIVEUP=N` (OpenCode stops retrying after attempt N and ends the turn with its `┃`
  * error block), `SIM_SPLIT_MS` (the frame showing the limit is written in two parts this many ms
  * apart, cut inside the reset clause), `SIM_TOOL_CAT=FILE` (Claude answers a turn by running

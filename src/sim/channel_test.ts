@@ -12,6 +12,7 @@ import { qwen } from "../../adapters/qwen.ts";
 import { copilot } from "../../adapters/copilot.ts";
 import { codex } from "../../adapters/codex.ts";
 import type { ChannelEvent } from "../../adapters/channel.ts";
+import { inChildWithEnv } from "../../tests/_in_child.ts";
 
 const QUOTA = {
   status: 429,
@@ -84,7 +85,6 @@ Deno.test("simulated Qwen runs the hooks of its system-defaults file, with Qwen'
 
 Deno.test("simulated OpenCode loads uuldana's plugin from its inline configuration and calls it", async () => {
   const w = world();
-  const before = Deno.env.get("UULDANA_CHANNEL_DIR");
   try {
     const { env, files } = openCodeChannelLaunch(
       w.relay,
@@ -93,20 +93,26 @@ Deno.test("simulated OpenCode loads uuldana's plugin from its inline configurati
       JSON.stringify({ model: "x/y" }),
     );
     w.write(files);
-    // The plugin reads its folder from the agent's environment when it loads.
-    Deno.env.set("UULDANA_CHANNEL_DIR", env.UULDANA_CHANNEL_DIR);
-    const ch = (await simChannel("opencode", [], (k) => env[k]))!;
-    assert(ch, "the plugin loaded");
-    ch.submitted("add a flag", 1);
-    ch.retrying(1, QUOTA, 2000);
+    // In a child, as the simulated agent runs: the plugin reads its folder from the agent's
+    // environment when it loads.
+    const channel = new URL("./channel.ts", import.meta.url).href;
+    const loaded = await inChildWithEnv<boolean>(
+      `
+      const { simChannel } = await import(${JSON.stringify(channel)});
+      const env = ${JSON.stringify(env)};
+      const ch = await simChannel("opencode", [], (k) => env[k]);
+      ch?.submitted("add a flag", 1);
+      ch?.retrying(1, ${JSON.stringify(QUOTA)}, 2000);
+      console.log(JSON.stringify(!!ch));`,
+      env,
+    );
+    assert(loaded, "the plugin loaded");
     const recs = await w.records(3);
     const events = recs.flatMap((r) => opencode.channel!.parser().parse(r, NOW));
     assert(events.some((e) => e.type === "prompt" && e.text === "add a flag"));
     const limit = events.find((e) => e.type === "limit");
     assertEquals(limit?.type === "limit" && [limit.kind, limit.attempt], ["usage", 1]);
   } finally {
-    if (before === undefined) Deno.env.delete("UULDANA_CHANNEL_DIR");
-    else Deno.env.set("UULDANA_CHANNEL_DIR", before);
     w.close();
   }
 });

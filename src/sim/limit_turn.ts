@@ -125,14 +125,26 @@ export function showLimit(persona: PersonaName, host: LimitHost, reset: string |
       v.busy = true;
       let attempt = 1;
       const every = envInt("SIM_RETRY_MS", 2000);
-      host.channel?.retrying(attempt, body, every);
+      // Its first errorOccurred runs late (real 1.0.102: 0.55 s after the 429 at load 8, 1.9 s at
+      // load 13; SIM_COPILOT_HOOK_MS), every later one at its failed call.
+      const hookMs = envInt("SIM_COPILOT_HOOK_MS", 1000);
+      let told = false;
+      const tell = () => {
+        if (!told) host.channel?.retrying(1, body, every);
+        told = true;
+      };
+      if (hookMs <= 0) tell();
       // Its footer's `◉ Working` glyph turns every 90 ms for as long as it retries.
       let waited = 0;
+      let since = 0;
       host.retryEvery(90, () => {
         v.spin = (v.spin ?? 0) + 1;
         waited += 90;
+        since += 90;
+        if (since >= hookMs) tell();
         if (waited >= every) {
           waited = 0;
+          tell();
           if (++attempt > retries) {
             host.stopRetry();
             show();

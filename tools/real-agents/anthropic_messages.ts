@@ -69,6 +69,8 @@ export function assistantTurns(messages: Message[]): string[][] {
       if (userTexts([m]).length > 0) turns.push([]);
       continue;
     }
+    // Claude 2.1.197 puts its own reminders in the history as `system` messages: not the model's.
+    if (m.role !== "assistant") continue;
     for (const b of blocks) {
       if (b.type === "text" && b.text?.trim()) turns.at(-1)?.push(b.text.trim());
     }

@@ -6,7 +6,9 @@
 # permission dialog answered with its digit), `\`+Enter,
 # /help + Esc, history (Up, Up + edit), editing keys (Ctrl-U, Backspace, Left + insert, Tab
 # completion of an @path, Ctrl-W), Alt+Enter, Ctrl-J, Shift+Enter (CSI 13;2u), a bracketed
-# 40-line paste, Esc during a reply, non-ASCII text, a 3,000-character prompt, and replies long
+# 40-line paste, Esc during a reply, non-ASCII text, a 3,000-character prompt, a message typed
+# while a reply still streams (queued: 2.1.332 announces it under the running turn's prompt_id,
+# 2.1.197 under its own), and replies long
 # enough to scroll far past 120 lines, until the mock's usage limit hands off to uuldana's
 # simulated Codex. Then it compares what the model received with what the journal recorded and
 # with the delivered handoff (tools/real-agents/compare_capture.ts), and prints N of M exact.
@@ -21,14 +23,8 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 deno="$repo/tools/deno.sh"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-capture-XXXXXX")"
 sock="uuldana-capture-$$"
-limit=16
-cleanup() {
-  stop_claudes 2>/dev/null || true
-  tmux -L "$sock" kill-server 2>/dev/null || true
-  kill "${mock_pid:-0}" 2>/dev/null || true
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null || true; exit 1; }
+limit=18
+source "$repo/tools/real-agents/script_world.sh"
 
 source "$repo/tools/real-agents/claude_world.sh"
 version="${version:-$CLAUDE_CURRENT}"
@@ -80,6 +76,10 @@ text "start a long refactor"; keys Enter; sleep 2; keys Escape; wait_for "Interr
 text "non-ASCII: grüße, 日本語, 🎉"; keys Enter; answered 14
 long="$(python3 -c "print(' '.join(f'word{i:04d}' for i in range(334))[:3000])")"
 text "$long"; sleep 1; keys Enter; answered 15
+# Typed while the reply streams (the mock sends a "long" one a line per 400 ms): Claude queues it
+# and answers it after that turn.
+text "another long one"; keys Enter; wait_for "Answer 16, line 3" 30
+text "queued msg"; keys Enter; wait_for "Answer 16, line 30" 60; answered 17
 text "now add a test"; keys Enter
 
 for _ in $(seq 1 150); do grep -q '"mode":"tui"' "$work/codex.log" 2>/dev/null && break; sleep 0.2; done

@@ -26,14 +26,10 @@ deno="$repo/tools/deno.sh"
 work="$(mktemp -d "${TMPDIR:-/tmp}/claude-hooks-XXXXXX")"
 sock="claude-hooks-$$"
 managed_file=/etc/claude-code/managed-settings.json
-cleanup() {
-  stop_claudes 2>/dev/null || true
-  tmux -L "$sock" kill-server 2>/dev/null || true
-  kill "${mock_pid:-0}" 2>/dev/null || true
+cleanup_more() {
   if [[ -n "${placed_managed:-}" ]]; then rm -f "$managed_file"; rmdir /etc/claude-code 2>/dev/null || true; fi
 }
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null || true; exit 1; }
+source "$repo/tools/real-agents/script_world.sh"
 
 source "$repo/tools/real-agents/claude_world.sh"
 version="${version:-$CLAUDE_CURRENT}"

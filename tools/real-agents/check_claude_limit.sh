@@ -23,13 +23,8 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 deno="$repo/tools/deno.sh"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-claude-XXXXXX")"
 sock="uuldana-real-$$-0"
-cleanup() {
-  stop_claudes 2>/dev/null || true
-  for n in 1 2 3 4; do tmux -L "uuldana-real-$$-$n" kill-server 2>/dev/null || true; done
-  kill "${mock_pid:-0}" 2>/dev/null || true
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null || true; exit 1; }
+more_socks="uuldana-real-$$-1 uuldana-real-$$-2 uuldana-real-$$-3 uuldana-real-$$-4"
+source "$repo/tools/real-agents/script_world.sh"
 
 source "$repo/tools/real-agents/claude_world.sh"
 version="${version:-$CLAUDE_CURRENT}"

@@ -27,14 +27,8 @@ deno="$repo/tools/deno.sh"
 work="$(mktemp -d /tmp/uuldana-rec-XXXXXX)"
 fake="/tmp/uuldana-rec-000000"
 sock="uuldana-rec-$$"
-cleanup() {
-  stop_claudes 2>/dev/null || true
-  tmux -L "$sock" kill-server 2>/dev/null || true
-  kill "${mock_pid:-0}" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null || true; exit 1; }
+cleanup_more() { rm -rf "$work"; }
+source "$repo/tools/real-agents/script_world.sh"
 
 source "$repo/tools/real-agents/claude_world.sh"
 claude="$(claude_bin)"

@@ -15,9 +15,7 @@ deno="$repo/tools/deno.sh"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-claude-channel-XXXXXX")"
 out="$repo/testdata/channels/claude-$version"
 sock="uuldana-chanrec-$$"
-cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; kill "${mock_pid:-0}" 2>/dev/null || true; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null || true; exit 1; }
+source "$repo/tools/real-agents/script_world.sh"
 
 mkdir -p "$work/home" "$work/ws" "$work/ev"
 printf 'hello notes\n' > "$work/ws/notes.txt"

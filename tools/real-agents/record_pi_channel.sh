@@ -17,9 +17,7 @@ deno="$repo/tools/deno.sh"
 work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-pi-channel-XXXXXX")"
 out="$repo/testdata/channels/pi-$version"
 sock="uuldana-pirec-$$"
-cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; kill "${mock_pid:-0}" 2>/dev/null || true; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; tmux -L "$sock" capture-pane -p >&2 2>/dev/null || true; exit 1; }
+source "$repo/tools/real-agents/script_world.sh"
 
 mkdir -p "$work/home/.pi/agent" "$work/ws" "$work/ch"
 chmod 700 "$work/ch"
