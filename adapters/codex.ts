@@ -61,6 +61,22 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
   return null;
 }
 
+/**
+ * Rows Codex 0.171.0 draws about itself, never the model's words (its real runs, 2026-12-02): the
+ * row after a turn (`  Worked for <1s • 4:26`, `Worked for 1m 03s • …`), its spinner while it
+ * works or reconnects to a failing server (`• Working (3s • esc to interrupt)`, `◦ Reconnecting...
+ * 2/5 (3s • esc to interrupt)`), and the hints under its composer (`← for agents · ? for
+ * shortcuts`, `tab to queue message`, `⚠ 2 warnings · f2 to view`). Its model's text starts with
+ * `• ` too, but never as a spinner row with `esc to interrupt` in parentheses.
+ */
+export const CODEX_CHROME_ROWS: readonly RegExp[] = [
+  /^\s*Worked for <?\d+[hms](?: \d+[hms])*(?: • .*)?\s*$/,
+  /^[•◦] (?:Working|Reconnecting\.\.\.[^(]*)\s*\([^)]*esc to interrupt\)\s*$/,
+  /^\s*(?:← for agents · )?\? for shortcuts\b/,
+  /^\s*tab to queue message\s*$/,
+  /^\s*⚠ \d+ warnings? · f\d+ to view\s*$/,
+];
+
 /** The Codex CLI adapter. */
 export const codex: Adapter = {
   name: "codex",
@@ -82,5 +98,6 @@ export const codex: Adapter = {
   // 0.171.0 prints OSC 7501 on every TTY: `working` in a turn, `error` when it fails (a usage
   // limit or a server error alike).
   programStatus: "osc7501",
+  chromeRows: CODEX_CHROME_ROWS,
   channel: CODEX_CHANNEL,
 };

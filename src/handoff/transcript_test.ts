@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { composeHandoff } from "./compose.ts";
 import { claude, CLAUDE_INPUT_BOX } from "../../adapters/claude.ts";
+import { codex } from "../../adapters/codex.ts";
 import { GEMINI_INPUT_BOX } from "../../adapters/gemini.ts";
 import type { TranscriptEntry } from "./package.ts";
 import { cutAtLimit, timeOrdered } from "./transcript.ts";
@@ -274,4 +275,29 @@ Deno.test("replies of turns the screen no longer shows are carried all the same,
 Deno.test("a screen part that only shows the reply adds nothing", () => {
   const entries = [said("hi"), reply("Hello there, friend.")];
   assertEquals(timeOrdered(entries, ["❯ hi", "● Hello there,", "  friend.", ""]), entries);
+});
+
+// Real Codex 0.171.0 (tools/real-agents/check_codex_status.sh, 2026-12-02): between two turns,
+// its own rows; the model's `• ` rows and its `■` error rows stay.
+Deno.test("Codex's own rows (turn time, spinner, composer hints) are not the agent's words", () => {
+  const entries = [user("say hello"), reply("MOCKREPLY-1: noted."), user("second request")];
+  const rows = [
+    "› say hello",
+    "• MOCKREPLY-1: noted.",
+    "  Worked for <1s • 4:26",
+    "› second request",
+    "◦ Reconnecting... 2/5 (3s • esc to interrupt)",
+    "• Working (12s • esc to interrupt)",
+    "■ We’re currently experiencing high demand, which may cause temporary errors.",
+    "  tab to queue message",
+    "  ← for agents · ? for shortcuts                                   ⚠ 2 warnings · f2 to view",
+    "  ⚠ 1 warning · f2 to view",
+  ];
+  assertEquals(timeOrdered(entries, rows, null, undefined, codex.chromeRows), [
+    ...entries,
+    agent("■ We’re currently experiencing high demand, which may cause temporary errors."),
+  ]);
+  for (const row of ["• Working on the parser now.", "  Worked for the client in 2024"]) {
+    assert(!codex.chromeRows!.some((c) => c.test(row)), row);
+  }
 });
