@@ -20,11 +20,8 @@
 set -euo pipefail
 version="${1:-}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-deno="$repo/tools/deno.sh"
-work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-capture-XXXXXX")"
-sock="uuldana-capture-$$"
 limit=18
-source "$repo/tools/real-agents/script_world.sh"
+source "$repo/tools/real-agents/script_world.sh" uuldana-real-capture
 
 source "$repo/tools/real-agents/claude_world.sh"
 version="${version:-$CLAUDE_CURRENT}"

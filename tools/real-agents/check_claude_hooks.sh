@@ -21,15 +21,12 @@
 set -euo pipefail
 version="${1:-}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-deno="$repo/tools/deno.sh"
-# No "uuldana" in the scratch path: the model sees the working folder, and the check greps for it.
-work="$(mktemp -d "${TMPDIR:-/tmp}/claude-hooks-XXXXXX")"
-sock="claude-hooks-$$"
 managed_file=/etc/claude-code/managed-settings.json
 cleanup_more() {
   if [[ -n "${placed_managed:-}" ]]; then rm -f "$managed_file"; rmdir /etc/claude-code 2>/dev/null || true; fi
 }
-source "$repo/tools/real-agents/script_world.sh"
+# No "uuldana" in the scratch path: the model sees the working folder, and the check greps for it.
+source "$repo/tools/real-agents/script_world.sh" claude-hooks
 
 source "$repo/tools/real-agents/claude_world.sh"
 version="${version:-$CLAUDE_CURRENT}"

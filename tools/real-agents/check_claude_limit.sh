@@ -20,11 +20,9 @@
 set -euo pipefail
 version="${1:-}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-deno="$repo/tools/deno.sh"
-work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-claude-XXXXXX")"
 sock="uuldana-real-$$-0"
 more_socks="uuldana-real-$$-1 uuldana-real-$$-2 uuldana-real-$$-3 uuldana-real-$$-4"
-source "$repo/tools/real-agents/script_world.sh"
+source "$repo/tools/real-agents/script_world.sh" uuldana-real-claude
 
 source "$repo/tools/real-agents/claude_world.sh"
 version="${version:-$CLAUDE_CURRENT}"

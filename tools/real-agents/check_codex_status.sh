@@ -19,10 +19,7 @@
 set -euo pipefail
 version="${1:-0.171.0}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-deno="$repo/tools/deno.sh"
-work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-real-codex-status-XXXXXX")"
-sock="uuldana-codex-status-$$"
-source "$repo/tools/real-agents/script_world.sh"
+source "$repo/tools/real-agents/script_world.sh" uuldana-real-codex-status
 
 bin="${AGENTS_DIR:-/work/agents}/codex@$version/node_modules/.bin/codex"
 [[ -x "$bin" ]] || bin="$(command -v codex || true)"

@@ -23,12 +23,10 @@ out="$(cd "${2:?usage: record_claude.sh VERSION OUTDIR [SCENARIO…]}" && pwd)"
 shift 2
 scenarios="${*:-startup turn limit limit-esc limit-typed limit-default limit-tool limit-tool-verbose limit-weekly cat cat-collapsed quote trust login notloggedin}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-deno="$repo/tools/deno.sh"
-work="$(mktemp -d /tmp/uuldana-rec-XXXXXX)"
 fake="/tmp/uuldana-rec-000000"
-sock="uuldana-rec-$$"
 cleanup_more() { rm -rf "$work"; }
-source "$repo/tools/real-agents/script_world.sh"
+# In /tmp whatever TMPDIR says: the path is replaced by $fake, of the same length.
+TMPDIR=/tmp source "$repo/tools/real-agents/script_world.sh" uuldana-rec
 
 source "$repo/tools/real-agents/claude_world.sh"
 claude="$(claude_bin)"

@@ -11,11 +11,8 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bin="${1:-/work/agents/claude@2.1.332/node_modules/.bin/claude}"
 version="${2:-$("$bin" --version | sed 's/ .*//')}"
-deno="$repo/tools/deno.sh"
-work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-claude-channel-XXXXXX")"
 out="$repo/testdata/channels/claude-$version"
-sock="uuldana-chanrec-$$"
-source "$repo/tools/real-agents/script_world.sh"
+source "$repo/tools/real-agents/script_world.sh" uuldana-claude-channel
 
 mkdir -p "$work/home" "$work/ws" "$work/ev"
 printf 'hello notes\n' > "$work/ws/notes.txt"

@@ -13,11 +13,8 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bin="${1:-/work/agents/pi@0.73.1/node_modules/.bin/pi}"
 version="${2:-$(HOME=/tmp "$bin" --version 2>&1 | tail -1)}"
-deno="$repo/tools/deno.sh"
-work="$(mktemp -d "${TMPDIR:-/tmp}/uuldana-pi-channel-XXXXXX")"
 out="$repo/testdata/channels/pi-$version"
-sock="uuldana-pirec-$$"
-source "$repo/tools/real-agents/script_world.sh"
+source "$repo/tools/real-agents/script_world.sh" uuldana-pi-channel
 
 mkdir -p "$work/home/.pi/agent" "$work/ws" "$work/ch"
 chmod 700 "$work/ch"
