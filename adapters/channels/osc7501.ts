@@ -4,9 +4,8 @@
  * Codex CLI 0.171.0 prints it on every TTY with no flag (verified live,
  * testdata/channels/codex-0.171.0/session/osc7501.bin): `idle` at start, `working` while a
  * turn runs, `done` then `idle` when it ends, `error` then `idle` when it ends in an error (a usage
- * limit and a server error alike), `clear` at exit. A streaming reader: sequences split across
- * chunks are found whole; memory is bounded (a payload longer than {@link OSC7501_MAX} is
- * skipped); each byte is looked at once. Pure.
+ * limit and a server error alike), `clear` at exit. The VT parser finds the strings (whole across
+ * chunks, bounded; `Terminal.onOsc`); this reads their text. Pure.
  *
  * @module
  */
@@ -23,65 +22,24 @@ export interface ProgramStatus {
   app?: string;
 }
 
-const _ESC = 0x1b;
-const _BEL = 0x07;
-const _PREFIX = [0x5d, 0x37, 0x35, 0x30, 0x31, 0x3b]; // "]7501;"
+/** The OSC number of the Program Status Protocol. */
+export const OSC7501 = 7501;
 
-/** Finds OSC 7501 reports in an agent's output, chunk by chunk. */
-export class Osc7501Reader {
-  // 0: ground; 1: after ESC; 2..7: matching the prefix; 8: payload; 9: ESC inside the payload.
-  #state = 0;
-  #payload: number[] = [];
-  #overflow = false;
-
-  /** The reports completed in `chunk`, in order. */
-  feed(chunk: Uint8Array): ProgramStatus[] {
-    const out: ProgramStatus[] = [];
-    for (const b of chunk) {
-      switch (this.#state) {
-        case 0:
-          if (b === _ESC) this.#state = 1;
-          break;
-        case 8:
-          if (b === _BEL) this.#end(out);
-          else if (b === _ESC) this.#state = 9;
-          else if (this.#payload.length < OSC7501_MAX) this.#payload.push(b);
-          else this.#overflow = true;
-          break;
-        case 9:
-          if (b === 0x5c) this.#end(out);
-          else this.#state = b === _ESC ? 1 : 0; // ESC + anything else ends it, unreported
-          break;
-        default: {
-          // 1..7: ESC, then "]7501;" byte by byte.
-          const at = this.#state - 1;
-          if (b === _PREFIX[at]) {
-            this.#state = at + 1 === _PREFIX.length ? 8 : this.#state + 1;
-            if (this.#state === 8) {
-              this.#payload = [];
-              this.#overflow = false;
-            }
-          } else this.#state = b === _ESC ? 1 : 0;
-        }
-      }
-    }
-    return out;
+/**
+ * The report in the text of an OSC 7501 string (`state=working:app=codex`), or null when it is
+ * longer than {@link OSC7501_MAX} or names no plain state.
+ */
+export function parseProgramStatus(text: string): ProgramStatus | null {
+  if (text.length > OSC7501_MAX) return null;
+  const fields = new Map<string, string>();
+  for (const f of text.split(":")) {
+    const eq = f.indexOf("=");
+    if (eq > 0) fields.set(f.slice(0, eq), f.slice(eq + 1));
   }
-
-  #end(out: ProgramStatus[]): void {
-    this.#state = 0;
-    if (this.#overflow) return;
-    const text = String.fromCharCode(...this.#payload);
-    const fields = new Map<string, string>();
-    for (const f of text.split(":")) {
-      const eq = f.indexOf("=");
-      if (eq > 0) fields.set(f.slice(0, eq), f.slice(eq + 1));
-    }
-    const state = fields.get("state");
-    if (!state || !/^[a-z]{1,16}$/.test(state)) return;
-    const app = fields.get("app");
-    out.push({ state, ...(app ? { app } : {}) });
-  }
+  const state = fields.get("state");
+  if (!state || !/^[a-z]{1,16}$/.test(state)) return null;
+  const app = fields.get("app");
+  return { state, ...(app ? { app } : {}) };
 }
 
 /**

@@ -42,6 +42,7 @@ import { Terminal } from "../vt/mod.ts";
 import { ChannelRules } from "./channel_rules.ts";
 import { LimitConfirmation, limitKey } from "./confirm.ts";
 import { ProgramStatus, STATUS_HOLD_MS } from "./program_status.ts";
+import { OSC7501 } from "../../adapters/channels/osc7501.ts";
 import { type Decision, MAX_DECISIONS, type Verdict } from "./decision.ts";
 import { earliest as _earliest, microseconds as _us, type TimedInput } from "./timed_input.ts";
 
@@ -113,6 +114,8 @@ export class Detector {
   readonly #rules: ChannelRules;
   /** The agent's own status reports in its output (`Adapter.programStatus`), when it prints them. */
   readonly #status: ProgramStatus | null;
+  /** The OSC 7501 texts the terminal found in the output being written now. */
+  readonly #statusTexts: string[] = [];
   /** A limit the screen shows, waiting for the status to leave `working` (over: no longer). */
   #statusHold: { sinceUs: number; over: boolean } | null = null;
 
@@ -127,6 +130,7 @@ export class Detector {
       rows: opts.rows,
       scrollback: opts.scrollback ?? SCROLLBACK_ROWS,
     });
+    if (this.#status) this.terminal.onOsc(OSC7501, (text) => this.#statusTexts.push(text));
     this.#rules = new ChannelRules({
       adapter: opts.adapter,
       terminal: this.terminal,
@@ -181,7 +185,8 @@ export class Detector {
     this.#offset += bytes.length;
     this.#lastOutputUs = t;
     // Nothing is recorded once decided: a replay stops there.
-    for (const change of (this.#done ? null : this.#status?.feed(bytes)) ?? []) {
+    const texts = this.#statusTexts.splice(0);
+    for (const change of (this.#done ? null : this.#status?.feed(texts)) ?? []) {
       this.#record({
         atMs: t / 1000,
         offset: this.#offset,

@@ -12,13 +12,14 @@
  *   rules decide (a status stuck at `working` must not keep the user at a limit);
  * - any other state (`done`, `idle`, no report yet) leaves the screen's rules as they are.
  *
- * It lives in the detector, fed with the output bytes the detector is fed, so a replay of a
- * run's recording hears the same reports at the same byte offsets. Pure.
+ * It lives in the detector, fed the OSC 7501 texts its terminal found in the output it is fed
+ * (`Terminal.onOsc`), so a replay of a run's recording hears the same reports at the same byte
+ * offsets. Pure.
  *
  * @module
  */
 import type { ChannelEvent } from "../../adapters/channel.ts";
-import { Osc7501Reader, programStatusEvent } from "../../adapters/channels/osc7501.ts";
+import { parseProgramStatus, programStatusEvent } from "../../adapters/channels/osc7501.ts";
 
 /** How long a limit the screen shows waits while the agent's status says it still works. */
 export const STATUS_HOLD_MS = 10_000;
@@ -35,7 +36,6 @@ export type StatusWord = "confirms" | "working" | null;
 
 /** One run's program status. */
 export class ProgramStatus {
-  readonly #reader = new Osc7501Reader();
   #state: string | null = null;
   /** The turn now (since the last `working`) went `error`. */
   #errored = false;
@@ -45,10 +45,12 @@ export class ProgramStatus {
     return this.#state;
   }
 
-  /** Reads the reports in `bytes`; returns the changes of state, in order. */
-  feed(bytes: Uint8Array): StatusChange[] {
+  /** Reads the reports in `texts` (OSC 7501 strings, in order); returns the changes of state. */
+  feed(texts: readonly string[]): StatusChange[] {
     const out: StatusChange[] = [];
-    for (const status of this.#reader.feed(bytes)) {
+    for (const text of texts) {
+      const status = parseProgramStatus(text);
+      if (!status) continue;
       if (status.state === "working" && this.#state !== "working") this.#errored = false;
       if (status.state === "error") this.#errored = true;
       if (status.state === this.#state) continue;

@@ -20,6 +20,8 @@ const codex = adapterByName("codex")!;
 const { programStatus: _, ...noStatus } = codex;
 const enc = new TextEncoder();
 const osc = (state: string) => enc.encode(`\x1b]7501;state=${state}:app=codex\x1b\\`);
+// The text of an OSC 7501 string, as the terminal hands it on.
+const report = (state: string) => `state=${state}:app=codex`;
 const LIMIT = "■ You've hit your usage limit. Try again at 3:01 AM.";
 
 function detector(adapter: Adapter = codex): Detector {
@@ -126,15 +128,15 @@ Deno.test("a server error (status error, no limit row) never switches; done and 
 Deno.test("the status tracker: changes only, error remembered until the next turn works", () => {
   const s = new ProgramStatus();
   assertEquals(s.word(), null);
-  const changes = s.feed(concat(osc("idle"), osc("working"), osc("working"), osc("error")));
+  const changes = s.feed([report("idle"), report("working"), report("working"), report("error")]);
   assertEquals(changes.map((c) => c.state), ["idle", "working", "error"]);
   assertEquals(changes.map((c) => c.event), [{ type: "idle" }, { type: "busy" }, { type: "idle" }]);
   assertEquals(s.word(), "confirms");
-  s.feed(osc("idle"));
+  s.feed([report("idle")]);
   assertEquals(s.word(), "confirms");
-  s.feed(osc("working"));
+  s.feed([report("working")]);
   assertEquals(s.word(), "working");
-  s.feed(osc("done"));
+  s.feed([report("done")]);
   assertEquals([s.state, s.word()], ["done", null]);
 });
 

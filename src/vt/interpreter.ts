@@ -35,6 +35,8 @@ export class Interpreter implements Performer {
    */
   pristine = false;
   #queryListeners: ((q: Query) => void)[] = [];
+  /** Who hears the text of OSC strings the model does not act on, by number. */
+  readonly #oscListeners = new Map<number, ((data: string) => void)[]>();
 
   constructor(cols: number, rows: number, scrollback: number) {
     this.screen = new Screen(cols, rows, scrollback, this.modes.current);
@@ -45,6 +47,16 @@ export class Interpreter implements Performer {
     this.#queryListeners.push(cb);
     return () => {
       this.#queryListeners = this.#queryListeners.filter((l) => l !== cb);
+    };
+  }
+
+  /** Calls `cb` with the text of every OSC `id` string, synchronously; returns the unsubscribe. */
+  listenOsc(id: number, cb: (data: string) => void): () => void {
+    this.#oscListeners.set(id, [...(this.#oscListeners.get(id) ?? []), cb]);
+    return () => {
+      const left = (this.#oscListeners.get(id) ?? []).filter((l) => l !== cb);
+      if (left.length) this.#oscListeners.set(id, left);
+      else this.#oscListeners.delete(id);
     };
   }
 
@@ -91,6 +103,8 @@ export class Interpreter implements Performer {
     // CAN/SUB abort the string, an overflowed one is dropped
     if (data !== null && terminator !== 0x18 && terminator !== 0x1a) {
       oscHandler(id)?.(this, id, data, terminator);
+      const listeners = this.#oscListeners.size ? this.#oscListeners.get(id) : undefined;
+      if (listeners) { for (const l of listeners) l(data); }
     }
     this.screen.joinWidth = 0;
   }

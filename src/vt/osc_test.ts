@@ -39,3 +39,15 @@ Deno.test("OSC 10/11/12: a colour query per '?', with the terminator given", () 
   ]);
   assertEquals(queries("\x1b]11;?\x18\x1b]11;?" + "x".repeat(9000) + "\x07"), [], "aborted");
 });
+
+Deno.test("onOsc hears the text of its OSC number only, whole across chunks, until unsubscribed", () => {
+  const t = new Terminal({ cols: 20, rows: 3 });
+  const heard: string[] = [];
+  const stop = t.onOsc(7501, (text) => heard.push(text));
+  t.write("\x1b]0;title\x07\x1b]7501;state=wor");
+  t.write("king\x1b\\text\x1b]7502;other\x07");
+  stop();
+  t.write("\x1b]7501;state=idle\x07");
+  assertEquals(heard, ["state=working"]);
+  assertEquals(t.snapshot().screen[0], "text");
+});

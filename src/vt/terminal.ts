@@ -126,6 +126,15 @@ export class Terminal {
     return this.#vt.listenQueries(cb);
   }
 
+  /**
+   * Calls `cb` with the text (after the first `;`) of every complete OSC `id` string in the
+   * output, synchronously while parsing: a string the model does not act on (an agent's own
+   * status, OSC 7501) read by the parser that reads everything else. Returns the unsubscribe.
+   */
+  onOsc(id: number, cb: (data: string) => void): () => void {
+    return this.#vt.listenOsc(id, cb);
+  }
+
   /** Feeds output bytes (or a string, encoded as UTF-8). */
   write(data: Uint8Array | string): void {
     this.#parser.advance(typeof data === "string" ? this.#encoder.encode(data) : data);
