@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { agentConfig, type Config } from "../src/config/config.ts";
+import { type AgentConfig, agentConfig, type Config } from "../src/config/config.ts";
 import type { BinaryStamp, CachedProbe, Journal } from "../src/journal/journal.ts";
 import type { Adapter, Found, Proof, Road } from "./adapter.ts";
 import { handoffInArgv } from "./argv_exposure.ts";
@@ -119,8 +119,12 @@ export function parseVersion(output: string): string | null {
  * `UULDANA_<AGENT>_BIN` is already folded in by `loadConfig`), else the adapter's names on PATH.
  * A configured `bin` that is missing gives null (never a silent fallback to another binary).
  */
-export function locateAgent(adapter: Adapter, config: Config): Located | null {
-  const { bin, env } = agentConfig(config, adapter.name);
+export function locateAgent(
+  adapter: Adapter,
+  config: Config,
+  conf: AgentConfig = agentConfig(config, adapter.name),
+): Located | null {
+  const { bin, env } = conf;
   let path: string | null = null;
   if (bin) path = whichBinary(bin);
   else {
@@ -167,8 +171,9 @@ export async function findAgent(
   adapter: Adapter,
   config: Config,
   opts: ProbeOptions = {},
+  conf?: AgentConfig,
 ): Promise<Found | null> {
-  const located = locateAgent(adapter, config);
+  const located = locateAgent(adapter, config, conf);
   if (!located) return null;
   const probed = await _probe(adapter, located, { version: true, help: false }, opts);
   return { path: located.path, version: probed.version, env: located.env };
@@ -186,8 +191,12 @@ export const BACKGROUND_PROBE_TIMEOUT_MS = 60_000;
  * {@link versionOf}). A run looks up every agent of its chain this way and asks only the one it
  * starts.
  */
-export function foundWithoutVersion(adapter: Adapter, config: Config): Found | null {
-  const located = locateAgent(adapter, config);
+export function foundWithoutVersion(
+  adapter: Adapter,
+  config: Config,
+  conf?: AgentConfig,
+): Found | null {
+  const located = locateAgent(adapter, config, conf);
   return located ? { path: located.path, version: null, env: located.env } : null;
 }
 
@@ -442,9 +451,9 @@ export async function describeAgent(
   adapter: Adapter,
   config: Config,
   opts: ProbeOptions = {},
+  conf: AgentConfig = agentConfig(config, adapter.name),
 ): Promise<AgentStatus> {
-  const conf = agentConfig(config, adapter.name);
-  const located = locateAgent(adapter, config);
+  const located = locateAgent(adapter, config, conf);
   const probed = located
     ? await _probe(adapter, located, { version: true, help: true }, opts)
     : null;

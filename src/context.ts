@@ -3,11 +3,23 @@
  *
  * @module
  */
+import { adapterByName } from "../adapters/registry.ts";
+import { checkProfiles } from "./chain/profile.ts";
 import { type Config, loadConfig } from "./config/config.ts";
 import { dataDir, ensurePrivateDir } from "./config/paths.ts";
 import { Journal } from "./journal/journal.ts";
 import { ResilientJournal } from "./journal/resilient_journal.ts";
 import { sweepScratch } from "./session/scratch.ts";
+
+/**
+ * The configuration from `loadConfig`, its profiles checked against the agents uuldana knows:
+ * an invalid one is a `UsageError` naming it (exit 2).
+ */
+export function loadCheckedConfig(): Config {
+  const config = loadConfig();
+  checkProfiles(config, adapterByName);
+  return config;
+}
 
 /** Configuration, data directory and journal for one command. */
 export interface Context {
@@ -25,7 +37,7 @@ export interface Context {
 export function openContext(
   opts: { live?: { report: (line: string) => void } } = {},
 ): Context {
-  const config = loadConfig();
+  const config = loadCheckedConfig();
   const dir = ensurePrivateDir(dataDir());
   // What a uuldana killed mid-switch left: scratch files that hold handoff text.
   sweepScratch(dir);

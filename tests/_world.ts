@@ -76,6 +76,11 @@ export interface WorldOptions {
   agents?: Record<string, Record<string, unknown>>;
   /** More top-level config keys (e.g. `returnToFirst`). */
   config?: Record<string, unknown>;
+  /**
+   * Profiles (`profiles` in the config), each with its own log ({@linkcode World.log} of the
+   * profile's name) added to its env; name them in `config.chain` to run them.
+   */
+  profiles?: Record<string, { agent: string; env?: Record<string, string>; args?: string[] }>;
   /** A prefix for the world's temporary folder (what a leftover folder is named after). */
   prefix?: string;
 }
@@ -131,7 +136,13 @@ export class World {
         ...opts.agents?.[name],
       };
     }
-    this.#settings = { chain, agents, ...opts.config };
+    const profiles = Object.fromEntries(
+      Object.entries(opts.profiles ?? {}).map(([name, p]) => [name, {
+        ...p,
+        env: { SIM_AGENT_LOG: this.log(name), ...p.env },
+      }]),
+    );
+    this.#settings = { chain, agents, ...(opts.profiles ? { profiles } : {}), ...opts.config };
     this.#writeConfig();
   }
 

@@ -7,10 +7,11 @@
 import type { Adapter, Found } from "../../adapters/adapter.ts";
 import type { AgentConfig, Road } from "../config/config.ts";
 import { UsageError } from "../errors.ts";
+import type { Profile } from "./profile.ts";
 
-/** One agent of a chain, as looked up on this machine. */
+/** One member of a chain (an agent, or a profile of one), as looked up on this machine. */
 export interface Member {
-  /** The agent's name (its adapter's). */
+  /** The member's name: a profile's, or the agent's own (its adapter's). */
   name: string;
   adapter: Adapter;
   /** Where it is installed, or null when it is not. */
@@ -49,6 +50,24 @@ export function chainNames(
   const names = first ? [first, ...(then ?? configured.filter((n) => n !== first))] : configured;
   return [...new Set(names)];
 }
+
+/**
+ * The members `names` resolve to (profiles or agents) through `resolve`; throws
+ * {@link unknownAgentError} for the first unknown one.
+ */
+export function chainProfiles(
+  names: readonly string[],
+  resolve: (name: string) => Profile | undefined,
+): Profile[] {
+  return names.map((name) => {
+    const profile = resolve(name);
+    if (!profile) throw unknownAgentError(name, _UNKNOWN_MEMBER_HINT);
+    return profile;
+  });
+}
+
+const _UNKNOWN_MEMBER_HINT =
+  'see `uuldana agents` for the agents uuldana knows; a profile is defined under "profiles" in your config';
 
 /** The adapters for `names`; throws {@link unknownAgentError} for the first unknown one. */
 export function chainAdapters(

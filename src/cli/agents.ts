@@ -8,11 +8,13 @@
  * @module
  */
 import { Command } from "@commander-js/extra-typings";
-import { loadConfig } from "../config/config.ts";
+import { loadCheckedConfig } from "../context.ts";
 import { dataDir, ensurePrivateDir } from "../config/paths.ts";
 import { Journal } from "../journal/journal.ts";
-import { ADAPTERS } from "../../adapters/registry.ts";
-import { type AgentStatus, describeAgents } from "../../adapters/find.ts";
+import { adapterByName, ADAPTERS } from "../../adapters/registry.ts";
+import { type AgentStatus, describeAgent, describeAgents } from "../../adapters/find.ts";
+import { missingVariables, type Profile, profileByName } from "../chain/profile.ts";
+import { locateConfig } from "../config/profile_check.ts";
 import { ProbeBudget } from "../../adapters/probe.ts";
 import { testedLine } from "../../adapters/tested.ts";
 import { bold, dim, green, red, yellow } from "./style.ts";
@@ -24,7 +26,12 @@ import { channelLine, type ChannelState, channelState } from "../../adapters/cha
  * An agent's status with its state in the limit ledger (null: no limit seen, or cleared) and its
  * channel (hooks, or the screen only and why).
  */
-export type AgentReport = AgentStatus & { limit: LimitState | null; channel: ChannelState };
+export type AgentReport = AgentStatus & {
+  limit: LimitState | null;
+  channel: ChannelState;
+  /** For a profile (`name` is the profile's): the agent it runs. */
+  profileOf?: string;
+};
 
 /**
  * Describes every adapter, all at once within one {@link ProbeBudget} (so the whole answer takes
@@ -32,7 +39,7 @@ export type AgentReport = AgentStatus & { limit: LimitState | null; channel: Cha
  * answers from the cache unless `refresh`.
  */
 export async function agentStatuses(opts: { refresh?: boolean } = {}): Promise<AgentReport[]> {
-  const config = loadConfig();
+  const config = loadCheckedConfig();
   let journal: Journal | undefined;
   try {
     journal = Journal.open(ensurePrivateDir(dataDir()));
@@ -44,22 +51,44 @@ export async function agentStatuses(opts: { refresh?: boolean } = {}): Promise<A
     const channels = journal?.latestChannels() ?? new Map();
     const now = new Date();
     const budget = new ProbeBudget();
-    const statuses = await describeAgents(ADAPTERS, config, {
-      journal,
-      budget,
-      refresh: opts.refresh,
-    });
-    return statuses.map((s, i) => {
-      const entry = limits.get(s.name);
-      const cfg = agentConfig(config, s.name);
-      const latest = channels.get(s.name);
+    const refresh = opts.refresh;
+    const statuses = await describeAgents(ADAPTERS, config, { journal, budget, refresh });
+    const report = (s: AgentStatus, p: Profile, profileOf?: string): AgentReport => {
+      const entry = limits.get(p.name);
+      const latest = channels.get(p.adapter.name);
       const channel = channelState(
-        ADAPTERS[i],
-        { extraArgs: cfg.args, env: cfg.env, version: s.version },
+        p.adapter,
+        { extraArgs: p.config.args, env: p.config.env, version: s.version },
         latest ? { runId: latest.runId, endedAt: latest.endedAt, ...latest.channel } : null,
       );
-      return { ...s, limit: entry ? limitState(entry, now) : null, channel };
-    });
+      const missing = missingVariables(p.config, (v) => Deno.env.get(v));
+      const problem = missing.length
+        ? `reads ${missing.map((v) => `\${${v}}`).join(", ")}, not set in your environment`
+        : s.problem;
+      return {
+        ...s,
+        name: p.name,
+        problem,
+        limit: entry ? limitState(entry, now) : null,
+        channel,
+        ...(profileOf ? { profileOf } : {}),
+      };
+    };
+    const agents = statuses.map((s, i) =>
+      report(s, { name: s.name, adapter: ADAPTERS[i], config: agentConfig(config, s.name) })
+    );
+    const profiles = await Promise.all(
+      Object.keys(config.profiles).map(async (name) => {
+        const p = profileByName(config, name, adapterByName)!;
+        // Probed as it would run, its ${VAR}s read now (a digest of them keys the cache).
+        const conf = missingVariables(p.config, (v) => Deno.env.get(v)).length
+          ? p.config
+          : locateConfig(p);
+        const s = await describeAgent(p.adapter, config, { journal, budget, refresh }, conf);
+        return report(s, p, p.adapter.name);
+      }),
+    );
+    return [...agents, ...profiles];
   } finally {
     journal?.close();
   }
@@ -69,7 +98,9 @@ export async function agentStatuses(opts: { refresh?: boolean } = {}): Promise<A
 export function renderAgents(statuses: readonly AgentReport[]): string {
   const out: string[] = [];
   for (const s of statuses) {
-    const head = `${bold(s.name)} ${dim(`(${s.displayName})`)}`;
+    const head = `${bold(s.name)} ${
+      dim(s.profileOf ? `(${s.displayName}, a profile of ${s.profileOf})` : `(${s.displayName})`)
+    }`;
     const off = s.disabled ? ` ${yellow("[disabled in config]")}` : "";
     if (!s.found) {
       out.push(`${red("✗")} ${head}  not found${off}`);

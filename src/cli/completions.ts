@@ -1,11 +1,13 @@
 /**
  * `uuldana completions bash|zsh|fish`: prints a completion script made from the program's own
- * command tree and the agents of the registry.
+ * command tree, the agents of the registry and the profiles of the config (a config that does not
+ * load adds none: completion never fails on it).
  *
  * @module
  */
 import { Argument, Command } from "@commander-js/extra-typings";
 import { adapterNames } from "../../adapters/registry.ts";
+import { loadCheckedConfig } from "../context.ts";
 import { completionTree } from "./completion_tree.ts";
 import { completionScript, SHELLS } from "./completion_scripts.ts";
 
@@ -29,8 +31,16 @@ Examples:
       const script = completionScript(
         shell as typeof SHELLS[number],
         completionTree(root),
-        adapterNames(),
+        [...adapterNames(), ..._profileNames()],
       );
       Deno.stdout.writeSync(new TextEncoder().encode(script));
     }) as never;
+}
+
+function _profileNames(): string[] {
+  try {
+    return Object.keys(loadCheckedConfig().profiles);
+  } catch {
+    return [];
+  }
 }

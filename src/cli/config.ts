@@ -7,7 +7,7 @@
 import { Command } from "@commander-js/extra-typings";
 import { dirname, join } from "node:path";
 import { existsSync } from "node:fs";
-import { loadConfig } from "../config/config.ts";
+import { loadCheckedConfig } from "../context.ts";
 import { configPath } from "../config/paths.ts";
 import { configSchemaText } from "../config/config_schema.ts";
 import { SCHEMA_FILE, starterConfig } from "../config/starter.ts";
@@ -27,7 +27,7 @@ Examples:
   uuldana config show --json | jq .effective.chain`,
     )
     .action((opts) => {
-      const { path, exists, ...effective } = loadConfig();
+      const { path, exists, ...effective } = loadCheckedConfig();
       if (opts.json) {
         console.log(JSON.stringify({ path, exists, effective }, null, 2));
         return;

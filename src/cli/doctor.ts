@@ -5,7 +5,9 @@
  * @module
  */
 import { Command } from "@commander-js/extra-typings";
-import { type Config, loadConfig } from "../config/config.ts";
+import type { Config } from "../config/config.ts";
+import { memberNames } from "../chain/profile.ts";
+import { loadCheckedConfig } from "../context.ts";
 import { configPath, dataDir, ensurePrivateDir } from "../config/paths.ts";
 import { UuldanaError } from "../errors.ts";
 import { Journal } from "../journal/journal.ts";
@@ -86,8 +88,8 @@ export async function runChecks(
 
   let config: Config | null = null;
   try {
-    config = loadConfig();
-    const known = ADAPTERS.map((a) => a.name);
+    config = loadCheckedConfig();
+    const known = memberNames(config, ADAPTERS.map((a) => a.name));
     const unknown = config.chain.filter((name) => !known.includes(name));
     checks.push(
       unknown.length === 0

@@ -7,9 +7,11 @@
 import { Command } from "@commander-js/extra-typings";
 import { adapterByName } from "../../adapters/registry.ts";
 import { findAgent, proveAgent } from "../../adapters/find.ts";
-import { agentConfig, type Road, ROADS } from "../config/config.ts";
+import { type Road, ROADS } from "../config/config.ts";
 import { ExitWith, NotFoundError, UsageError, UuldanaError } from "../errors.ts";
 import { unknownAgentError } from "../chain/member.ts";
+import { profileByName } from "../chain/profile.ts";
+import { checkLaunchable, locateConfig } from "../config/profile_check.ts";
 import { runChain } from "../session/chain.ts";
 import { prepareHandoff, runConversation } from "../handoff/prepare.ts";
 import { TerminalSession } from "../session/terminal_session.ts";
@@ -36,8 +38,9 @@ Examples:
     .action(async (opts) => {
       const ctx = openContext();
       try {
-        const adapter = adapterByName(opts.to);
-        if (!adapter) throw unknownAgentError(opts.to);
+        const profile = profileByName(ctx.config, opts.to, adapterByName);
+        if (!profile) throw unknownAgentError(opts.to);
+        const { adapter } = profile;
         const runId = opts.from === "last" ? ctx.journal.runs(1)[0]?.id : Number(opts.from);
         const run = runId ? ctx.journal.run(runId) : null;
         if (!run) {
@@ -47,14 +50,17 @@ Examples:
           throw new UsageError(`--road must be one of ${ROADS.join(", ")}`);
         }
         const road = (opts.road as Road | undefined) ??
-          agentConfig(ctx.config, adapter.name).road ?? adapter.defaultRoad;
+          profile.config.road ?? adapter.defaultRoad;
         if (!adapter.roads.includes(road)) {
           throw new UsageError(
             `${adapter.name} cannot take a handoff by ${road}`,
             `its roads: ${adapter.roads.join(", ")}`,
           );
         }
-        const found = await findAgent(adapter, ctx.config, { journal: ctx.journal });
+        if (!opts.print) checkLaunchable(profile, ctx.config);
+        const found = opts.print
+          ? null
+          : await findAgent(adapter, ctx.config, { journal: ctx.journal }, locateConfig(profile));
         let refused: string | undefined;
         if (!opts.print) {
           if (!found) {
@@ -70,8 +76,8 @@ Examples:
           journal: ctx.journal,
           dataDir: ctx.dataDir,
           fromRun: run.id,
-          from: run.agent,
-          to: adapter.name,
+          from: run.profile ?? run.agent,
+          to: profile.name,
           road,
           mode: "manual",
           reason: run.limitMessage
@@ -102,11 +108,11 @@ Examples:
         let code: number;
         try {
           term.status(
-            `starting ${adapter.name} on run ${run.id}'s conversation via ${road}; full handoff: ${handoff.file}`,
+            `starting ${profile.name} on run ${run.id}'s conversation via ${road}; full handoff: ${handoff.file}`,
           );
           code = await runChain({
             ctx,
-            first: adapter.name,
+            first: profile.name,
             then: null,
             extraArgs: [],
             noWait: !opts.wait,

@@ -72,7 +72,7 @@ Examples:
           console.log(
             [
               r.id,
-              r.agent,
+              r.profile ?? r.agent,
               r.startedAt.replace("T", " ").slice(0, 19),
               _duration(r),
               r.endReason ?? "—",
@@ -149,7 +149,10 @@ Examples:
           }
           return;
         }
-        console.log(bold(`run ${run.id}: ${run.agent}`) + dim(` (${run.transport})`));
+        console.log(
+          bold(`run ${run.id}: ${run.profile ? `${run.profile} (${run.agent})` : run.agent}`) +
+            dim(` (${run.transport})`),
+        );
         console.log(`  workspace  ${run.workspace}`);
         console.log(`  started    ${run.startedAt}`);
         console.log(
@@ -242,7 +245,7 @@ Examples:
           cast = joinCasts(
             chain.runs.map((r) => ({ run: r, cast: castOf(r) })),
             chain.handoffs.map((h, i) => switchLine(chain.runs[i], h)),
-            `uuldana: ${chain.runs.map((r) => r.agent).join(" → ")}`,
+            `uuldana: ${chain.runs.map((r) => r.profile ?? r.agent).join(" → ")}`,
             // What moved at each switch, the way the demo ends (the answer is in the cast above).
             chain.handoffs.map((h, i) =>
               `uuldana: ${movedLine(chain.runs[i], h, turns(chain.runs[i]))}.`

@@ -6,7 +6,8 @@
  */
 import { Command } from "@commander-js/extra-typings";
 import { adapterByName } from "../../adapters/registry.ts";
-import { chainAdapters } from "../chain/member.ts";
+import { chainProfiles } from "../chain/member.ts";
+import { profileByName } from "../chain/profile.ts";
 import { limitState } from "../chain/limits.ts";
 import { openContext } from "../context.ts";
 import { dim, yellow } from "./style.ts";
@@ -52,21 +53,26 @@ Examples:
     });
   limits.addCommand(
     new Command("clear")
-      .description("forget an agent's limit in the ledger (it is chosen again at once)")
-      .argument("<agent>", "the agent's name, e.g. claude")
+      .description(
+        "forget an agent's (or a profile's) limit in the ledger (it is chosen again at once)",
+      )
+      .argument("<agent>", "the agent's or profile's name, e.g. claude or claude-api")
       .addHelpText(
         "after",
         "\nExamples:\n  uuldana limits clear claude    claude is chosen again at once",
       )
       .action((agent) => {
-        const [adapter] = chainAdapters([agent], adapterByName);
-        const { journal } = openContext();
+        const { journal, config } = openContext();
         try {
-          const cleared = journal.clearLimits(adapter.name);
+          const [{ name }] = chainProfiles(
+            [agent],
+            (n) => profileByName(config, n, adapterByName),
+          );
+          const cleared = journal.clearLimits(name);
           console.log(
             cleared
-              ? `cleared ${adapter.name}'s limit; runs choose it again`
-              : `${adapter.name} has no limit in the ledger; nothing to clear`,
+              ? `cleared ${name}'s limit; runs choose it again`
+              : `${name} has no limit in the ledger; nothing to clear`,
           );
         } finally {
           journal.close();

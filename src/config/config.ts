@@ -34,6 +34,15 @@ export interface AgentConfig {
   stallSeconds?: number;
 }
 
+/**
+ * A named profile (`profiles.NAME`): the agent it runs, and settings that change it. Its `args` and
+ * `env` are added to the agent's own; `bin`, `road`, `stallSeconds` and `disabled` replace them.
+ */
+export interface ProfileConfig extends AgentConfig {
+  /** The agent's name (an adapter's, never another profile's). */
+  agent: string;
+}
+
 /** The whole configuration after validation and defaults. */
 export interface Config {
   /** Where it was read from. */
@@ -44,6 +53,8 @@ export interface Config {
   chain: string[];
   /** Overrides by agent name. */
   agents: Record<string, AgentConfig>;
+  /** Named profiles of agents, each a chain member of its own. */
+  profiles: Record<string, ProfileConfig>;
   /** Seconds of silence after which an agent counts as quiet. */
   quietSeconds: number;
   /** Seconds a manual switch waits for a pasteable prompt before saving handoff.md instead. */
@@ -77,6 +88,43 @@ export const DEFAULT_CHAIN: readonly string[] = [
   "copilot",
 ];
 
+/** What a chain member's settings may hold, for an agent (`agents.NAME`) or a profile. */
+const _MEMBER_PROPERTIES: Record<string, Spec> = {
+  bin: {
+    type: "string",
+    description: "The agent's binary: a path, or a name looked up on PATH.",
+    nonEmpty: true,
+  },
+  args: {
+    type: "strings",
+    description: "Extra arguments passed on every launch.",
+    default: [],
+  },
+  env: {
+    type: "stringMap",
+    description: "Extra environment variables for the agent.",
+    default: {},
+  },
+  disabled: {
+    type: "boolean",
+    description: "Leave this agent out of chains.",
+    default: false,
+  },
+  road: {
+    type: "enum",
+    description: "How an automatic handoff reaches it (the agent's default when absent).",
+    values: ROADS,
+  },
+  stallSeconds: {
+    type: "number",
+    description: "Hand off when the agent shows itself busy this long without answering " +
+      "(for agents that retry silently); off when absent.",
+    min: 1,
+    max: 86_400,
+    unit: "seconds",
+  },
+};
+
 /**
  * The settings file, described once: `parseConfig` validates against it (with these messages and
  * defaults) and `uuldana config schema` prints it as JSON Schema. A new key goes here. Every number
@@ -89,10 +137,11 @@ export const CONFIG_SPEC: Spec = {
   properties: {
     chain: {
       type: "strings",
-      description: "The agents to run, in order: on a usage limit the work goes to the next one.",
+      description: "The agents (or profiles) to run, in order: on a usage limit the work goes to " +
+        "the next one.",
       nonEmptyItems: true,
       default: DEFAULT_CHAIN,
-      expected: "an array of agent names (strings)",
+      expected: "an array of agent or profile names (strings)",
     },
     agents: {
       type: "map",
@@ -102,40 +151,30 @@ export const CONFIG_SPEC: Spec = {
       values: {
         type: "object",
         description: "Settings for this agent.",
+        properties: _MEMBER_PROPERTIES,
+      },
+    },
+    profiles: {
+      type: "map",
+      description: "Named profiles: an agent on another account, API key or model, each usable " +
+        'in the chain like an agent (e.g. "claude-api": {"agent": "claude", "env": ' +
+        '{"ANTHROPIC_API_KEY": "${ANTHROPIC_API_KEY_FALLBACK}"}}).',
+      expected: "an object keyed by profile name",
+      default: {},
+      values: {
+        type: "object",
+        description: "A profile: the agent it runs and what it changes. Its args and env are " +
+          "added to the agent's own settings; bin, road, stallSeconds and disabled replace them. " +
+          "${VAR} in an env value is read from your environment at launch, ~/ is your home.",
+        required: ["agent"],
         properties: {
-          bin: {
+          agent: {
             type: "string",
-            description: "The agent's binary: a path, or a name looked up on PATH.",
+            description: "The agent this profile runs (claude, codex, gemini, …).",
             nonEmpty: true,
+            expected: "the name of an agent (claude, codex, gemini, …)",
           },
-          args: {
-            type: "strings",
-            description: "Extra arguments passed on every launch.",
-            default: [],
-          },
-          env: {
-            type: "stringMap",
-            description: "Extra environment variables for the agent.",
-            default: {},
-          },
-          disabled: {
-            type: "boolean",
-            description: "Leave this agent out of chains.",
-            default: false,
-          },
-          road: {
-            type: "enum",
-            description: "How an automatic handoff reaches it (the agent's default when absent).",
-            values: ROADS,
-          },
-          stallSeconds: {
-            type: "number",
-            description: "Hand off when the agent shows itself busy this long without answering " +
-              "(for agents that retry silently); off when absent.",
-            min: 1,
-            max: 86_400,
-            unit: "seconds",
-          },
+          ..._MEMBER_PROPERTIES,
         },
       },
     },
@@ -207,6 +246,8 @@ export function parseConfig(raw: unknown, file: string, env: Env = processEnv): 
   const agents = checked.agents;
   // UULDANA_<AGENT>_BIN overrides `bin` for every agent named anywhere.
   for (const name of new Set([...checked.chain, ...Object.keys(agents), ...DEFAULT_CHAIN])) {
+    if (name in checked.profiles) continue; // a profile's binary is its own "bin", or its agent's
+
     const fromEnv = env(`UULDANA_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_BIN`);
     if (fromEnv) {
       agents[name] = { ...(agents[name] ?? { args: [], env: {}, disabled: false }), bin: fromEnv };

@@ -76,8 +76,11 @@ Deno.test("UULDANA_<AGENT>_BIN overrides bin", () => {
 Deno.test("validation names the file, the key and the expected type", () => {
   const cases: [unknown, string][] = [
     [[], `"(top level)" must be an object, got array`],
-    [{ chain: "claude" }, `"chain" must be an array of agent names (strings), got string`],
-    [{ chain: [1] }, `"chain" must be an array of agent names`],
+    [
+      { chain: "claude" },
+      `"chain" must be an array of agent or profile names (strings), got string`,
+    ],
+    [{ chain: [1] }, `"chain" must be an array of agent or profile names`],
     [{ agents: [] }, `"agents" must be an object keyed by agent name, got array`],
     [
       { agents: { codex: { args: "x" } } },

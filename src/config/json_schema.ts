@@ -58,6 +58,7 @@ function schemaOf(spec: Spec): JsonSchema {
           ),
           ...Object.fromEntries(Object.entries(spec.properties).map(([k, v]) => [k, schemaOf(v)])),
         },
+        ...(spec.required?.length ? { required: [...spec.required] } : {}),
         additionalProperties: false,
       };
     case "map":

@@ -38,7 +38,14 @@ export type Spec =
     default?: Readonly<Record<string, string>>;
     expected?: string;
   }
-  | { type: "object"; description: string; properties: Record<string, Spec>; expected?: string }
+  | {
+    type: "object";
+    description: string;
+    properties: Record<string, Spec>;
+    /** Keys that must be present. */
+    required?: readonly string[];
+    expected?: string;
+  }
   | {
     type: "map";
     description: string;
@@ -144,6 +151,10 @@ export function validate(spec: Spec, value: unknown, key: string): unknown {
       if (!known.includes(k) && !IGNORED_KEYS.includes(k)) {
         throw new SpecError(at(k), "", "", known);
       }
+    }
+    const missing = spec.required?.find((k) => !(k in obj));
+    if (missing !== undefined) {
+      throw new SpecError(at(missing), expectedOf(spec.properties[missing]), "nothing");
     }
     const out: Record<string, unknown> = {};
     for (const [k, sub] of Object.entries(spec.properties)) {

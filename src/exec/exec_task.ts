@@ -13,7 +13,6 @@ import type { HeadlessAdapter, HeadlessEvent } from "../../adapters/headless/eve
 import { launchFits, MAX_ARG_BYTES } from "../../adapters/headless/event.ts";
 import { headlessAdapter } from "../../adapters/headless/registry.ts";
 import { resumeFlagIn } from "../../adapters/launch_rules.ts";
-import { agentConfig } from "../config/config.ts";
 import type { Context } from "../context.ts";
 import { ExitCode, NotFoundError, UsageError } from "../errors.ts";
 import type { TranscriptEntry } from "../handoff/package.ts";
@@ -23,7 +22,9 @@ import { CONTINUE_HEADLESS } from "../handoff/frame.ts";
 import { formatDuration } from "./duration.ts";
 import { type HeadlessRunOutcome, runAgent } from "./run_agent.ts";
 import type { ExecRunSummary, ExecStatus, ExecSummary } from "./summary.ts";
-import { chainAdapters, chainNames, type Member } from "../chain/member.ts";
+import { chainNames, chainProfiles, type Member } from "../chain/member.ts";
+import { profileByName } from "../chain/profile.ts";
+import { checkLaunchable, launchEnv, locateConfig } from "../config/profile_check.ts";
 import { rotation } from "../chain/rotation.ts";
 import { isLimited, limitedReason, type LimitEntry, newLimitEntry } from "../chain/limits.ts";
 import { handoffReason, limitSeen, stopMessage, type WorkStop } from "../chain/reason.ts";
@@ -208,7 +209,7 @@ export async function execTask(opts: ExecOptions): Promise<ExecSummary> {
           prepared.composed.omitted ? `, ${prepared.composed.omitted} older entries omitted` : ""
         })`,
     );
-    const args = agentConfig(ctx.config, member.name).args;
+    const args = member.config.args;
     if (!launchFits(member.headless.launch(member.found.path, prompt, args, true))) {
       // Cannot happen with the composer's 20,000-code-point cap; kept as a guard.
       throw new UsageError(`the handoff for ${member.name} exceeds ${MAX_ARG_BYTES} bytes`);
@@ -231,9 +232,13 @@ function _endChain(summary: ExecSummary): ExecSummary {
     : _end(summary, "failed", ExitCode.failure);
 }
 
+// The chain's member names (agents or profiles), each checked before anything starts.
 function _chainNames(opts: ExecOptions): string[] {
-  const names = chainNames(opts.agents ?? opts.ctx.config.chain, null, null);
-  return chainAdapters(names, adapterByName).map((a) => a.name);
+  const { config } = opts.ctx;
+  const names = chainNames(opts.agents ?? config.chain, null, null);
+  const profiles = chainProfiles(names, (n) => profileByName(config, n, adapterByName));
+  for (const p of profiles) checkLaunchable(p, config);
+  return profiles.map((p) => p.name);
 }
 
 /** Each agent's latest limit in the shared ledger (none when it cannot be read). */
@@ -275,10 +280,10 @@ async function _member(
     opts.progress(`skipping ${name}: ${reason}`);
     return null;
   };
-  const adapter = adapterByName(name)!;
-  const headless = headlessAdapter(name);
+  const profile = profileByName(opts.ctx.config, name, adapterByName)!;
+  const { adapter, config: conf } = profile;
+  const headless = headlessAdapter(adapter.name);
   if (!headless) return skip("it has no structured (JSON) mode");
-  const conf = agentConfig(opts.ctx.config, name);
   if (conf.disabled) return skip("disabled in the config");
   const now = new Date(Date.now());
   const limit = _limits(opts).get(name);
@@ -286,7 +291,12 @@ async function _member(
     skip(limitedReason(limit!, now));
     return "limited";
   }
-  const found = await findAgent(adapter, opts.ctx.config, { journal: opts.ctx.journal });
+  const found = await findAgent(
+    adapter,
+    opts.ctx.config,
+    { journal: opts.ctx.journal },
+    locateConfig(profile),
+  );
   if (!found) return skip(`not installed (${adapter.installHint})`);
   // A handoff starts a new native session: never one the config's arguments would resume.
   const resume = firstPrompt ? undefined : resumeFlagIn(conf.args, adapter.resumeFlags);
@@ -315,12 +325,13 @@ async function _runOne(
   handoffId: string | null,
 ): Promise<_RunResult> {
   const { journal } = opts.ctx;
-  const cfg = agentConfig(opts.ctx.config, member.name);
+  const cfg = member.config;
   // A handoff carries the conversation: kept out of argv where the CLI reads stdin.
   const launch = member.headless.launch(member.found.path, prompt, cfg.args, handoffId !== null);
   const started = Date.now();
   const runId = journal.startRun({
-    agent: member.name,
+    agent: member.adapter.name,
+    profile: member.name,
     bin: member.found.path,
     workspace: opts.cwd,
     transport: "headless",
@@ -373,7 +384,7 @@ async function _runOne(
   const outcome = await runAgent({
     launch,
     cwd: opts.cwd,
-    env: cfg.env,
+    env: launchEnv(member),
     parser: member.headless.newParser(),
     stallMs: opts.stallMs,
     deadline,

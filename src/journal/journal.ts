@@ -174,9 +174,17 @@ export class Journal {
   /** Records the start of a run (at `at`, default now) and returns its id. */
   startRun(run: NewRun, at: string = _now()): number {
     const result = this.#db.prepare(
-      `INSERT INTO runs (agent, bin, workspace, transport, started_at, owner_pid)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(run.agent, run.bin ?? null, run.workspace, run.transport, at, process.pid);
+      `INSERT INTO runs (agent, profile, bin, workspace, transport, started_at, owner_pid)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      run.agent,
+      run.profile && run.profile !== run.agent ? run.profile : null,
+      run.bin ?? null,
+      run.workspace,
+      run.transport,
+      at,
+      process.pid,
+    );
     return Number(result.lastInsertRowid);
   }
 
@@ -569,7 +577,7 @@ function _channelRecord(text: string | null): RunChannelRecord | null {
 const _SAME_BINARY = "(real_path = excluded.real_path AND size = excluded.size AND " +
   "mtime_ms = excluded.mtime_ms)";
 
-const _RUN_SELECT = `SELECT id, agent, bin, workspace, transport, started_at AS startedAt,
+const _RUN_SELECT = `SELECT id, agent, profile, bin, workspace, transport, started_at AS startedAt,
   ended_at AS endedAt, end_reason AS endReason, exit_code AS exitCode,
   limit_message AS limitMessage, resets_at AS resetsAt FROM runs`;
 

@@ -34,6 +34,8 @@ export type HandoffStatus =
 /** What a new run is recorded with. */
 export interface NewRun {
   agent: string;
+  /** The chain member it runs as, when that is a profile (not the agent itself). */
+  profile?: string | null;
   bin?: string | null;
   workspace: string;
   transport: "pty" | "headless";
@@ -130,6 +132,8 @@ export interface ScreenSize {
 export interface RunRow {
   id: number;
   agent: string;
+  /** The profile it ran as (`claude-api`), or null: the agent itself. */
+  profile: string | null;
   bin: string | null;
   workspace: string;
   transport: "pty" | "headless";

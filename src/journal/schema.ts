@@ -159,6 +159,10 @@ export const MIGRATIONS: readonly string[] = [
      checked_at     TEXT NOT NULL,
      PRIMARY KEY (bin_path, env_key)
    );`,
+  // 10: profiles (src/chain/profile.ts). A run keeps the chain member it ran as (`claude-api`); null
+  // when that is the agent itself, as for every run before. The ledger's `agent` names that member
+  // from now on: an existing "claude" row is the profile "claude", the agent alone.
+  `ALTER TABLE runs ADD COLUMN profile TEXT;`,
 ];
 
 /** The schema version this build writes. */

@@ -52,6 +52,8 @@ export type SwitchCheck = (name: string) => string | null;
 /** What one run needs. */
 export interface AgentRunOptions {
   adapter: Adapter;
+  /** The chain member it runs as, when that is a profile of the adapter's agent. */
+  profile?: string;
   argv: string[];
   env?: Record<string, string>;
   workspace: string;
@@ -161,6 +163,7 @@ export class AgentRun {
   static async start(opts: AgentRunOptions): Promise<AgentRun> {
     const runId = opts.journal.startRun({
       agent: opts.adapter.name,
+      profile: opts.profile,
       bin: opts.argv[0],
       workspace: opts.workspace,
       transport: "pty",

@@ -6,26 +6,32 @@
  */
 import { adapterByName } from "../../../adapters/registry.ts";
 import { whichBinary } from "../../../adapters/find.ts";
-import { agentConfig } from "../../config/config.ts";
 import { unknownAgentError } from "../../chain/member.ts";
+import { profileByName } from "../../chain/profile.ts";
+import { checkLaunchable } from "../../config/profile_check.ts";
 import { availableAt, clock, isLimited } from "../../chain/limits.ts";
 import type { Chain } from "./state.ts";
 
 /** Why `/agent NAME` cannot switch from `current` now (a line to show), or null. */
 export function switchProblem(chain: Chain, current: string, name: string): string | null {
-  const m = chain.members.find((x) => x.name === name);
-  const adapter = m?.adapter ?? adapterByName(name);
-  if (!adapter) return `uuldana: ${unknownAgentError(name).message}; type /agent to list them`;
+  const m = chain.members.find((x) => x.name === name) ??
+    profileByName(chain.ctx.config, name, adapterByName);
+  if (!m) return `uuldana: ${unknownAgentError(name).message}; type /agent to list them`;
   if (name === current) return `uuldana: ${name} is already running`;
-  const cfg = m?.config ?? agentConfig(chain.ctx.config, name);
+  const { adapter, config: cfg } = m;
   // Outside the chain nothing was looked up yet: a quick PATH check, like findAgent's.
-  const installed = m
+  const installed = "found" in m
     ? m.found !== null
     : (cfg.bin ? [cfg.bin] : adapter.binNames).some((b) => whichBinary(b) !== null);
   if (!installed) {
     return `uuldana: ${adapter.displayName} is not installed (${adapter.installHint})`;
   }
   if (cfg.disabled) return `uuldana: ${name} is disabled in your config`;
+  try {
+    checkLaunchable({ name, adapter, config: cfg }, chain.ctx.config);
+  } catch (e) {
+    return `uuldana: ${(e as Error).message}`;
+  }
   return null;
 }
 

@@ -6,27 +6,31 @@
  */
 import { adapterByName } from "../../../adapters/registry.ts";
 import { foundWithoutVersion } from "../../../adapters/find.ts";
-import { agentConfig } from "../../config/config.ts";
 import { NotFoundError } from "../../errors.ts";
-import { chainAdapters, chainNames, type Member } from "../../chain/member.ts";
+import { chainNames, chainProfiles, type Member } from "../../chain/member.ts";
+import { profileByName } from "../../chain/profile.ts";
+import { checkLaunchable, locateConfig } from "../../config/profile_check.ts";
 import { firstStep } from "../../chain/decide.ts";
 import type { Chain, ChainOptions, Start } from "./state.ts";
 import { waitForMember } from "./wait.ts";
 
 /**
- * The chain's members, in order, each with its binary found (or not) and its config. Nothing is
- * run: the first agent starts without waiting for any agent's `--version` (`Proofs` asks the one
- * that starts, and the others in the background).
+ * The chain's members (agents or profiles), in order, each with its binary found (or not) and its
+ * config. Nothing is run: the first agent starts without waiting for any agent's `--version`
+ * (`Proofs` asks the one that starts, and the others in the background). A member whose profile
+ * cannot launch (a `${VAR}` not set, a setting that would turn its channel off) is an error before
+ * anything starts.
  */
 export function resolveMembers(opts: ChainOptions): Member[] {
   const { config } = opts.ctx;
-  const adapters = chainAdapters(chainNames(config.chain, opts.first, opts.then), adapterByName);
-  return adapters.map((adapter) => ({
-    name: adapter.name,
-    adapter,
-    found: foundWithoutVersion(adapter, config),
-    config: agentConfig(config, adapter.name),
-  }));
+  const profiles = chainProfiles(
+    chainNames(config.chain, opts.first, opts.then),
+    (name) => profileByName(config, name, adapterByName),
+  );
+  return profiles.map((p) => {
+    checkLaunchable(p, config);
+    return { ...p, found: foundWithoutVersion(p.adapter, config, locateConfig(p)) };
+  });
 }
 
 /** The first agent to start: the core's choice, said in one line when it passed agents over. */

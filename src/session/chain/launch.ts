@@ -12,6 +12,7 @@ import { AgentRun } from "../agent_run.ts";
 import { newScratchDir, removeScratchDir } from "../scratch.ts";
 import { prepareChannel, runChannelSetup } from "../channel_launch.ts";
 import { agentList, switchProblem } from "./agent_command.ts";
+import { launchEnv } from "../../config/profile_check.ts";
 import { submitKickoff } from "./kickoff.ts";
 import { pasteWhenReady } from "./paste_handoff.ts";
 import type { Chain, Start } from "./state.ts";
@@ -23,6 +24,8 @@ export async function launch(
 ): Promise<{ run: AgentRun; delivery: Promise<void> }> {
   const { opts, ctx } = chain;
   const { adapter, found, config: cfg } = start.member;
+  // A profile's `${VAR}`s are read now, for this one process, and kept nowhere else.
+  const env = launchEnv(start.member);
   const scratch = newScratchDir(ctx.dataDir, adapter.name);
   const removeScratch = () => removeScratchDir(scratch);
   const atLaunch = start.handoff && start.road !== "paste" ? start.handoff : null;
@@ -40,7 +43,7 @@ export async function launch(
       scratchDir: scratch,
       dataDir: ctx.dataDir,
       extraArgs,
-      env: cfg.env,
+      env,
       version,
     });
     launch = adapter.launch({
@@ -53,14 +56,15 @@ export async function launch(
       workspace: opts.workspace,
       scratchDir: scratch,
       channel: channel && "relay" in channel ? channel.relay : undefined,
-      env: cfg.env,
+      env,
     });
-    const argv = await materializeLaunch(launch, opts.workspace, { env: cfg.env });
+    const argv = await materializeLaunch(launch, opts.workspace, { env });
     const size = opts.size();
     run = await AgentRun.start({
       adapter,
+      profile: start.member.name,
       argv,
-      env: { ...cfg.env, ...launch.env },
+      env: { ...env, ...launch.env },
       workspace: opts.workspace,
       cols: size.cols,
       rows: size.rows,
@@ -71,8 +75,8 @@ export async function launch(
       delivered: [start.handoff?.composed.text, launch.kickoff].filter((x): x is string => !!x),
       quietMs: ctx.config.quietSeconds * 1000,
       shouldHandOff: (hit) => shouldHandOff(hit),
-      checkSwitch: (name) => switchProblem(chain, adapter.name, name),
-      listAgents: () => agentList(chain, adapter.name),
+      checkSwitch: (name) => switchProblem(chain, start.member.name, name),
+      listAgents: () => agentList(chain, start.member.name),
       stallSeconds: cfg.stallSeconds,
       channel: runChannelSetup(adapter, channel, launch),
       status: opts.status,

@@ -7,7 +7,8 @@
  */
 import { adapterByName } from "../../../adapters/registry.ts";
 import { findAgent } from "../../../adapters/find.ts";
-import { agentConfig } from "../../config/config.ts";
+import { profileByName } from "../../chain/profile.ts";
+import { checkLaunchable, locateConfig } from "../../config/profile_check.ts";
 import { NotFoundError } from "../../errors.ts";
 import type { TranscriptEntry } from "../../handoff/package.ts";
 import { prepareHandoff } from "../../handoff/prepare.ts";
@@ -25,12 +26,12 @@ export async function manualSwitch(
   const { opts, ctx } = chain;
   let target = chain.members.find((m) => m.name === to);
   if (!target) {
-    const adapter = adapterByName(to)!;
+    const profile = profileByName(ctx.config, to, adapterByName)!;
+    checkLaunchable(profile, ctx.config);
+    const { adapter } = profile;
     target = {
-      name: adapter.name,
-      adapter,
-      found: await findAgent(adapter, ctx.config, { journal: ctx.journal }),
-      config: agentConfig(ctx.config, adapter.name),
+      ...profile,
+      found: await findAgent(adapter, ctx.config, { journal: ctx.journal }, locateConfig(profile)),
     };
     if (!target.found) {
       throw new NotFoundError(
