@@ -482,3 +482,47 @@ function _signalGroup(pgid: number): boolean {
     return false;
   }
 }
+
+Deno.test("exec: two Codex profiles: the limited account hands off to the other on the prompt road; the ledger limits only the first", async () => {
+  const home = Deno.makeTempDirSync({ prefix: "uuldana-exec-" });
+  const config = {
+    agents: { codex: { env: { FAKE_CODEX_MODE: "limit" } } },
+    profiles: {
+      "codex-work": {
+        agent: "codex",
+        env: { FAKE_CODEX_MODE: "ok", FAKE_AGENT_LOG: join(home, "log-work") },
+      },
+    },
+  };
+  Deno.mkdirSync(join(home, "log-work"));
+  const r = await exec([TASK, "--agents", "codex,codex-work"], { home, config, bins: ["codex"] });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stdout, "FAKE CODEX ANSWER\n");
+    assert(/handing off from codex to codex-work/.test(r.stderr), r.stderr);
+    // The second account's Codex read the framed handoff on its stdin, a new session.
+    const handoff = readFileSync(join(home, "log-work", "codex.stdin"), "utf8");
+    assert(handoff.includes("BEGIN UULDANA HANDOFF") && handoff.includes(TASK), handoff);
+    withJournal(r, (j) => {
+      const runs = j.runs().reverse();
+      assertEquals(runs.map((x) => [x.agent, x.profile, x.endReason]), [
+        ["codex", null, "limit"],
+        ["codex", "codex-work", "exit"],
+      ]);
+      const [h] = j.handoffsFrom(runs[0].id);
+      assertEquals([h.toAgent, h.road, h.status], ["codex-work", "prompt", "delivered"]);
+      assertEquals([...j.latestLimits().keys()], ["codex"]);
+    });
+    // A second exec: the limited account is skipped at once, the other answers.
+    const second = await exec([TASK, "--agents", "codex,codex-work"], {
+      home,
+      config,
+      bins: ["codex"],
+    });
+    assertEquals(second.code, 0, second.stderr);
+    assert(/skipping codex: limited until/.test(second.stderr), second.stderr);
+    assert(/running codex-work/.test(second.stderr), second.stderr);
+  } finally {
+    cleanup(r);
+  }
+});

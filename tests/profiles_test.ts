@@ -11,9 +11,27 @@ import {
   match as assertMatch,
   ok as assert,
 } from "node:assert/strict";
+import { join } from "node:path";
 import { CLOCK_PATTERN, framedBody, World, worldTest } from "./_world.ts";
 
 const REQUEST = "Add a --dry-run flag to deploy.sh";
+
+/** The files under `dir` (gzip ones read unpacked) whose text holds `needle`. */
+async function filesHolding(dir: string, needle: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    const path = join(dir, e.name);
+    if (e.isDirectory) found.push(...(await filesHolding(path, needle)));
+    if (!e.isFile) continue;
+    let bytes = await Deno.readFile(path);
+    if (path.endsWith(".gz")) {
+      const unzipped = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+      bytes = new Uint8Array(await new Response(unzipped).arrayBuffer());
+    }
+    if (new TextDecoder().decode(bytes).includes(needle)) found.push(path);
+  }
+  return found;
+}
 
 /** Claude limited at its third turn, then the profile claude-work (another account) answering. */
 function twoClaudes(): World {
@@ -88,5 +106,114 @@ worldTest(
       0,
       "claude-work has no limit in the ledger; nothing to clear",
     ]);
+  },
+);
+
+/** A world whose config holds `profiles` and `chain` (the simulated Claude and Qwen installed). */
+function configured(profiles: Record<string, unknown>, chain: string[]): World {
+  return new World(["claude", "qwen"], {}, { config: { chain, profiles } });
+}
+
+const BAD_CONFIGS: [name: string, profiles: Record<string, unknown>, chain: string[], RegExp][] = [
+  [
+    "an unknown agent",
+    { "claude-x": { agent: "clade" } },
+    ["claude"],
+    /profile "claude-x" names the unknown agent "clade"/,
+  ],
+  [
+    "a profile named like another agent",
+    { codex: { agent: "claude" } },
+    ["claude"],
+    /profile "codex" is named like the agent codex/,
+  ],
+  ["a profile chained to itself", { loop: { agent: "loop" } }, ["loop"], /"loop" names itself/],
+  [
+    "a profile of a profile",
+    { a: { agent: "claude" }, b: { agent: "a" } },
+    ["b"],
+    /profile "b" names the profile "a" as its agent/,
+  ],
+  [
+    "a profile with no agent",
+    { p: { env: {} } },
+    ["claude"],
+    /"profiles\.p\.agent" must be the name of an agent/,
+  ],
+  [
+    "a disabled profile in the chain",
+    { "claude-api": { agent: "claude", disabled: true } },
+    ["claude", "claude-api"],
+    /profile "claude-api" is disabled but the chain names it/,
+  ],
+  [
+    "a missing variable",
+    { "claude-api": { agent: "claude", env: { ANTHROPIC_API_KEY: "${UULDANA_TEST_UNSET_KEY}" } } },
+    ["claude-api"],
+    /claude-api: \$\{UULDANA_TEST_UNSET_KEY\} is not set in your environment/,
+  ],
+  [
+    "a profile that turns its channel's hooks off",
+    { "claude-bare": { agent: "claude", args: ["--bare"] } },
+    ["claude-bare"],
+    /profile "claude-bare" changes what uuldana adds for Claude Code's hooks: --bare/,
+  ],
+  [
+    "a profile that names its own system defaults",
+    { "qwen-x": { agent: "qwen", env: { QWEN_CODE_SYSTEM_DEFAULTS_PATH: "/etc/x.json" } } },
+    ["qwen-x"],
+    /profile "qwen-x" changes what uuldana adds for Qwen Code's hooks/,
+  ],
+];
+
+for (const [name, profiles, chain, expected] of BAD_CONFIGS) {
+  worldTest(
+    `a bad profile is one clear line and exit 2 before anything starts: ${name}`,
+    () => configured(profiles, chain),
+    async (w) => {
+      const r = await w.uuldana(["run", "--no-wait"]);
+      assertEquals(r.code, 2, r.stderr);
+      const [first, ...rest] = r.stderr.trim().split("\n");
+      assertMatch(first, expected);
+      assert(rest.length <= 1 && !/\bat\s.*:\d+/.test(r.stderr), r.stderr);
+      assertEquals(w.events("claude").length + w.events("qwen").length, 0, "nothing started");
+    },
+  );
+}
+
+worldTest(
+  "a profile's ${VAR} reaches its agent's process and nothing uuldana writes",
+  () =>
+    new World(["claude", "codex"], {}, {
+      profiles: {
+        "claude-api": {
+          agent: "claude",
+          env: { SIM_LIMIT_AFTER: "${UULDANA_TEST_LIMIT_AT}", SIM_SECRET: "${UULDANA_TEST_KEY}" },
+        },
+      },
+      config: { chain: ["claude-api", "codex"] },
+    }),
+  async (w) => {
+    const secret = "sk-test-4f1c9a77e2d04b8e";
+    await w.start(["run"], { env: { UULDANA_TEST_LIMIT_AT: "1", UULDANA_TEST_KEY: secret } });
+    await w.ask("claude-api", REQUEST);
+    // The profile's SIM_LIMIT_AFTER came from the variable: its agent hit its limit at turn 1.
+    await w.waitForEvent("codex", "start");
+    assertEquals(await w.quit(), 0);
+    const bundle = await w.uuldana(["debug", "bundle", "1", "--with-conversation"], {
+      cwd: w.root,
+    });
+    assertEquals(bundle.code, 0, bundle.stderr);
+    const unpacked = join(w.root, "bundle");
+    Deno.mkdirSync(unpacked);
+    for await (const e of Deno.readDir(w.root)) {
+      if (!e.name.endsWith(".tar.gz")) continue;
+      const tar = new Deno.Command("tar", { args: ["-xzf", join(w.root, e.name), "-C", unpacked] });
+      assert((await tar.output()).success, "the bundle unpacks");
+    }
+    assert(!Deno.readDirSync(unpacked).next().done, "a bundle was written");
+    const leaks: string[] = [];
+    for (const dir of [w.home, unpacked]) leaks.push(...(await filesHolding(dir, secret)));
+    assertEquals(leaks, []);
   },
 );

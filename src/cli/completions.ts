@@ -14,7 +14,7 @@ import { completionScript, SHELLS } from "./completion_scripts.ts";
 /** The `completions` command. */
 export function completionsCommand(): Command<[string], Record<string, never>> {
   return new Command("completions")
-    .description("print a shell completion script (commands, options, agent names)")
+    .description("print a shell completion script (commands, options, agent and profile names)")
     .addArgument(new Argument("<shell>", "the shell").choices(SHELLS))
     .addHelpText(
       "after",

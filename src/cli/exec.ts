@@ -25,7 +25,10 @@ export function execCommand() {
       "run a task headless (CI) through the agents' JSON modes, failing over on usage limits",
     )
     .argument("[task]", "the task; `-` or absent (with stdin not a terminal) reads it from stdin")
-    .option("--agents <list>", "agents to try, in order, comma-separated (default: your chain)")
+    .option(
+      "--agents <list>",
+      "agents or profiles to try, in order, comma-separated (default: your chain)",
+    )
     .option("--max-handoffs <n>", "hand off at most N times (default: until the agents run out)")
     .option("--timeout <duration>", "time limit for the whole task, e.g. 90s, 10m, 1h")
     .option("--stall <duration>", "treat an agent with no output for this long as stalled")

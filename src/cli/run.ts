@@ -25,12 +25,12 @@ export function runCommand() {
     )
     .argument(
       "[agent]",
-      "agent to start with (default: the first agent of your chain installed and not limited)",
+      "agent or profile to start with (default: the first of your chain installed and not limited)",
     )
     .argument("[args...]", "extra arguments for the agent, after --")
     .option(
       "--then <agents>",
-      "agents to hand off to, in order, comma-separated (default: the rest of your chain)",
+      "agents or profiles to hand off to, in order, comma-separated (default: the rest of your chain)",
     )
     .option(
       "--no-wait",

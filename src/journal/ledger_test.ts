@@ -110,3 +110,42 @@ Deno.test("a version 3 journal gains the ledger and keeps its handoffs; `interru
     j.close();
   }
 });
+
+Deno.test("profiles: a journal from before them keeps its runs and ledger; a 'claude' row is the profile claude", () => {
+  const dir = tempDir();
+  const old = new DatabaseSync(join(dir, JOURNAL_FILE));
+  for (const m of MIGRATIONS.slice(0, 9)) old.exec(m);
+  old.exec("PRAGMA user_version = 9");
+  old.exec(
+    "INSERT INTO runs (agent, workspace, transport, started_at) VALUES ('claude', '/w', 'pty', 't')",
+  );
+  old.exec(
+    `INSERT INTO limits (agent, kind, message, seen_at, until, run_id)
+     VALUES ('claude', 'usage', 'You''ve hit your limit', '2026-12-01T10:00:00.000Z',
+             '2026-12-01T15:00:00.000Z', 1)`,
+  );
+  old.close();
+  const j = Journal.open(dir);
+  try {
+    assertEquals(j.schemaVersion, SCHEMA_VERSION);
+    const [run] = j.runs();
+    assertEquals([run.agent, run.profile], ["claude", null]);
+    const claude = j.latestLimits().get("claude")!;
+    assertEquals([claude.kind, claude.until, claude.runId], [
+      "usage",
+      "2026-12-01T15:00:00.000Z",
+      1,
+    ]);
+    // A profile's run keeps its name beside its agent's; the ledger keys on the profile.
+    const id = j.startRun({
+      agent: "claude",
+      profile: "claude-api",
+      workspace: "/w",
+      transport: "pty",
+    });
+    assertEquals(j.run(id)!.profile, "claude-api");
+    assertEquals(j.latestLimits().has("claude-api"), false);
+  } finally {
+    j.close();
+  }
+});
