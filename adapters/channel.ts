@@ -21,6 +21,7 @@
  * @module
  */
 import type { LimitHit } from "./adapter.ts";
+import type { ToolAction } from "./channels/tool_action.ts";
 
 /** The index file in the run's channel folder: one `<event> <file>` line per record. */
 export const CHANNEL_INDEX = "events";
@@ -55,7 +56,9 @@ export interface ChannelLimit extends LimitHit {
  * - `reply`: the agent's text for one turn (every text segment of the turn, in order);
  * - `busy` / `idle`: a turn started / ended (whatever its outcome);
  * - `limit`: the agent reports a usage or rate limit (a {@link ChannelLimit});
- * - `error`: the turn failed for a reason that is not a limit (overload, server error, auth).
+ * - `error`: the turn failed for a reason that is not a limit (overload, server error, auth);
+ * - `tool`: a tool call ended (a {@link ToolAction}: ran a command, edited a file…, and how it
+ *   ended), for what a handoff says was done.
  *
  * `turn` is the agent's own id of the turn, when its channel gives one (Claude's `prompt_id`): a
  * turn's end closes that turn only (a message queued behind a running turn starts its own turn
@@ -68,7 +71,8 @@ export type ChannelEvent =
   | { type: "busy"; turn?: string }
   | { type: "idle"; turn?: string }
   | ChannelLimit
-  | { type: "error"; message: string; status?: number; code?: string; turn?: string };
+  | { type: "error"; message: string; status?: number; code?: string; turn?: string }
+  | ({ type: "tool"; turn?: string } & ToolAction);
 
 /** One record as the reader found it: the agent's event name and its parsed JSON payload. */
 export interface ChannelRecord {

@@ -17,12 +17,15 @@
 import type { AgentChannel, ChannelEvent, ChannelParseOptions, ChannelParser } from "../channel.ts";
 import { CLAUDE_LIMITS, CLAUDE_NOT_LIMITS, USAGE_WORDS } from "../limit_messages.ts";
 import { limitHit, matchRule, normalizeSpace, ruleHit } from "../screen_text.ts";
+import { statedExitCode, toolAction } from "./tool_action.ts";
 
 /** The hooks uuldana adds, in the order Claude fires them in a session. */
 export const CLAUDE_CHANNEL_EVENTS = [
   "SessionStart",
   "UserPromptSubmit",
   "MessageDisplay",
+  "PostToolUse",
+  "PostToolUseFailure",
   "Stop",
   "StopFailure",
   "SessionEnd",
@@ -159,6 +162,15 @@ class _ClaudeParser implements ChannelParser {
           { ...failure, ...id },
           { type: "idle", ...id },
         ];
+      }
+      case "PostToolUse":
+      case "PostToolUseFailure": {
+        // 2.1.332: {tool_name, tool_input, tool_response | error, tool_use_id, duration_ms}.
+        const tool = _str(d.tool_name);
+        if (!tool) return [];
+        const failed = record.name === "PostToolUseFailure";
+        const exitCode = failed ? statedExitCode(d.error) : null;
+        return [{ type: "tool", ...toolAction(tool, d.tool_input, { failed, exitCode }), ...id }];
       }
       case "SessionEnd":
         return [{ type: "session", phase: "end", detail: _str(d.reason) ?? undefined }];

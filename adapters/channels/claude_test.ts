@@ -50,10 +50,11 @@ for (
 ) {
   Deno.test(`real Claude ${version}'s hooks become uuldana's events: exact prompts, whole replies, its limit`, () => {
     const records = recorded(version);
-    // Real Claude fired every hook uuldana adds, in that order.
+    // Real Claude fired every hook uuldana adds, in that order (the tool hooks, added later, are
+    // recorded on their own: claude-2.1.332-tools).
     assertEquals(
       records.map((r) => r.name).filter((n, i, a) => a.indexOf(n) === i),
-      [...CLAUDE_CHANNEL_EVENTS],
+      CLAUDE_CHANNEL_EVENTS.filter((e) => !e.startsWith("PostToolUse")),
     );
     assertEquals(parseAll(records), [
       { type: "session", phase: "start", detail: "startup" },
@@ -283,4 +284,30 @@ Deno.test("no relay, --bare, or the user's own --settings: uuldana adds no chann
     channel: relay,
   });
   assertEquals(Object.keys(settingsOf(hook.argv).hooks), ["SessionStart"]);
+});
+
+Deno.test("2.1.332's PostToolUse and PostToolUseFailure, as recorded: a tool event each, with how it ended", () => {
+  const parser = CLAUDE_CHANNEL.parser();
+  const events = recorded("2.1.332-tools").flatMap((r) => parser.parse(r, NOW));
+  assertEquals(events, [
+    {
+      type: "tool",
+      tool: "Bash",
+      kind: "ran",
+      target: "sh show-notes.sh",
+      outcome: "ok",
+      turn: "5728913d-2299-413d-ae7f-506ec0f6ea64",
+    },
+    {
+      type: "tool",
+      tool: "Bash",
+      kind: "ran",
+      target: "sh show-notes.sh",
+      outcome: "failed",
+      exitCode: 3,
+      turn: "99a783fb-7361-43d0-b5dc-8bd439015de7",
+    },
+  ]);
+  // A record without a tool name is no event.
+  assertEquals(parser.parse({ name: "PostToolUse", data: { tool_input: {} } }, NOW), []);
 });

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { describeAction } from "../../adapters/channels/tool_action.ts";
 import { Command } from "@commander-js/extra-typings";
 import { readFileSync } from "node:fs";
 import { UsageError, UuldanaError } from "../errors.ts";
@@ -176,6 +177,11 @@ Examples:
               sanitize(e.text).split("\n").join("\n    ")
             }`,
           );
+        }
+        const actions = journal.actions(run.id);
+        console.log(bold(`\nwhat was done (${actions.length} tool calls from its channel)`));
+        for (const a of actions) {
+          console.log(`  ${dim(a.at.slice(11, 19))} ${sanitize(describeAction(a))}`);
         }
         console.log(bold(`\nhandoffs (${handoffs.length})`));
         for (const h of handoffs) {

@@ -12,7 +12,14 @@
  */
 import type { Road } from "../config/config.ts";
 import { ending, isNonce, neutralise, newNonce, preamble } from "./frame.ts";
-import { firstUserEntry, type HandoffPackage, hasConversation, STATUS_LINES } from "./package.ts";
+import {
+  firstUserEntry,
+  type HandoffPackage,
+  hasConversation,
+  type PackageAction,
+  STATUS_LINES,
+} from "./package.ts";
+import { describeAction } from "../../adapters/channels/tool_action.ts";
 import { redact, REDACTION_MARKER } from "./redact.ts";
 import {
   codePointLength,
@@ -32,6 +39,13 @@ export const HANDOFF_CAP = 20_000;
 export const HOOK_CAP = 10_000;
 /** The original request is cut at this many code points. */
 export const OBJECTIVE_MAX = 500;
+/**
+ * The share of a road's cap that "What was done" may take; what it does not use goes to the
+ * conversation. Within it the oldest tool calls are left out first, and counted.
+ */
+export const ACTIONS_SHARE = 0.2;
+/** The longest line of "What was done", in code points. */
+const _ACTION_LINE_MAX = 240;
 
 /** Options for {@linkcode composeHandoff}. */
 export interface ComposeOptions {
@@ -169,6 +183,16 @@ function _facts(pkg: HandoffPackage, nonce: string): _Piece {
       redactions += _redactionsIn(status.redactions, shown.join("\n"));
       lines.push(...shown);
     }
+    if (pkg.git.changes?.stat.trim()) {
+      const stat = _clean(pkg.git.changes.stat, nonce);
+      const base = take(_short(pkg.git.changes.base, 12, nonce));
+      const rows = stat.text.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim());
+      const shown = rows.slice(0, STATUS_LINES + 1)
+        .map((l) => `  ${codePointLength(l) > 200 ? headOf(l, 199) + "…" : l.trim()}`);
+      if (shown.length < rows.length) shown.push(`  … and ${rows.length - shown.length} more`);
+      redactions += _redactionsIn(stat.redactions, shown.join("\n"));
+      lines.push(`Changed since the work started (git diff --stat ${base}):`, ...shown);
+    }
   }
   lines.push(`Handoff time: ${take(_short(pkg.time, 64, nonce))}`);
   const objective = objectiveOf(pkg, nonce);
@@ -208,6 +232,47 @@ function _why(pkg: HandoffPackage, from: string, nonce: string): _Piece {
   };
 }
 
+/**
+ * "What was done": the tool calls, oldest first, each on one line; the newest that fit in `budget`
+ * (null: all of them), the left-out ones counted. Null when there were none.
+ */
+function _actions(
+  actions: readonly PackageAction[],
+  budget: number | null,
+  unit: Unit,
+  nonce: string,
+): _Piece | null {
+  if (actions.length === 0) return null;
+  const agents = new Set(actions.map((a) => a.agent));
+  const line = (a: PackageAction) =>
+    _short(
+      `- ${agents.size > 1 ? `${a.agent}: ` : ""}${describeAction(a)}`,
+      _ACTION_LINE_MAX,
+      nonce,
+    );
+  const heading = (omitted: number) =>
+    omitted === 0
+      ? "What was done (the tool calls the agents' own channels reported, oldest first):"
+      : `What was done (the tool calls the agents' own channels reported, oldest first; ${
+        omitted === 1 ? "1 earlier one was" : `${omitted} earlier ones were`
+      } left out to fit, the full handoff has them):`;
+  const kept: _Piece[] = [];
+  let size = sizeIn(heading(actions.length), unit);
+  for (let i = actions.length - 1; i >= 0; i--) {
+    const p = line(actions[i]);
+    const cost = 1 + sizeIn(p.text, unit);
+    if (budget !== null && size + cost > budget) break;
+    kept.unshift(p);
+    size += cost;
+  }
+  if (kept.length === 0) return null;
+  const omitted = actions.length - kept.length;
+  return {
+    text: [heading(omitted), ...kept.map((p) => p.text)].join("\n"),
+    redactions: kept.reduce((n, p) => n + p.redactions, 0),
+  };
+}
+
 function _heading(omitted: number): string {
   if (omitted === 0) return "Conversation so far, oldest first:";
   const what = omitted === 1 ? "1 earlier entry was" : `${omitted} earlier entries were`;
@@ -225,25 +290,32 @@ interface _Frame {
   nonce: string;
 }
 
-function _frame(pkg: HandoffPackage, pointer: string, nonce: string, followUp?: string): _Frame {
+function _frame(
+  pkg: HandoffPackage,
+  pointer: string,
+  nonce: string,
+  followUp: string | undefined,
+  actionsBudget: { budget: number | null; unit: Unit },
+): _Frame {
   const from = _short(pkg.from, 40, nonce);
   const to = _short(pkg.to, 40, nonce);
   const why = _why(pkg, from.text, nonce);
   const facts = _facts(pkg, nonce);
+  const done = _actions(pkg.actions ?? [], actionsBudget.budget, actionsBudget.unit, nonce);
   const head = preamble({
     nonce,
     from: from.text,
     to: to.text,
     why: why.text,
     pointer: oneLine(sanitize(pointer)),
-  }) + "\n\n" + facts.text;
+  }) + "\n\n" + facts.text + (done ? "\n\n" + done.text : "");
   const after = followUp ? "\n\n" + sanitize(followUp).trim() : "";
   // The agents' names appear several times; their secrets count wherever they appear.
   const names = _repeated(from, head) + _repeated(to, head);
   return {
     head,
     end: ending(nonce) + after,
-    redactions: names + why.redactions + facts.redactions,
+    redactions: names + why.redactions + facts.redactions + (done?.redactions ?? 0),
     nonce,
   };
 }
@@ -301,7 +373,10 @@ export function composeHandoff(pkg: HandoffPackage, opts: ComposeOptions): Compo
   const nonce = _nonceFrom(opts.nonce);
   const unit = roadUnit(opts.road);
   const cap = Math.min(opts.cap ?? roadCap(opts.road), roadCap(opts.road));
-  const frame = _frame(pkg, opts.pointer, nonce, opts.followUp);
+  const frame = _frame(pkg, opts.pointer, nonce, opts.followUp, {
+    budget: Math.floor(cap * ACTIONS_SHARE),
+    unit,
+  });
   const fixedSize = (omitted: number) =>
     sizeIn(frame.head + "\n\n" + _heading(omitted) + "\n\n" + frame.end, unit);
 
@@ -401,7 +476,10 @@ export function composeFull(
   opts: { pointer: string; nonce: string; followUp?: string },
 ): Composed {
   const nonce = _nonceFrom(opts.nonce);
-  const frame = _frame(pkg, opts.pointer, nonce, opts.followUp);
+  const frame = _frame(pkg, opts.pointer, nonce, opts.followUp, {
+    budget: null,
+    unit: "codepoint",
+  });
   let redactions = frame.redactions;
   const parts = pkg.entries.map((e) => {
     const p = _clean(e.text, nonce);

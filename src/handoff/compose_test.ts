@@ -257,3 +257,76 @@ Deno.test("redactions count the markers shown: names count each time, hidden sta
     assertEquals([c.redactions, markers], [22, 22]);
   }
 });
+
+Deno.test("What was done: every tool call in order inside the frame, its own share of the cap, the oldest left out first and counted", () => {
+  const user: TranscriptEntry = { role: "user", text: "Add a --dry-run flag", fidelity: "event" };
+  const actions = [
+    {
+      agent: "claude",
+      tool: "Edit",
+      kind: "edited" as const,
+      target: "src/deploy.sh",
+      outcome: "ok" as const,
+    },
+    {
+      agent: "claude",
+      tool: "Bash",
+      kind: "ran" as const,
+      target: "npm test",
+      outcome: "failed" as const,
+      exitCode: 1,
+    },
+    {
+      agent: "claude",
+      tool: "Write",
+      kind: "created" as const,
+      target: "tests/deploy_test.sh",
+      outcome: "ok" as const,
+    },
+  ];
+  const small = composeHandoff(pkgWith([user], { actions }), {
+    road: "prompt",
+    pointer: POINTER,
+    nonce: NONCE,
+  })!;
+  const section = small.text.slice(small.text.indexOf("What was done"));
+  assert(
+    section.startsWith(
+      "What was done (the tool calls the agents' own channels reported, oldest first):\n" +
+        "- edited src/deploy.sh\n- ran `npm test` → exit 1\n- created tests/deploy_test.sh\n",
+    ),
+    section.slice(0, 400),
+  );
+  assert(small.text.indexOf("What was done") < small.text.indexOf("Conversation so far"));
+  assert(small.text.indexOf("What was done") > small.text.indexOf(openingLine(NONCE)));
+
+  // Thousands of calls: their share of the cap at most, newest kept, the rest counted; the
+  // conversation still has the rest of the cap, and the full file has every call.
+  const many = Array.from({ length: 3000 }, (_, i) => ({
+    agent: i < 1500 ? "claude" : "codex",
+    tool: "Bash",
+    kind: "ran" as const,
+    target: `step ${i} AKIAIOSFODNN7EXAMPLE`,
+    outcome: "ok" as const,
+  }));
+  const pkg = pkgWith([user, { role: "agent", text: "r".repeat(30_000), fidelity: "screen" }], {
+    actions: many,
+  });
+  const big = composeHandoff(pkg, { road: "prompt", pointer: POINTER, nonce: NONCE })!;
+  assert(big.characters <= HANDOFF_CAP);
+  const done = big.text.slice(
+    big.text.indexOf("What was done"),
+    big.text.indexOf("\n\nConversation"),
+  );
+  assert(codePointLength(done) <= HANDOFF_CAP * 0.2, `${codePointLength(done)}`);
+  const omitted = Number(/; (\d+) earlier ones were left out to fit/.exec(done)?.[1]);
+  const lines = done.split("\n").slice(1);
+  assertEquals(omitted + lines.length, 3000);
+  assert(lines.at(-1)!.startsWith("- codex: ran `step 2999"), lines.at(-1));
+  assert(!done.includes("AKIAIOSFODNN7EXAMPLE"), "secrets in targets are redacted");
+  assert(big.redactions >= lines.length);
+  assert(big.text.includes("Agent: "), "the conversation keeps the rest of the cap");
+  const full = composeFull(pkg, { pointer: POINTER, nonce: NONCE });
+  assert(full.text.includes("- claude: ran `step 0 "), "the full handoff has every call");
+  assertEquals(full.text.split("\n- ").length - 1, 3000);
+});

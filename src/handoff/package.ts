@@ -6,6 +6,7 @@
 import { UsageError } from "../errors.ts";
 import { hasVisibleText } from "./sanitize.ts";
 import { CERTAINTIES, type Certainty } from "../capture/reconcile.ts";
+import type { ToolAction } from "../../adapters/channels/tool_action.ts";
 
 export type { Certainty };
 
@@ -53,6 +54,19 @@ export interface GitState {
   branch: string | null;
   /** `git status --short`, bounded (the first {@linkcode STATUS_LINES} lines). Empty when clean. */
   status: string;
+  /**
+   * What changed since the work started: `git diff --stat` against the commit the first run
+   * started from (bounded like `status`), with that commit; absent when it is not known.
+   */
+  changes?: { base: string; stat: string };
+}
+
+/** A tool call one of the runs made, as its channel reported it. */
+export interface PackageAction extends ToolAction {
+  /** The agent (or profile) whose run made it. */
+  agent: string;
+  /** When it was reported (ISO-8601), when known. */
+  at?: string;
 }
 
 /** Everything one handoff carries. */
@@ -71,6 +85,8 @@ export interface HandoffPackage {
   time: string;
   /** The conversation, oldest first. */
   entries: TranscriptEntry[];
+  /** What the agents did (their tool calls, from their channels), oldest first. */
+  actions?: PackageAction[];
 }
 
 /** Roles an entry may have. */

@@ -7,7 +7,7 @@
  */
 import type { Journal } from "../journal/journal.ts";
 import type { Road } from "../config/config.ts";
-import type { HandoffPackage, HandoffReason, TranscriptEntry } from "./package.ts";
+import type { HandoffPackage, HandoffReason, PackageAction, TranscriptEntry } from "./package.ts";
 import { hasConversation } from "./package.ts";
 import { type Composed, composeFull, composeHandoff } from "./compose.ts";
 import { handoffPath, newHandoffId, writeHandoffFile } from "./file.ts";
@@ -55,6 +55,29 @@ export function runConversation(
 }
 
 /**
+ * What the runs that led to `runId` (and it) did: their tool calls in order, each with the agent
+ * (or profile) that made it, and the commit the first of them started from. A journal that cannot
+ * say gives none: the handoff goes on without them.
+ */
+export function runActions(
+  journal: Journal,
+  runId: number,
+): { actions: PackageAction[]; base: string | null } {
+  try {
+    const runs = journal.lineage(runId).map((id) => journal.run(id)).filter((r) => r !== null);
+    const actions = runs.flatMap((run) =>
+      journal.actions(run.id).map(({ seq: _seq, ...a }) => ({
+        ...a,
+        agent: run.profile ?? run.agent,
+      }))
+    );
+    return { actions, base: runs[0]?.baseCommit ?? null };
+  } catch {
+    return { actions: [], base: null };
+  }
+}
+
+/**
  * Builds, composes and saves a handoff (file + journal row with status `pending`, or `refused`
  * when `refused` is set). Returns null when nobody spoke: there is nothing to carry.
  */
@@ -74,7 +97,10 @@ export async function prepareHandoff(args: {
   /** A request after the closing notice (automatic handoffs: continue the original request). */
   followUp?: string;
 }): Promise<PreparedHandoff | null> {
-  const ws = await describeWorkspace(args.workspace);
+  const done = args.fromRun === null
+    ? { actions: [], base: null }
+    : runActions(args.journal, args.fromRun);
+  const ws = await describeWorkspace(args.workspace, done.base);
   const pkg: HandoffPackage = {
     workspace: ws.path,
     git: ws.git,
@@ -83,6 +109,7 @@ export async function prepareHandoff(args: {
     reason: args.reason,
     time: new Date().toISOString(),
     entries: args.entries,
+    actions: done.actions,
   };
   if (!hasConversation(pkg)) return null;
   const id = newHandoffId();

@@ -13,11 +13,13 @@ import type { Decision } from "../detect/decision.ts";
 import { isPassing, journalFault } from "./sqlite_failure.ts";
 import { processAlive } from "../process_alive.ts";
 import type {
+  ActionRow,
   BinaryStamp,
   CachedProbe,
   EntryRow,
   HandoffChange,
   HandoffRow,
+  NewAction,
   NewEntry,
   NewHandoff,
   NewProbe,
@@ -239,6 +241,60 @@ export class Journal {
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(runId, seq, entry.role, entry.text, entry.fidelity, entry.certainty ?? null, at);
     return seq;
+  }
+
+  /** Records a tool call of run `runId`; returns its sequence number. */
+  addAction(runId: number, action: NewAction, at: string = _now()): number {
+    const row = this.#db.prepare(
+      "SELECT coalesce(max(seq), 0) + 1 AS next FROM actions WHERE run_id = ?",
+    ).get(runId) as { next: number };
+    const seq = Number(row.next);
+    this.#db.prepare(
+      `INSERT INTO actions (run_id, seq, tool, kind, target, outcome, exit_code, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      runId,
+      seq,
+      action.tool,
+      action.kind,
+      action.target,
+      action.outcome,
+      action.exitCode ?? null,
+      at,
+    );
+    return seq;
+  }
+
+  /** The tool calls of a run, in order. */
+  actions(runId: number): ActionRow[] {
+    const rows = this.#db.prepare(
+      `SELECT seq, tool, kind, target, outcome, exit_code AS exitCode, at FROM actions
+       WHERE run_id = ? ORDER BY seq`,
+    ).all(runId) as unknown as (ActionRow & { exitCode: number | null })[];
+    return rows.map(({ exitCode, ...r }) => exitCode === null ? r : { ...r, exitCode });
+  }
+
+  /** Records the commit run `runId`'s workspace was at when it started. */
+  setRunBase(runId: number, commit: string): void {
+    this.#db.prepare("UPDATE runs SET base_commit = ? WHERE id = ?").run(commit, runId);
+  }
+
+  /**
+   * The runs whose work led to run `runId`, oldest first, ending with it: each one's handoff
+   * (`to_run`) names the one before it. Bounded, and safe against a loop.
+   */
+  lineage(runId: number): number[] {
+    const out = [runId];
+    const stmt = this.#db.prepare(
+      "SELECT from_run AS fromRun FROM handoffs WHERE to_run = ? AND from_run IS NOT NULL LIMIT 1",
+    );
+    for (let at = runId; out.length < 100;) {
+      const row = stmt.get(at) as { fromRun: number } | undefined;
+      if (!row || out.includes(Number(row.fromRun))) break;
+      at = Number(row.fromRun);
+      out.unshift(at);
+    }
+    return out;
   }
 
   /** The transcript entries of a run, in order. */
@@ -577,7 +633,8 @@ function _channelRecord(text: string | null): RunChannelRecord | null {
 const _SAME_BINARY = "(real_path = excluded.real_path AND size = excluded.size AND " +
   "mtime_ms = excluded.mtime_ms)";
 
-const _RUN_SELECT = `SELECT id, agent, profile, bin, workspace, transport, started_at AS startedAt,
+const _RUN_SELECT =
+  `SELECT id, agent, profile, base_commit AS baseCommit, bin, workspace, transport, started_at AS startedAt,
   ended_at AS endedAt, end_reason AS endReason, exit_code AS exitCode,
   limit_message AS limitMessage, resets_at AS resetsAt FROM runs`;
 

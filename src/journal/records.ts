@@ -5,6 +5,7 @@
  * @module
  */
 import type { Certainty } from "../capture/reconcile.ts";
+import type { ToolAction } from "../../adapters/channels/tool_action.ts";
 
 /** Who said a transcript entry. */
 export type Role = "user" | "agent";
@@ -55,6 +56,16 @@ export interface RunChannelRecord {
   ignored: number;
   /** Prompt events the exact keys contradicted (the keys were kept). */
   differs: number;
+}
+
+/** A tool call a run's channel reported (see adapters/channels/tool_action.ts). */
+export type NewAction = ToolAction;
+
+/** A tool call as stored. */
+export interface ActionRow extends ToolAction {
+  seq: number;
+  /** When it was reported (ISO-8601). */
+  at: string;
 }
 
 /** How a run ended, as recorded. */
@@ -134,6 +145,8 @@ export interface RunRow {
   agent: string;
   /** The profile it ran as (`claude-api`), or null: the agent itself. */
   profile: string | null;
+  /** The commit its workspace was at when it started, when known. */
+  baseCommit: string | null;
   bin: string | null;
   workspace: string;
   transport: "pty" | "headless";

@@ -13,11 +13,13 @@ import process from "node:process";
 import { dirname, join } from "node:path";
 import { writeFileSync } from "node:fs";
 import {
+  type ActionRow,
   type BinaryStamp,
   type CachedProbe,
   type EntryRow,
   type HandoffChange,
   Journal,
+  type NewAction,
   type NewEntry,
   type NewHandoff,
   type NewProbe,
@@ -46,6 +48,7 @@ const _WHAT: Record<PendingWrite["kind"], string> = {
   startRun: "run's start",
   endRun: "run's end",
   addEntry: "typed turn",
+  addAction: "tool call",
   saveScreen: "screen snapshot",
   addHandoff: "handoff record",
   updateHandoff: "handoff update",
@@ -135,6 +138,46 @@ export class ResilientJournal extends Journal {
   override addEntry(runId: number, entry: NewEntry, at: string = new Date().toISOString()): number {
     this.#submit({ kind: "addEntry", runId, entry, at });
     return 0;
+  }
+
+  override addAction(
+    runId: number,
+    action: NewAction,
+    at: string = new Date().toISOString(),
+  ): number {
+    this.#submit({ kind: "addAction", runId, action, at });
+    return 0;
+  }
+
+  /**
+   * Records the run's starting commit when the journal takes it now; a run whose row waits, or a
+   * file that refuses it, goes without (a handoff then shows no changes since the start).
+   */
+  override setRunBase(runId: number, commit: string): void {
+    if (this.#queue.isUnstored(runId)) return;
+    try {
+      super.setRunBase(this.#queue.realId(runId), commit);
+    } catch { /* the diff stat is a help, never a reason to stop */ }
+  }
+
+  /** The runs that led to `runId` (itself alone when the journal cannot be read now). */
+  override lineage(runId: number): number[] {
+    if (this.#queue.isUnstored(runId)) return [runId];
+    return this.#read(() => super.lineage(this.#queue.realId(runId)), [runId]);
+  }
+
+  /** The stored tool calls of a run followed by those still waiting. */
+  override actions(runId: number): ActionRow[] {
+    const stored = this.#queue.isUnstored(runId)
+      ? []
+      : this.#read(() => super.actions(this.#queue.realId(runId)), []);
+    let seq = stored.length ? stored[stored.length - 1].seq : 0;
+    const waiting = this.#queue.actionsOf(runId).map(({ action, at }) => ({
+      ...action,
+      seq: ++seq,
+      at,
+    }));
+    return [...stored, ...waiting];
   }
 
   override saveScreen(
@@ -355,11 +398,11 @@ export class ResilientJournal extends Journal {
 
   #tellDropped(): void {
     const d = this.#queue.takeDropped();
-    if (this.#toldDropped || d.decisions + d.screens + d.proofs + d.turns === 0) return;
+    if (this.#toldDropped || d.decisions + d.screens + d.proofs + d.actions + d.turns === 0) return;
     this.#toldDropped = true;
     this.#report(
       `journal memory bound reached: dropped ${d.decisions} decision records, ${d.screens} ` +
-        `screen snapshots, ${d.turns} typed ` +
+        `screen snapshots, ${d.actions} tool calls, ${d.turns} typed ` +
         `turns, ${d.proofs} proofs (oldest first; runs and handoffs are kept)`,
     );
   }
@@ -374,6 +417,9 @@ export class ResilientJournal extends Journal {
         return super.endRun(id(w.runId), w.end, w.at);
       case "addEntry":
         super.addEntry(id(w.runId), w.entry, w.at);
+        return;
+      case "addAction":
+        super.addAction(id(w.runId), w.action, w.at);
         return;
       case "saveScreen":
         return super.saveScreen(id(w.runId), w.lines, w.size, w.at);

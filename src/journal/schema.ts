@@ -163,6 +163,21 @@ export const MIGRATIONS: readonly string[] = [
   // when that is the agent itself, as for every run before. The ledger's `agent` names that member
   // from now on: an existing "claude" row is the profile "claude", the agent alone.
   `ALTER TABLE runs ADD COLUMN profile TEXT;`,
+  // 11: what each run did (src/session/run_channel.ts: the tool calls its channel reported, one
+  // row each, bounded), for a handoff's "What was done"; and the commit its workspace was at when
+  // it started, for the changes since (`git diff --stat`).
+  `CREATE TABLE actions (
+     run_id     INTEGER NOT NULL REFERENCES runs(id),
+     seq        INTEGER NOT NULL,
+     tool       TEXT NOT NULL,
+     kind       TEXT NOT NULL,
+     target     TEXT,
+     outcome    TEXT NOT NULL CHECK (outcome IN ('ok', 'failed')),
+     exit_code  INTEGER,
+     at         TEXT NOT NULL,
+     PRIMARY KEY (run_id, seq)
+   );
+   ALTER TABLE runs ADD COLUMN base_commit TEXT;`,
 ];
 
 /** The schema version this build writes. */

@@ -10,6 +10,7 @@
 import type {
   BinaryStamp,
   HandoffChange,
+  NewAction,
   NewEntry,
   NewHandoff,
   NewProbe,
@@ -24,6 +25,7 @@ export type PendingWrite =
   | { kind: "startRun"; provisional: number; run: NewRun; at: string }
   | { kind: "endRun"; runId: number; end: RunEnd; at: string }
   | { kind: "addEntry"; runId: number; entry: NewEntry; at: string }
+  | { kind: "addAction"; runId: number; action: NewAction; at: string }
   | { kind: "saveScreen"; runId: number; lines: string[]; size?: ScreenSize; at: string }
   | { kind: "addHandoff"; handoff: NewHandoff; at: string }
   | { kind: "updateHandoff"; id: string; change: HandoffChange }
@@ -43,6 +45,7 @@ export interface Dropped {
   decisions: number;
   screens: number;
   proofs: number;
+  actions: number;
   turns: number;
 }
 
@@ -50,7 +53,7 @@ export interface Dropped {
 export const DEFAULT_QUEUE_CHARS = 4 * 1024 * 1024;
 
 // The order in which kinds give way when the bound is reached.
-const _DROP_ORDER = ["addDecisions", "saveScreen", "saveProbe", "addEntry"] as const;
+const _DROP_ORDER = ["addDecisions", "saveScreen", "saveProbe", "addAction", "addEntry"] as const;
 
 /** The writes waiting for the journal, oldest first. */
 export class WriteQueue {
@@ -60,7 +63,7 @@ export class WriteQueue {
   #nextProvisional = -1;
   readonly #real = new Map<number, number>();
   /** What the bound dropped since the last {@link takeDropped}. */
-  #dropped: Dropped = { decisions: 0, screens: 0, proofs: 0, turns: 0 };
+  #dropped: Dropped = { decisions: 0, screens: 0, proofs: 0, actions: 0, turns: 0 };
 
   constructor(maxChars = DEFAULT_QUEUE_CHARS) {
     this.#maxChars = maxChars;
@@ -126,6 +129,15 @@ export class WriteQueue {
     );
   }
 
+  /** The waiting tool calls of run `runId`, in order. */
+  actionsOf(runId: number): { action: NewAction; at: string }[] {
+    return this.#items.flatMap((w) =>
+      w.kind === "addAction" && this.realId(w.runId) === this.realId(runId)
+        ? [{ action: w.action, at: w.at }]
+        : []
+    );
+  }
+
   /** The waiting screen of run `runId`, or null. */
   screenOf(runId: number): string[] | null {
     for (let i = this.#items.length - 1; i >= 0; i--) {
@@ -138,7 +150,7 @@ export class WriteQueue {
   /** What the bound dropped since the last call (then counts from zero again). */
   takeDropped(): Dropped {
     const dropped = this.#dropped;
-    this.#dropped = { decisions: 0, screens: 0, proofs: 0, turns: 0 };
+    this.#dropped = { decisions: 0, screens: 0, proofs: 0, actions: 0, turns: 0 };
     return dropped;
   }
 
@@ -156,6 +168,7 @@ export class WriteQueue {
         if (kind === "addDecisions") this.#dropped.decisions++;
         else if (kind === "saveScreen") this.#dropped.screens++;
         else if (kind === "saveProbe") this.#dropped.proofs++;
+        else if (kind === "addAction") this.#dropped.actions++;
         else this.#dropped.turns++;
       }
     }
@@ -167,6 +180,8 @@ function _chars(w: PendingWrite): number {
   switch (w.kind) {
     case "addEntry":
       return 64 + w.entry.text.length;
+    case "addAction":
+      return 96 + w.action.tool.length + (w.action.target?.length ?? 0);
     case "saveScreen":
       return 64 + w.lines.reduce((n, l) => n + l.length + 4, 0);
     case "finishOutput":

@@ -46,9 +46,9 @@ Deno.test("at the bound, screens go first, then turns, oldest first; runs and ha
   q.push(screen(-1, "s".repeat(900)));
   q.push(entry(-1, "x".repeat(700)));
   q.push(entry(-1, "y".repeat(700)));
-  assertEquals(q.takeDropped(), { decisions: 0, screens: 1, proofs: 0, turns: 0 });
+  assertEquals(q.takeDropped(), { decisions: 0, screens: 1, proofs: 0, actions: 0, turns: 0 });
   q.push(entry(-1, "z".repeat(700)));
-  assertEquals(q.takeDropped(), { decisions: 0, screens: 0, proofs: 0, turns: 1 });
+  assertEquals(q.takeDropped(), { decisions: 0, screens: 0, proofs: 0, actions: 0, turns: 1 });
   assertEquals(kinds(q).map((k) => k.slice(0, 7)), ["startRu", "entry:y", "entry:z"]);
 });
 
@@ -62,4 +62,32 @@ Deno.test("provisional run ids map to real ones once stored", () => {
   assertEquals([q.realId(p), q.isUnstored(p), q.realId(7)], [42, false, 7]);
   assertEquals(q.entriesOf(42).map((e) => e.entry.text), ["hi"]);
   assertEquals(q.provisionalRunId() !== p, true);
+});
+
+Deno.test("at the bound, tool calls give way before typed turns, and are counted", () => {
+  const q = new WriteQueue(1000);
+  const action = {
+    tool: "Bash",
+    kind: "ran" as const,
+    target: "x".repeat(100),
+    outcome: "ok" as const,
+  };
+  q.push({
+    kind: "addEntry",
+    runId: 1,
+    entry: { role: "user", text: "u".repeat(100), fidelity: "keystrokes" },
+    at: "t",
+  });
+  for (let i = 0; i < 3; i++) q.push({ kind: "addAction", runId: 1, action, at: `a${i}` });
+  assertEquals(q.actionsOf(1).map((a) => a.at), ["a0", "a1", "a2"]);
+  q.push({
+    kind: "addEntry",
+    runId: 1,
+    entry: { role: "agent", text: "r".repeat(200), fidelity: "screen" },
+    at: "t2",
+  });
+  const dropped = q.takeDropped();
+  assertEquals([dropped.actions, dropped.turns], [1, 0]);
+  assertEquals(q.actionsOf(1).map((a) => a.at), ["a1", "a2"]);
+  assertEquals(q.entriesOf(1).length, 2);
 });

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { headCommit } from "../handoff/workspace.ts";
 import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
 import type { Journal } from "../journal/journal.ts";
 import { type PtyProcess, spawnPty } from "../pty/pty_process.ts";
@@ -168,6 +169,9 @@ export class AgentRun {
       workspace: opts.workspace,
       transport: "pty",
     });
+    // The commit the work starts from, for the changes a later handoff shows (never waited for).
+    headCommit(opts.workspace).then((sha) => sha && opts.journal.setRunBase(runId, sha))
+      .catch(() => {});
     let pty: PtyProcess;
     try {
       // Every chunk is used at once and kept by nobody (the recording copies what it keeps).

@@ -23,6 +23,9 @@ import { ChannelReader, type DropReason } from "./channel_reader.ts";
 /** How often the channel folder is looked at. */
 export const CHANNEL_LOOK_MS = 25;
 
+/** Tool calls kept per run, at most; the rest are counted (`dropped.actions`), not kept. */
+export const RUN_ACTIONS_MAX = 5_000;
+
 /** What a run's channel did, as the journal keeps it with the run. */
 export type ChannelSummary = RunChannelRecord;
 
@@ -73,6 +76,7 @@ export class RunChannel {
   /** A step failed: the channel is read no more. */
   #broken: string | null = null;
   readonly #said = new Set<string>();
+  #actions = 0;
   readonly #summary: ChannelSummary = {
     state: "on",
     records: 0,
@@ -186,6 +190,7 @@ export class RunChannel {
   // Handles one event; only those the conversation trusts go on to detection. Returns whether
   // the record's prompt was refused.
   #event(event: ChannelEvent, atMs: number, refused: boolean): boolean {
+    if (event.type === "tool") this.#action(event);
     const outs = this.#turns.event(event, atMs);
     this.#apply(outs);
     const refusedNow = outs.some((o) => o.kind === "ignored" || o.kind === "differs");
@@ -233,6 +238,23 @@ export class RunChannel {
           break;
       }
     }
+  }
+
+  // A tool call goes to the journal for the handoff's "What was done", up to the bound.
+  #action(event: Extract<ChannelEvent, { type: "tool" }>): void {
+    if (this.#actions >= RUN_ACTIONS_MAX) {
+      const d = this.#summary.dropped;
+      d.actions = (d.actions ?? 0) + 1;
+      this.#sayOnce(
+        "actions",
+        `${this.#opts.agent}'s channel reported more than ${RUN_ACTIONS_MAX} tool calls; ` +
+          "the later ones are counted, not kept",
+      );
+      return;
+    }
+    this.#actions++;
+    const { turn: _turn, type: _type, ...action } = event;
+    this.#opts.journal.addAction(this.#opts.runId, action);
   }
 
   #drop(reason: DropReason, detail: string): void {

@@ -33,7 +33,8 @@
  * `SIM_RETRY_GIVEUP=N` (OpenCode stops retrying after attempt N and ends the turn with its `┃`
  * error block), `SIM_SPLIT_MS` (the frame showing the limit is written in two parts this many ms
  * apart, cut inside the reset clause), `SIM_TOOL_CAT=FILE` (Claude answers a turn by running
- * `cat FILE` and ends the turn on its output), `SIM_HOOKS_OFF=1` (no hook or plugin runs at all: Claude as
+ * `cat FILE` and ends the turn on its output), `SIM_TOOL_CALLS=JSON` (Claude: the tool calls each
+ * turn makes, reported by its PostToolUse/PostToolUseFailure hooks; see env.ts), `SIM_HOOKS_OFF=1` (no hook or plugin runs at all: Claude as
  * under managed settings with `disableAllHooks`), `SIM_MODEL_URL` (every submitted turn is also
  * POSTed there as an OpenAI chat-completions request, so a local mock sees this agent's model
  * requests beside a real agent's: the real-agent matrix times a handoff by them).

@@ -12,6 +12,7 @@
 import { join } from "node:path";
 import { eventHooks, type HookResult, modelContext, readSettings, runHook } from "./claude_hook.ts";
 import type { SimLaunch } from "./launch.ts";
+import { toolCalls } from "./env.ts";
 import type { SimLog } from "./log.ts";
 import { simStateDir } from "./opencode_store.ts";
 import type { ProviderError, SimChannel } from "./channel.ts";
@@ -143,6 +144,27 @@ export class ClaudeChannel implements SimChannel {
     const hookContext = rs.filter((r) => r.exitCode === 0 && r.additionalContext)
       .map((r) => `UserPromptSubmit hook additional context: ${r.additionalContext}`);
     this.#log.write({ event: "model", turn, prompt: text, hookContext });
+    // The turn's tool calls (SIM_TOOL_CALLS), each followed by its PostToolUse or
+    // PostToolUseFailure hook, waited for as Claude does, with 2.1.332's fields.
+    for (const [i, call] of toolCalls(turn).entries()) {
+      const base = {
+        tool_name: call.tool,
+        tool_input: call.input,
+        tool_use_id: `toolu_sim_${turn}_${i}`,
+      };
+      await (call.error === undefined
+        ? this.fire("PostToolUse", {
+          ...base,
+          tool_response: { stdout: "", stderr: "", interrupted: false, isImage: false },
+          duration_ms: 5,
+        })
+        : this.fire("PostToolUseFailure", {
+          ...base,
+          error: call.error,
+          is_interrupt: false,
+          duration_ms: 5,
+        }));
+    }
   }
 
   // As real Claude: the displayed message in two MessageDisplay parts (not waited for), then Stop.

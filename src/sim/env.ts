@@ -80,3 +80,26 @@ export function limitAfter(): number {
   if (sessions > 0 && _session > sessions) return 0;
   return envInt("SIM_LIMIT_AFTER", 0);
 }
+
+/** One tool call a simulated agent reports on its channel (`SIM_TOOL_CALLS`). */
+export interface SimToolCall {
+  tool: string;
+  input: Record<string, unknown>;
+  /** Set: the call failed with this error text (Claude: `Exit code 1\n…`). */
+  error?: string;
+}
+
+/**
+ * `SIM_TOOL_CALLS=JSON`: the tool calls each turn makes before it answers, as a JSON array of
+ * {@link SimToolCall}; `{turn}` in a string of an input becomes the turn's number. None when unset
+ * or not such an array.
+ */
+export function toolCalls(turn: number): SimToolCall[] {
+  try {
+    const calls = JSON.parse(env("SIM_TOOL_CALLS") ?? "[]");
+    if (!Array.isArray(calls)) return [];
+    return JSON.parse(JSON.stringify(calls).replaceAll("{turn}", String(turn)));
+  } catch {
+    return [];
+  }
+}
