@@ -17,6 +17,8 @@
  * - `session.error`: `APIError` {`message`, `statusCode`, `responseBody`} once it gives up; an
  *   interrupted turn (Esc) ends with no error, only `idle`.
  * - `message.part.updated`: each finished text part of the reply.
+ * - `tool.execute.after`: each finished tool call (`tool`, the arguments naming its target, a
+ *   command's `exit`), from the plugin's hook of that name.
  *
  * @module
  */
@@ -41,6 +43,7 @@ import {
   openCodePluginSource,
 } from "./opencode_plugin.ts";
 import { join } from "node:path";
+import { toolAction } from "./tool_action.ts";
 
 /** The records the plugin writes. */
 export const OPENCODE_CHANNEL_EVENTS = [
@@ -49,6 +52,7 @@ export const OPENCODE_CHANNEL_EVENTS = [
   "session.status",
   "session.error",
   "message.part.updated",
+  "tool.execute.after",
 ] as const;
 
 /** A reply's text kept, at most (code units). */
@@ -175,6 +179,15 @@ class _OpenCodeParser implements ChannelParser {
         return this.#status(_rec(props.status), opts);
       case "session.error":
         return this.#error(_rec(props.error), opts);
+      case "tool.execute.after": {
+        const tool = _str(d.tool);
+        if (!tool) return [];
+        const exit = typeof d.exit === "number" ? d.exit : null;
+        return [{
+          type: "tool",
+          ...toolAction(tool, _rec(d.args), { failed: false, exitCode: exit }),
+        }];
+      }
       case "message.part.updated": {
         const part = _rec(props.part);
         // Only a finished text part of the model's (the plugin sends no other; a raw record may).

@@ -18,11 +18,24 @@ export const OPENCODE_PLUGIN_FILE = "uuldana-channel-plugin.js";
 /** A text part is cut to this many code units before it is written (the reader takes 1 MiB). */
 export const OPENCODE_PART_MAX = 256 * 1024;
 
+// The arguments of a tool call that name what it worked on (never its content).
+const _TARGET_ARGS = [
+  "filePath",
+  "path",
+  "command",
+  "pattern",
+  "query",
+  "url",
+  "description",
+];
+
 /**
  * The plugin's source (an ES module). The events it keeps: the user's message (`chat.message`),
  * sessions being made (to tell a subagent's from the user's), `session.status` (busy, idle,
- * retry), `session.error`, and each finished text part of a reply (`message.part.updated` with
- * its end time).
+ * retry), `session.error`, each finished text part of a reply (`message.part.updated` with
+ * its end time), and each finished tool call (`tool.execute.after`: the tool, the arguments that
+ * name its target — a path, a command, a pattern, cut at 1,000 code units, never a file's content —
+ * and a command's exit code).
  */
 export function openCodePluginSource(): string {
   return `// uuldana's channel plugin: a copy of the few events uuldana reads, as files in the run's
@@ -54,6 +67,22 @@ export const UuldanaChannel = async () => ({
       const parts = (output && output.parts || []).filter((p) => p && p.type === "text")
         .map((p) => ({ type: "text", text: String(p.text ?? ""), synthetic: !!p.synthetic }));
       send("chat.message", { sessionID: input && input.sessionID, parts });
+    } catch { /* never in the way */ }
+  },
+  "tool.execute.after": async (input, output) => {
+    try {
+      const args = (input && input.args) || {};
+      const named = {};
+      for (const key of ${JSON.stringify(_TARGET_ARGS)}) {
+        if (typeof args[key] === "string") named[key] = args[key].slice(0, 1000);
+      }
+      const meta = (output && output.metadata) || {};
+      send("tool.execute.after", {
+        sessionID: input && input.sessionID,
+        tool: String((input && input.tool) || ""),
+        args: named,
+        ...(typeof meta.exit === "number" ? { exit: meta.exit } : {}),
+      });
     } catch { /* never in the way */ }
   },
   event: async ({ event }) => {

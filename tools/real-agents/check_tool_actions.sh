@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Checks "What was done" against REAL agents: a local model (tool_mock.ts on 127.0.0.1) makes the
+# agent do CALLS tool calls a turn for TURNS turns — create a file, run `sh check.sh T N` (every
+# tenth one exits 1), in the agent's own tool names — then answers its next turn with the
+# provider's usage-limit error. uuldana must hand off to its simulated Codex with a "What was done"
+# that lists every tool call the agent completed, in order, as the mock asked for them, and the
+# files must be in the workspace. No account, no credentials.
+#
+#   AGENTS_DIR=/work/agents tools/real-agents/check_tool_actions.sh [claude opencode …]
+# CALLS (default 10) and TURNS (default 3): 30 tool calls before the limit.
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+source "$repo/tools/real-agents/script_world.sh" uuldana-tools
+calls="${CALLS:-10}"
+turns="${TURNS:-3}"
+agents=("${@:-claude opencode}")
+[[ $# -gt 0 ]] || agents=(claude opencode)
+
+"$deno" run -A "$repo/tools/real-agents/tool_mock.ts" 0 "$work/mock.jsonl" "$calls" "$turns" 2>"$work/mock.log" &
+mock_pid=$!
+for _ in $(seq 1 100); do grep -q "^mock on " "$work/mock.log" && break; sleep 0.1; done
+port="$(sed -n 's/^mock on \([0-9]*\)$/\1/p' "$work/mock.log")"
+[[ -n "$port" ]] || fail "the mock did not start"
+base="http://127.0.0.1:$port"
+"$deno" eval "import { installSimAgents } from '$repo/src/sim/install.ts';
+  installSimAgents('$work/bin', ['codex'], [Deno.execPath(), 'run', '-A', '--config', '$repo/deno.json', '$repo/mod.ts']);"
+
+agent_bin() { # NAME PACKAGE VERSION
+  local bin="${AGENTS_DIR:-/nonexistent}/$1@$3/node_modules/.bin/$1"
+  [[ -x "$bin" ]] || { npm install --prefix "$work/a-$1" --no-audit --no-fund --loglevel=error "$2@$3" >&2; bin="$work/a-$1/node_modules/.bin/$1"; }
+  echo "$bin"
+}
+
+check() { # AGENT: one agent's run
+  local agent="$1" ws="$work/ws-$1" home="$work/home-$1" env_json ready
+  rm -rf "$ws" "$home"; mkdir -p "$ws/work" "$home"
+  printf 'case "$2" in *0) echo "check $1.$2 failed"; exit 1 ;; esac\necho "check $1.$2 ok"\n' > "$ws/check.sh"
+  git -C "$ws" init -q -b main && git -C "$ws" add . && git -C "$ws" -c user.name=t -c user.email=t@example.com commit -qm base
+  : > "$work/mock.jsonl"
+  case "$agent" in
+    claude)
+      local bin; bin="$(agent_bin claude @anthropic-ai/claude-code 2.1.332)"
+      printf '{"hasCompletedOnboarding":true,"theme":"dark","projects":{"%s":{"hasTrustDialogAccepted":true}}}' "$ws" > "$home/.claude.json"
+      mkdir -p "$home/.claude"
+      printf '{"permissions":{"allow":["Write","Edit","Bash(sh check.sh:*)"],"defaultMode":"acceptEdits"}}' > "$home/.claude/settings.json"
+      env_json="{\"HOME\": \"$home\", \"CLAUDE_CODE_OAUTH_TOKEN\": \"dummy-not-a-real-token\", \"ANTHROPIC_BASE_URL\": \"$base\", \"DISABLE_AUTOUPDATER\": \"1\", \"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC\": \"1\"}"
+      ready='for shortcuts|shift\+tab to cycle|accept edits' ;;
+    opencode|kilo)
+      local pkg=opencode-ai ver=1.18.33 var=OPENCODE_CONFIG_CONTENT
+      [[ "$agent" == kilo ]] && pkg=@kilocode/cli ver=7.7.7 var=KILO_CONFIG_CONTENT
+      local bin; bin="$(agent_bin "$agent" "$pkg" "$ver")"
+      local conf="{\\\"model\\\":\\\"mock/mock-1\\\",\\\"permission\\\":{\\\"edit\\\":\\\"allow\\\",\\\"bash\\\":\\\"allow\\\"},\\\"provider\\\":{\\\"mock\\\":{\\\"npm\\\":\\\"@ai-sdk/openai-compatible\\\",\\\"name\\\":\\\"Mock\\\",\\\"options\\\":{\\\"baseURL\\\":\\\"$base/v1\\\",\\\"apiKey\\\":\\\"mock-key-not-a-credential\\\"},\\\"models\\\":{\\\"mock-1\\\":{\\\"name\\\":\\\"Mock One\\\",\\\"tool_call\\\":true}}}}}"
+      env_json="{\"HOME\": \"$home\", \"XDG_DATA_HOME\": \"$home/.local/share\", \"OPENCODE_DISABLE_AUTOUPDATE\": \"1\", \"KILO_DISABLE_AUTOUPDATE\": \"1\", \"$var\": \"$conf\"}"
+      ready='ctrl\+p|tab .*agents|Ask anything' ;;
+    *) fail "no recipe for $agent" ;;
+  esac
+  cat > "$work/config.json" <<JSON
+{"chain": ["$agent", "codex"], "agents": {
+  "$agent": {"bin": "$bin", "env": $env_json},
+  "codex": {"bin": "$work/bin/codex", "env": {"SIM_AGENT_LOG": "$work/codex-$agent.log"}}}}
+JSON
+  sock="uuldana-tools-$$-$agent"
+  tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 -c "$ws" \
+    "env UULDANA_CONFIG=$work/config.json UULDANA_HOME=$work/data-$agent TERM=xterm-256color $deno run -A $repo/mod.ts run; echo EXIT=\$?; sleep 600"
+  for _ in $(seq 1 900); do tmux -L "$sock" capture-pane -p | grep -qE "$ready" && break; sleep 0.2; done
+  sleep 3
+  local t
+  for t in $(seq 1 $((turns + 1))); do
+    tmux -L "$sock" send-keys -l "do step $t of the work"; sleep 0.5; tmux -L "$sock" send-keys Enter
+    if ((t <= turns)); then
+      for _ in $(seq 1 600); do grep -q "MOCKDONE-$t" <(tmux -L "$sock" capture-pane -p) && break; sleep 0.2; done
+      grep -q "MOCKDONE-$t" <(tmux -L "$sock" capture-pane -p) || fail "$agent: turn $t did not end"
+      sleep 2
+    fi
+  done
+  for _ in $(seq 1 300); do grep -q '"mode":"tui"' "$work/codex-$agent.log" 2>/dev/null && break; sleep 0.2; done
+  grep -q '"mode":"tui"' "$work/codex-$agent.log" 2>/dev/null || fail "$agent: no handoff to codex"
+  python3 - "$work/mock.jsonl" "$work/codex-$agent.log" "$ws" "$agent" <<'PY'
+import json, os, re, sys
+mock, codex, ws, agent = sys.argv[1:]
+asked = [json.loads(l) for l in open(mock) if '"n":' in l]
+start = next(json.loads(l) for l in open(codex) if '"mode":"tui"' in l)
+prompt = start.get("prompt") or ""
+done = prompt[prompt.index("What was done"):prompt.index("Conversation so far")]
+said = [l[2:] for l in done.splitlines() if l.startswith("- ")]
+def expect(a):
+    if a["kind"] == "created":
+        return f"created {a['target']}"
+    code = 1 if str(a["n"]).endswith("0") else 0
+    return f"ran `{a['target']}` → exit {code}" if agent != "claude" or code else f"ran `{a['target']}`"
+want = [expect(a) for a in asked]
+got = [re.sub(r"^created .*?(work/t\d+-\d+\.txt)$", r"created \1", s) for s in said]
+missing = [w for w in want if w not in got]
+files = sum(os.path.exists(os.path.join(ws, a["target"])) for a in asked if a["kind"] == "created")
+print(f"{agent}: the mock asked for {len(asked)} tool calls; What was done lists {len(said)}; "
+      f"{len(want) - len(missing)} of them match in order: {got == want}; "
+      f"{files} of {sum(a['kind'] == 'created' for a in asked)} files in the workspace")
+if missing: print("  missing:", missing[:5]); print("  said:", said[:8])
+sys.exit(0 if not missing and got == want else 1)
+PY
+  tmux -L "$sock" kill-server 2>/dev/null || true
+}
+
+for a in "${agents[@]}"; do check "$a"; done
