@@ -16,6 +16,7 @@
 import type { AgentChannel, ChannelEvent, ChannelParseOptions, ChannelParser } from "../channel.ts";
 import { normalizeSpace } from "../screen_text.ts";
 import { piErrorHit } from "../pi_limit.ts";
+import { statedExitCode, toolAction } from "./tool_action.ts";
 
 /** The extension's event names, in the order pi fires them in a session. */
 export const PI_CHANNEL_EVENTS = [
@@ -23,6 +24,7 @@ export const PI_CHANNEL_EVENTS = [
   "input",
   "agent_start",
   "message_end",
+  "tool_result",
   "agent_end",
   "provider_error",
   "session_shutdown",
@@ -120,6 +122,15 @@ class _PiParser implements ChannelParser {
         const status = typeof d.status === "number" ? d.status : null;
         const event = status === null ? null : piProviderError(status, _str(d.body) ?? "", opts);
         return event ? [event] : [];
+      }
+      case "tool_result": {
+        // The extension's copy of pi's `tool_result`: name, target arguments, isError, the end of
+        // a failed call's text (pi's bash ends it with "Command exited with code N").
+        const tool = _str(d.toolName);
+        if (!tool) return [];
+        const failed = d.isError === true;
+        const exitCode = failed ? statedExitCode(d.ending) : null;
+        return [{ type: "tool", ...toolAction(tool, d.input, { failed, exitCode }) }];
       }
       case "session_shutdown":
         return [{ type: "session", phase: "end", detail: _str(d.reason) ?? undefined }];

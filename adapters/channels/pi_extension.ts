@@ -138,6 +138,22 @@ export default function uuldanaChannel(pi) {
       model: m.model ?? null,
     });
   });
+  // A finished tool call: its name, the arguments that name its target (never a file's content),
+  // whether it failed, and the end of its text (where pi states a command's exit code). The
+  // handler returns nothing: pi's result goes on unchanged.
+  pi.on("tool_result", (e) => {
+    const input = e.input || {};
+    const named = {};
+    for (const key of ["path", "command", "pattern", "url"]) {
+      if (typeof input[key] === "string") named[key] = input[key].slice(0, 1000);
+    }
+    record("tool_result", {
+      toolName: String(e.toolName || ""),
+      input: named,
+      isError: !!e.isError,
+      ending: e.isError ? text({ content: e.content }).slice(-200) : "",
+    });
+  });
   pi.on("agent_end", () => record("agent_end", {}));
   pi.on("session_shutdown", (e) => record("session_shutdown", { reason: e.reason ?? null }));
 }

@@ -20,6 +20,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
+import { statedExitCode, toolAction } from "./tool_action.ts";
 import type {
   AgentChannel,
   ChannelCheck,
@@ -38,6 +39,8 @@ export const QWEN_CHANNEL_EVENTS = [
   "SessionStart",
   "UserPromptSubmit",
   "MessageDisplay",
+  "PostToolUse",
+  "PostToolUseFailure",
   "Stop",
   "StopFailure",
   "Notification",
@@ -184,6 +187,16 @@ class _QwenParser implements ChannelParser {
         this.#reset();
         this.#open = false;
         return [{ type: "idle" }];
+      }
+      case "PostToolUse":
+      case "PostToolUseFailure": {
+        // Claude's fields (tool_name, tool_input, tool_response | error), from Qwen 0.24.4's
+        // firePostToolUseHook / firePostToolUseFailureHook.
+        const tool = _str(d.tool_name);
+        if (!tool) return [];
+        const failed = record.name === "PostToolUseFailure";
+        const exitCode = failed ? statedExitCode(d.error) : null;
+        return [{ type: "tool", ...toolAction(tool, d.tool_input, { failed, exitCode }) }];
       }
       case "SessionEnd":
         return [{ type: "session", phase: "end", detail: _str(d.reason) ?? undefined }];

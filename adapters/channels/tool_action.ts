@@ -109,10 +109,13 @@ export function toolAction(
   };
 }
 
-/** The exit code a tool's error or output text states (`Exit code 1`, `exit status 2`), or null. */
+/**
+ * The exit code a tool's error or output text states (Claude's and Qwen's `Exit code 1`, pi's
+ * `Command exited with code 1` at its end, `exit status 2`), or null.
+ */
 export function statedExitCode(text: unknown): number | null {
   if (typeof text !== "string") return null;
-  const m = /\bexit (?:code|status)[: ]+(-?\d{1,5})\b/i.exec(text.slice(0, 4096));
+  const m = /\bexit(?:ed with)? (?:code|status)[: ]+(-?\d{1,5})\b/i.exec(text.slice(-4096));
   return m ? Number(m[1]) : null;
 }
 

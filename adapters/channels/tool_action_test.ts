@@ -61,6 +61,7 @@ Deno.test("toolAction: how a call ended, and bounds on what hostile input can pu
 Deno.test("statedExitCode: the code an error text states", () => {
   assertEquals(statedExitCode("Exit code 1\nnpm ERR! Test failed"), 1);
   assertEquals(statedExitCode("Command exited with exit status 127"), 127);
+  assertEquals(statedExitCode("FAIL\n\nCommand exited with code 2"), 2);
   assertEquals(statedExitCode("no code here"), null);
   assertEquals(statedExitCode(42), null);
 });
