@@ -7,6 +7,9 @@
  */
 import zlib from "node:zlib";
 
+/** The most a member may inflate to (Copilot's package is 245 MB). */
+const MAX_INFLATED = 1024 * 1024 * 1024;
+
 /** One file inside an archive found in a binary. */
 export interface EmbeddedFile {
   /** Its path inside the archive (`package/cli-main.js`). */
@@ -14,34 +17,22 @@ export interface EmbeddedFile {
   bytes: Uint8Array;
 }
 
-/** Inflates the gzip member at the start of `bytes`, ignoring whatever follows it. */
-export function gunzipPrefix(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Promise((resolve) => {
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    let settled = false;
-    const finish = () => {
-      if (settled) return;
-      settled = true;
-      const out = new Uint8Array(total);
-      let o = 0;
-      for (const c of chunks) {
-        out.set(c, o);
-        o += c.length;
-      }
-      resolve(out);
-    };
-    const gunzip = zlib.createGunzip();
-    gunzip.on("data", (c: Uint8Array) => {
-      chunks.push(c);
-      total += c.length;
-    });
-    gunzip.on("end", finish);
-    // Trailing bytes that are not a second member end the stream with an error: what came out
-    // before it is the member.
-    gunzip.on("error", finish);
-    gunzip.end(bytes);
-  });
+/** Inflates the gzip member at the start of `bytes`, ignoring whatever follows it (or null). */
+export function gunzipPrefix(bytes: Uint8Array): Uint8Array | null {
+  const flags = bytes[3];
+  let at = 10;
+  if (flags & 4) at += 2 + (bytes[at] | (bytes[at + 1] << 8)); // FEXTRA
+  if (flags & 8) { while (at < bytes.length && bytes[at++] !== 0); // FNAME
+   }
+  if (flags & 16) { while (at < bytes.length && bytes[at++] !== 0); // FCOMMENT
+   }
+  if (flags & 2) at += 2; // FHCRC
+  try {
+    // Raw inflate stops at the member's last block; gunzip would read what follows as a member.
+    return zlib.inflateRawSync(bytes.subarray(at), { maxOutputLength: MAX_INFLATED });
+  } catch {
+    return null;
+  }
 }
 
 /** Offsets of gzip members (magic 1F 8B, deflate, no reserved flags) in `bytes`. */
@@ -89,11 +80,11 @@ export function tarFiles(tar: Uint8Array): EmbeddedFile[] {
 }
 
 /** Every file of every tar archive gzipped inside `bytes`. */
-export async function embeddedFiles(bytes: Uint8Array): Promise<EmbeddedFile[]> {
+export function embeddedFiles(bytes: Uint8Array): EmbeddedFile[] {
   const files: EmbeddedFile[] = [];
   for (const at of gzipOffsets(bytes)) {
-    const inflated = await gunzipPrefix(bytes.subarray(at));
-    if (inflated.length >= 512) files.push(...tarFiles(inflated));
+    const inflated = gunzipPrefix(bytes.subarray(at));
+    if (inflated && inflated.length >= 512) files.push(...tarFiles(inflated));
   }
   return files;
 }

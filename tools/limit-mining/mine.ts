@@ -183,7 +183,7 @@ async function mineOne(
   }
   await Deno.mkdir(opts.out, { recursive: true });
   const path = `${opts.out}/${agent}-${version}.json`;
-  await Deno.writeTextFile(path, JSON.stringify(result, null, 1) + "\n");
+  await Deno.writeTextFile(path, JSON.stringify(result, null, 2) + "\n");
   console.log(`wrote ${path}`);
 }
 

@@ -87,7 +87,7 @@ export async function forEachSource(
       seen.add(id);
       const bytes = await Deno.readFile(path);
       if (kind === "binary" && layout.embedded) {
-        for (const inner of await embeddedFiles(bytes)) {
+        for (const inner of embeddedFiles(bytes)) {
           if (!layout.embedded.some((e) => inner.name === e)) continue;
           const innerKind = JS.test(inner.name) ? "js" : "binary";
           use({ file: `${file} → ${inner.name}`, kind: innerKind, bytes: inner.bytes });

@@ -12,8 +12,8 @@ export const TOPIC: RegExp = new RegExp(
     String.raw`\b(?:usage|quotas?|credits?|spend(?:ing)?|billing|capacity|overloaded|overage`,
     String.raw`exhausted|funds|seat|subscription|allowance|budget|entitlement|premium requests?`,
     String
-      .raw`rate[- ]?limit(?:ed|s)?|retrying|retry (?:in|after|attempts?)|retries|limits? (?:reached|hit|exceeded|resets?)`,
-    String.raw`(?:hit|reached|exceeded) (?:your|the|a) [\w-]+(?: [\w-]+)? limit`,
+      .raw`rate[- ]?limit(?:ed|s)?|retrying|retry (?:in|after|attempts?|failed)|retries|after \S+ attempts|limits? (?:reached|hit|exceeded|resets?)`,
+    String.raw`(?:hit|reached|exceeded) (?:your|the|a) (?:[\w-]+ ){0,2}limit`,
     String.raw`resets? (?:at|in|on)|too many requests|high demand|try again (?:at|in|later)`,
     String
       .raw`your plan|plan['’]s|upgrade (?:to|your)|429|529|RESOURCE_EXHAUSTED|insufficient_quota)\b`,
