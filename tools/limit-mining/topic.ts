@@ -16,7 +16,10 @@ export const TOPIC: RegExp = new RegExp(
     String.raw`(?:hit|reached|exceeded) (?:your|the|a) (?:[\w-]+ ){0,2}limit`,
     String.raw`resets? (?:at|in|on)|too many requests|high demand|try again (?:at|in|later)`,
     String
-      .raw`your plan|plan['’]s|upgrade (?:to|your)|429|529|RESOURCE_EXHAUSTED|insufficient_quota)\b`,
+      .raw`your plan|plan['’]s|upgrade (?:to|your)|429|529|RESOURCE_EXHAUSTED|insufficient_quota`,
+    // warnings and fallbacks whose topic word is a fill: "Over ${pct}% of your ${limit} used"
+    String
+      .raw`% of your|close to your|now using|you['’]ve used|disabled for your org|you['’](?:ve hit|ve reached) your|you['’]re out of)\b`,
   ].join("|"),
   "i",
 );
@@ -31,8 +34,8 @@ const MAX_LENGTH = 600;
 export function isTopicText(text: string): boolean {
   const t = text.trim();
   if (t.length < MIN_LENGTH || t.length > MAX_LENGTH) return false;
-  if (!TOPIC.test(t)) return false;
   const prose = t.replace(/\$\{[^}]*\}/g, "x");
+  if (!TOPIC.test(t) && !TOPIC.test(prose)) return false;
   if ((prose.match(/ /g) ?? []).length < 2) return false;
   if (!/[a-z]{3}/.test(prose)) return false;
   if ((prose.match(/[;{}=<>|&]|=>|\bfunction\b|\breturn\b/g) ?? []).length > 2) return false;
