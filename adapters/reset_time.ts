@@ -78,9 +78,10 @@ const _ABSOLUTE = new RegExp(
 );
 const _UNIT = String
   .raw`\d+(?:\.\d+)?\s*(?:days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)(?![a-z])`;
+// "Try again in ~142 min." (pi, from OpenAI's usage_limit_reached): the `~` says about.
 const _RELATIVE = new RegExp(
   String
-    .raw`\b(?:resets?|reset|try again|retry|Please retry|will reset)\s+(?:in|after)\s+((?:${_UNIT}(?:,?\s*(?:and\s+)?)?)+)`,
+    .raw`\b(?:resets?|reset|try again|retry|Please retry|will reset)\s+(?:in|after)\s+~?((?:${_UNIT}(?:,?\s*(?:and\s+)?)?)+)`,
   "i",
 );
 // "will reset at 2026-12-02T00:52:26.000Z" (a provider's quota error, as Qwen Code shows it).

@@ -42,6 +42,14 @@ Deno.test("dates: later this year, next year when past, explicit years", () => {
 
 Deno.test("relative waits and epochs", () => {
   assertEquals(parseResetTime("try again in 2 hours.", now), "2026-03-10T04:00:00.000Z");
+  // pi, from OpenAI's usage_limit_reached: "about 142 minutes".
+  assertEquals(
+    parseResetTime(
+      "You have hit your ChatGPT usage limit (plus plan). Try again in ~142 min.",
+      now,
+    ),
+    "2026-03-10T04:22:00.000Z",
+  );
   assertEquals(parseResetTime("Please retry after 2733 seconds.", now), "2026-03-10T02:45:33.000Z");
   assertEquals(parseResetTime("reset after 1h2m3s.", now), "2026-03-10T03:02:03.000Z");
   // A provider's quota error as Qwen Code 0.24.4 shows it (its StopFailure hook carries the same).
