@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { scanTextRuns, splitRun, type TextRun } from "./raw_strings.ts";
+import { type FillMarker, scanTextRuns, splitRun, type TextRun } from "./raw_strings.ts";
 
 const enc = new TextEncoder();
 
@@ -14,10 +14,10 @@ function blob(...parts: (string | number[])[]): Uint8Array {
   return out;
 }
 
-function pieces(bytes: Uint8Array): string[] {
+function pieces(bytes: Uint8Array, fill?: FillMarker): string[] {
   const runs: TextRun[] = [];
-  scanTextRuns(bytes, (r) => runs.push(r));
-  return runs.flatMap((r) => splitRun(bytes, r).map((p) => p.value));
+  scanTextRuns(bytes, (r) => runs.push(r), 8, 0, bytes.length, fill);
+  return runs.flatMap((r) => splitRun(bytes, r, fill).map((p) => p.value));
 }
 
 Deno.test("curly quotes and middle dots survive, control bytes end a run", () => {
@@ -40,9 +40,10 @@ Deno.test("a run packed from Rust constants splits where a sentence meets the ne
   ]);
 });
 
-Deno.test("Copilot's 0xC0 fill marker stays inside the run as ${…}", () => {
+Deno.test("Copilot's 0xC0 fill marker stays inside the run as ${…}, only where asked for", () => {
   const bytes = blob([0, 62], "Requests for the month.", [0xc0, 0x4d], " Upgrade your plan.", [0]);
-  assertEquals(pieces(bytes), [">Requests for the month.${…} Upgrade your plan."]);
+  assertEquals(pieces(bytes, 0xc0), [">Requests for the month.${…} Upgrade your plan."]);
+  assertEquals(pieces(bytes), [">Requests for the month.", "M Upgrade your plan."]);
 });
 
 Deno.test("offsets are byte offsets in the blob", () => {
