@@ -5,7 +5,7 @@
  * needs on one of its surfaces (where that agent draws the text): the hard messages as
  * {@linkcode LimitRule}s, every other class as a veto, and the warnings with their reset for the
  * limit ledger. Within a surface the file's order is kept: the first entry that matches wins.
- * docs/detection.md says how to add a release's messages. Pure.
+ * docs/limit-data.md says how the data is made and how to add a release's messages. Pure.
  *
  * @module
  */
