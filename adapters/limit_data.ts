@@ -189,3 +189,21 @@ export function warningIn(
   if (m?.class !== "warning") return null;
   return { id: m.id, message: text, resetsAt: readResetTime(text, now, timeZone).at };
 }
+
+/**
+ * The usage warning `text` is on any of `agent`'s surfaces (for a text a channel carried, which
+ * names no surface), as {@linkcode warningIn} reads it; null when it is none of its warnings.
+ */
+export function warningAnywhere(
+  agent: string,
+  text: string,
+  now: Date,
+  timeZone?: string,
+): LimitWarning | null {
+  if (!LIMIT_FILES[agent]) return null;
+  for (const surface of surfaces(agent)) {
+    const warning = warningIn(agent, surface, text, now, timeZone);
+    if (warning) return warning;
+  }
+  return null;
+}

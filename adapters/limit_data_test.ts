@@ -7,6 +7,7 @@ import {
   limitRules,
   limitVetoes,
   surfaces,
+  warningAnywhere,
   warningIn,
 } from "./limit_data.ts";
 import { matchRule } from "./screen_text.ts";
@@ -112,6 +113,14 @@ Deno.test("a warning is told apart, with the reset it states; a limit or a plain
     null,
   );
   assertEquals(warningIn("claude", "row", "Done: the tests pass.", now, "UTC"), null);
+  // A channel's text names no surface: every surface of the agent is asked.
+  const codexWarning = LIMIT_FILES.codex.messages.find((m) => m.class === "warning");
+  assert(codexWarning, "codex.json has a warning");
+  assertEquals(
+    warningAnywhere("codex", codexWarning.examples[0], now, "UTC")?.id,
+    codexWarning.id,
+  );
+  assertEquals(warningAnywhere("auggie", "You've used 90% of your limit", now), null);
 });
 
 Deno.test("an agent or a surface the data does not have is an error, not an empty list", () => {
