@@ -156,7 +156,8 @@ const _openCodeProvider = (frame: typeof opencodeScreen): _Draw => (text) => {
     { name: "retry footer", rows: frame([], footer), state: "retrying" },
   ];
 };
-// Their limit dialogs: a title ("Free limit reached", "Go limit reached") over the text.
+// OpenCode's limit dialogs (not recorded; drawn from its source): a title ("Free limit reached",
+// "Go limit reached") over the text.
 const _openCodeDialog = (frame: typeof opencodeScreen): _Draw => (text) => {
   const title = /^Go\b/.test(text) ? "Go limit reached" : "Free limit reached";
   const box = [
@@ -187,6 +188,7 @@ export const SURFACES: Record<string, Record<string, _Draw>> = {
     provider: _openCodeProvider(opencodeScreen),
     dialog: _openCodeDialog(opencodeScreen),
   },
-  kilo: { provider: _openCodeProvider(kiloScreen), dialog: _openCodeDialog(kiloScreen) },
+  // Kilo 7.7.7's TUI has no usage dialogs.
+  kilo: { provider: _openCodeProvider(kiloScreen) },
   pi: { error: _piError },
 };
