@@ -23,7 +23,8 @@ Usage:
   deno run -A tools/limit-mining/mine.ts [options] [NAME | NAME@VERSION ...]
 
 With no NAME, mines every NAME@VERSION folder in the agents folder whose NAME it knows
-(${Object.keys(LAYOUTS).join(", ")}; tools/limit-mining/agents.json says where each keeps its code).
+(${Object.keys(LAYOUTS).join(", ")};
+tools/limit-mining/agents.json says where each keeps its code).
 
 Options:
   --agents-dir DIR   where agents are installed as NAME@VERSION/ (default: $UULDANA_AGENTS_DIR)
@@ -193,18 +194,24 @@ async function mineOne(
 }
 
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({
-    args: Deno.args,
-    allowPositionals: true,
-    options: {
-      "agents-dir": { type: "string" },
-      out: { type: "string", default: `${REPO}/testdata/limit-mining` },
-      data: { type: "string", default: `${REPO}/adapters/limits` },
-      date: { type: "string", default: new Date().toISOString().slice(0, 10) },
-      all: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: Deno.args,
+      allowPositionals: true,
+      options: {
+        "agents-dir": { type: "string" },
+        out: { type: "string", default: `${REPO}/testdata/limit-mining` },
+        data: { type: "string", default: `${REPO}/adapters/limits` },
+        date: { type: "string", default: new Date().toISOString().slice(0, 10) },
+        all: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (e) {
+    fail(`${(e as Error).message.split(". ")[0]}: see --help.`);
+  }
+  const { values, positionals } = parsed;
   if (values.help) {
     console.log(HELP);
     Deno.exit(0);
