@@ -125,6 +125,18 @@ const _geminiRow = (mark: string): _Draw => (text) => {
     { name: "0.61 busy", rows: geminiScreen(row, true), state: "busy" },
   ];
 };
+// Its `ℹ` notices in the turn, also right after a limit row: it went on after that limit.
+const _geminiNotice: _Draw = (text) => [
+  ..._geminiRow("ℹ")(text),
+  {
+    name: "0.61 after a limit row",
+    rows: geminiScreen([
+      "✕ [API Error: You have exhausted your daily quota on this model.]",
+      ..._w(text, COLS, "ℹ ", "  "),
+    ]),
+    state: "idle",
+  },
+];
 
 // Qwen's `✕` rows, at column 0 and at column 2 (0.24.4).
 const _qwenRow: _Draw = (text) => {
@@ -181,7 +193,7 @@ const _piError: _Draw = (text) => {
 export const SURFACES: Record<string, Record<string, _Draw>> = {
   claude: { row: _claudeRow, footer: _claudeFooter },
   codex: { cell: _codexCell },
-  gemini: { dialog: _geminiDialog, error: _geminiRow("✕"), info: _geminiRow("ℹ") },
+  gemini: { dialog: _geminiDialog, error: _geminiRow("✕"), info: _geminiNotice },
   qwen: { api: _qwenRow, line: _qwenRow },
   copilot: { row: _copilotRow },
   opencode: {
