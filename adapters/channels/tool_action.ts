@@ -56,6 +56,7 @@ const _TARGET_KEYS: Record<ActionKind, readonly string[]> = {
 };
 
 function _oneLine(s: string): string {
+  // deno-lint-ignore no-control-regex -- control characters are what this takes out
   const line = s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").replace(/\s+/g, " ").trim();
   const cps = [...line];
   return cps.length <= TARGET_MAX ? line : cps.slice(0, TARGET_MAX - 1).join("") + "…";

@@ -51,6 +51,7 @@ Deno.test("toolAction: how a call ended, and bounds on what hostile input can pu
     command: "echo \u001b]0;x\u0007" + "y".repeat(10_000) + "\nrm -rf /",
   }, { failed: false, exitCode: 2.5 });
   assertEquals([...hostile.target!].length, TARGET_MAX);
+  // deno-lint-ignore no-control-regex -- no control character may be left
   assertEquals(/[\u0000-\u001f]/.test(hostile.target! + hostile.tool), false);
   assertEquals(hostile.tool.length <= 64, true);
   assertEquals(hostile.exitCode, undefined, "not an integer: no exit code");
