@@ -60,6 +60,8 @@ worldTest(
     assert(framed.body.includes("You've hit your session limit"), "the limit is named");
     assertEquals(w.events("claude-work", "start").length, 1);
     await w.waitForEvent("claude-work", "submit");
+    // The kickoff's turn answered: quit keys now reach a settled Claude, not the switch.
+    await w.waitForEvent("claude-work", "reply");
     assertEquals(await w.quit(), 0);
 
     w.withJournal((j) => {

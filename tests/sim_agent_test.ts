@@ -471,7 +471,14 @@ Deno.test("claude: the hooks of --settings get the JSON real Claude 2.1.332 send
   }]]));
   const pty = new ScriptPty(
     [bin.claude, "--settings", JSON.stringify({ hooks })],
-    { ...env, SIM_LIMIT_AFTER: "2" },
+    {
+      ...env,
+      SIM_LIMIT_AFTER: "2",
+      SIM_TOOL_CALLS: JSON.stringify([
+        { tool: "Bash", input: { command: "sh show-notes.sh" } },
+        { tool: "Bash", input: { command: "sh show-notes.sh" }, error: "Exit code 3\nhello" },
+      ]),
+    },
     dir,
   );
   try {
@@ -486,10 +493,16 @@ Deno.test("claude: the hooks of --settings get the JSON real Claude 2.1.332 send
   } finally {
     pty.kill();
   }
-  // Real Claude's own records (testdata/channels/claude-2.1.332): the same fields, each event.
-  const real = join(ROOT, "testdata", "channels", "claude-2.1.332");
+  // Real Claude's own records (testdata/channels/claude-2.1.332, its tool hooks in
+  // claude-2.1.332-tools): the same fields, each event.
   const keysOf = (path: string) => Object.keys(JSON.parse(Deno.readTextFileSync(path))).sort();
   for (const event of events) {
+    const real = join(
+      ROOT,
+      "testdata",
+      "channels",
+      event.startsWith("PostToolUse") ? "claude-2.1.332-tools" : "claude-2.1.332",
+    );
     const mine = [...Deno.readDirSync(seen)].filter((f) => f.name.startsWith(`${event}.`));
     ok(mine.length > 0, `no ${event} hook ran`);
     const theirs = [...Deno.readDirSync(real)].find((f) => f.name.endsWith(`-${event}.json`))!;

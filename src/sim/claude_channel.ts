@@ -148,6 +148,8 @@ export class ClaudeChannel implements SimChannel {
     // PostToolUseFailure hook, waited for as Claude does, with 2.1.332's fields.
     for (const [i, call] of toolCalls(turn).entries()) {
       const base = {
+        permission_mode: "default",
+        effort: { level: "medium" },
         tool_name: call.tool,
         tool_input: call.input,
         tool_use_id: `toolu_sim_${turn}_${i}`,
