@@ -17,7 +17,8 @@
  *
  * @module
  */
-import type { DetectOptions, InputBox, LimitHit } from "./adapter.ts";
+import type { DetectOptions, InputBox, LimitHit, LimitWarning } from "./adapter.ts";
+import { warningIn } from "./limit_warning.ts";
 import {
   CLAUDE_FOOTER_LIMITS,
   CLAUDE_FOOTER_NOT_LIMITS,
@@ -109,6 +110,33 @@ export function detectClaudeLimit(lines: readonly string[], opts: DetectOptions)
   if (!footer) return null;
   const shown = echo < 0 ? null : _limitRow(rows, echo, idle.top, true);
   return shown ? ruleHit(shown.rule, shown.message, opts) : limitHit("usage", footer, opts);
+}
+
+/**
+ * Claude Code's usage warning on the screen's logical lines, or null: a notice in the footer under
+ * its input box (2.1.332 draws its `rate-limit-warning` notification there: `You've used 91% of
+ * your 5-hour limit · resets 3pm`), busy or idle (the warning comes with the model's answer, while
+ * the turn goes on), or a `⎿` row of the latest turn (older releases). Never a limit.
+ */
+export function detectClaudeWarning(
+  lines: readonly string[],
+  opts: DetectOptions,
+): LimitWarning | null {
+  const rows = hideDelivered(lines, opts.delivered);
+  const box = _idleRegion(rows);
+  if (!box || box.menu) return null;
+  for (const r of box.footer) {
+    const text = normalizeSpace(r.replace(_FOOTER_MARK, ""));
+    const found = text ? warningIn("claude", "footer", text, opts.now, opts.timeZone) : null;
+    if (found) return found;
+  }
+  const echo = promptAbove(rows, box.top, _isPrompt);
+  for (let at = box.top - 1; echo >= 0 && at > echo; at--) {
+    const m = /^ {2}⎿\s+(.*)$/.exec(rows[at]);
+    const found = m && warningIn("claude", "row", normalizeSpace(m[1]), opts.now, opts.timeZone);
+    if (found) return found;
+  }
+  return null;
 }
 
 /** The turn's limit row: its rule, message, and whether only Claude's notices follow it. */
