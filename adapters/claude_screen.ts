@@ -113,10 +113,12 @@ export function detectClaudeLimit(lines: readonly string[], opts: DetectOptions)
 }
 
 /**
- * Claude Code's usage warning on the screen's logical lines, or null: a notice in the footer under
- * its input box (2.1.332 draws its `rate-limit-warning` notification there: `You've used 91% of
- * your 5-hour limit · resets 3pm`), busy or idle (the warning comes with the model's answer, while
- * the turn goes on), or a `⎿` row of the latest turn (older releases). Never a limit.
+ * Claude Code's usage warning on the screen's logical lines, or null. 2.1.332 draws its
+ * `rate-limit-warning` notice against the right edge right above its input box (`You've used 91%
+ * of your 5-hour limit · resets 9:13pm (UTC)`, seen against the mock's `allowed_warning` answer,
+ * testdata/screens/claude-2.1.332-warning.txt), for some seconds; older releases drew it on a `⎿`
+ * row of the turn, and a notice may sit in the footer under the box. Busy or idle alike (the
+ * warning comes with the model's answer). Never a limit.
  */
 export function detectClaudeWarning(
   lines: readonly string[],
@@ -125,15 +127,20 @@ export function detectClaudeWarning(
   const rows = hideDelivered(lines, opts.delivered);
   const box = _idleRegion(rows);
   if (!box || box.menu) return null;
+  const read = (text: string, surface: string) =>
+    text ? warningIn("claude", surface, normalizeSpace(text), opts.now, opts.timeZone) : null;
   for (const r of box.footer) {
-    const text = normalizeSpace(r.replace(_FOOTER_MARK, ""));
-    const found = text ? warningIn("claude", "footer", text, opts.now, opts.timeZone) : null;
+    const found = read(r.replace(_FOOTER_MARK, ""), "footer");
     if (found) return found;
   }
   const echo = promptAbove(rows, box.top, _isPrompt);
-  for (let at = box.top - 1; echo >= 0 && at > echo; at--) {
-    const m = /^ {2}⎿\s+(.*)$/.exec(rows[at]);
-    const found = m && warningIn("claude", "row", normalizeSpace(m[1]), opts.now, opts.timeZone);
+  for (let at = box.top - 1; at > echo && at >= 0; at--) {
+    const row = /^ {2}⎿\s+(.*)$/.exec(rows[at]);
+    const found = row
+      ? read(row[1], "row")
+      : _RIGHT_ALIGNED.test(rows[at])
+      ? read(rows[at].trim(), "notice")
+      : null;
     if (found) return found;
   }
   return null;

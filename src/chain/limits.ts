@@ -207,7 +207,9 @@ export function limitState(entry: LimitEntry, now: Date): LimitState {
     seenAt: entry.seenAt,
     runId: entry.runId,
     strikes: entry.strikes,
-    line: entry.near ? nearLine(entry, now) : limited
+    line: entry.near
+      ? nearLine(entry, now)
+      : limited
       ? limitedLine(entry, now)
       : `${entry.agent} is available again (limit seen ${clock(new Date(entry.seenAt), now)}${
         entry.runId === null ? "" : ` in run ${entry.runId}`

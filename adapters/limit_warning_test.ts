@@ -1,0 +1,61 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { warningIn } from "./limit_warning.ts";
+import { detectClaudeLimit } from "./claude_screen.ts";
+
+const NOW = new Date("2026-12-04T18:13:00Z");
+
+Deno.test("Claude's usage warnings, as its package words them, with the reset they state", () => {
+  for (
+    const text of [
+      "You've used 91% of your 5-hour limit · resets 9:13pm (UTC)",
+      "Over 90% of your weekly limit used · resets Dec 9, 5pm (UTC)",
+      "Approaching your 5-hour usage limit — Claude will wrap up the current step.",
+      "You're close to your usage credit limit",
+    ]
+  ) {
+    const w = warningIn("claude", "notice", text, NOW, "UTC");
+    assertEquals(w?.message, text);
+  }
+  assertEquals(
+    warningIn("claude", "notice", "You've used 91% of your 5-hour limit · resets 9:13pm (UTC)", NOW)
+      ?.resetsAt,
+    "2026-12-04T21:13:00.000Z",
+  );
+  assertEquals(warningIn("claude", "notice", "Approaching Opus usage limit", NOW)?.resetsAt, null);
+});
+
+Deno.test("Codex's warning: less than 10% of a limit left", () => {
+  const text = "Heads up, you have less than 10% of your weekly limit left. Run /status for a " +
+    "breakdown.";
+  assertEquals(warningIn("codex", "cell", text, NOW)?.message, text);
+});
+
+Deno.test("a limit, a reply and another agent's wording are no warning", () => {
+  for (
+    const [agent, text] of [
+      ["claude", "You've hit your 5-hour limit · resets 9:44pm (UTC)"],
+      ["claude", "I think you've used 91% of your 5-hour limit"],
+      ["claude", "API Error: Server is temporarily limiting requests (not your usage limit)"],
+      ["codex", "You've hit your usage limit. Try again at 3:02 AM."],
+      ["gemini", "You've used 91% of your 5-hour limit"],
+    ]
+  ) {
+    assertEquals(warningIn(agent, "row", text, NOW), null, text);
+  }
+});
+
+Deno.test("a warning never reads as a limit", () => {
+  const screen = [
+    "❯ hello",
+    "",
+    "● MOCKREPLY-1: noted.",
+    "",
+    "  ⎿  You've used 91% of your 5-hour limit · resets 9:13pm (UTC)",
+    "",
+    "─".repeat(60),
+    "❯\u00a0",
+    "─".repeat(60),
+    "  ? for shortcuts",
+  ];
+  assertEquals(detectClaudeLimit(screen, { now: NOW, timeZone: "UTC" }), null);
+});
