@@ -32,6 +32,8 @@ export interface AgentConfig {
    * seconds without answering counts as limited and is handed off (Gemini and Qwen retry silently).
    */
   stallSeconds?: number;
+  /** `handoffEarly` for this agent (the top-level value when absent). */
+  handoffEarly?: boolean;
 }
 
 /** The whole configuration after validation and defaults. */
@@ -53,6 +55,12 @@ export interface Config {
    * the working one is quiet with an empty input box (off: uuldana only says so).
    */
   returnToFirst: boolean;
+  /**
+   * After an agent's usage warning ("You've used 90% of your 5-hour limit"), hand off at its next
+   * turn boundary (idle, its input box empty) so the next agent starts there, not mid-edit. Off:
+   * the warning is only kept in the ledger. `agents.NAME.handoffEarly` overrides it per agent.
+   */
+  handoffEarly: boolean;
   /** How uuldana tells the user about a switch, a wait for a reset and a return. */
   notify: NotifyConfig;
 }
@@ -136,6 +144,10 @@ export const CONFIG_SPEC: Spec = {
             max: 86_400,
             unit: "seconds",
           },
+          handoffEarly: {
+            type: "boolean",
+            description: "handoffEarly for this agent (the top-level value when absent).",
+          },
         },
       },
     },
@@ -162,6 +174,13 @@ export const CONFIG_SPEC: Spec = {
       type: "boolean",
       description: "Hand the work back to the chain's first agent once it is available again, " +
         "when the working agent is quiet and its input box empty (off: only say so).",
+      default: false,
+    },
+    handoffEarly: {
+      type: "boolean",
+      description: "After an agent's usage warning (\"You've used 90% of your 5-hour limit\"), " +
+        "hand off at its next turn boundary, idle with an empty input box (off: the warning is " +
+        "only kept, `uuldana limits` shows it).",
       default: false,
     },
     notify: {
@@ -255,6 +274,11 @@ export function loadConfig(env: Env = processEnv): Config {
     );
   }
   return parseConfig(raw, file, env);
+}
+
+/** Whether `handoffEarly` is on for agent `name` (its own key, else the top-level one). */
+export function handoffEarlyFor(config: Config, name: string): boolean {
+  return config.agents[name]?.handoffEarly ?? config.handoffEarly;
 }
 
 /** The settings for one agent, with defaults when the config does not mention it. */
