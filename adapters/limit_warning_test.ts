@@ -13,34 +13,31 @@ Deno.test("Claude's usage warnings, as its package words them, with the reset th
       "You're close to your usage credit limit",
     ]
   ) {
-    const w = warningIn("claude", "notice", text, NOW, "UTC");
+    const w = warningIn("claude", "row", text, NOW, "UTC");
     assertEquals(w?.message, text);
   }
   assertEquals(
-    warningIn("claude", "notice", "You've used 91% of your 5-hour limit · resets 9:13pm (UTC)", NOW)
+    warningIn("claude", "row", "You've used 91% of your 5-hour limit · resets 9:13pm (UTC)", NOW)
       ?.resetsAt,
     "2026-12-04T21:13:00.000Z",
   );
-  assertEquals(warningIn("claude", "notice", "Approaching Opus usage limit", NOW)?.resetsAt, null);
-});
-
-Deno.test("Codex's warning: less than 10% of a limit left", () => {
-  const text = "Heads up, you have less than 10% of your weekly limit left. Run /status for a " +
-    "breakdown.";
-  assertEquals(warningIn("codex", "cell", text, NOW)?.message, text);
+  assertEquals(warningIn("claude", "row", "Approaching Opus usage limit", NOW)?.resetsAt, null);
 });
 
 Deno.test("a limit, a reply and another agent's wording are no warning", () => {
   for (
-    const [agent, text] of [
-      ["claude", "You've hit your 5-hour limit · resets 9:44pm (UTC)"],
-      ["claude", "I think you've used 91% of your 5-hour limit"],
-      ["claude", "API Error: Server is temporarily limiting requests (not your usage limit)"],
-      ["codex", "You've hit your usage limit. Try again at 3:02 AM."],
-      ["gemini", "You've used 91% of your 5-hour limit"],
+    const [agent, surface, text] of [
+      ["claude", "row", "You've hit your 5-hour limit · resets 9:44pm (UTC)"],
+      ["claude", "row", "I think you've used 91% of your 5-hour limit"],
+      [
+        "claude",
+        "row",
+        "API Error: Server is temporarily limiting requests (not your usage limit)",
+      ],
+      ["codex", "cell", "You've hit your usage limit. Try again at 3:02 AM."],
     ]
   ) {
-    assertEquals(warningIn(agent, "row", text, NOW), null, text);
+    assertEquals(warningIn(agent, surface, text, NOW), null, text);
   }
 });
 
