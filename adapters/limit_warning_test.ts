@@ -1,6 +1,9 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { warningIn } from "./limit_warning.ts";
+import { join } from "node:path";
 import { detectClaudeLimit } from "./claude_screen.ts";
+import { adapterByName } from "./registry.ts";
+import { SCREENS_DIR } from "../tests/_paths.ts";
 
 const NOW = new Date("2026-12-04T18:13:00Z");
 
@@ -55,4 +58,21 @@ Deno.test("a warning never reads as a limit", () => {
     "  ? for shortcuts",
   ];
   assertEquals(detectClaudeLimit(screen, { now: NOW, timeZone: "UTC" }), null);
+});
+
+Deno.test("Codex 0.171.0's warning cells on its real screen: the lowest one, no reset stated", () => {
+  // Real Codex 0.171.0 against the mock's `x-codex-primary-used-percent: 91` /
+  // `x-codex-secondary-used-percent: 93` answer (lane codex-usage-warning), 120 columns.
+  const screen = Deno.readTextFileSync(join(SCREENS_DIR, "codex-0.171.0-warning.txt")).split("\n");
+  const codex = adapterByName("codex")!;
+  const opts = { now: NOW, cols: 120, timeZone: "UTC" };
+  assertEquals(codex.detectWarning!(screen, opts), {
+    id: "limit-left-warning",
+    message: "Heads up, you have less than 10% of your 5h limit left. Run /status for a breakdown.",
+    resetsAt: null,
+  });
+  assertEquals(codex.detectLimit(screen, opts), null);
+  // A reply that quotes it (Codex's model text starts with `• `) is none.
+  const quoted = screen.map((r) => r.startsWith("⚠ ") ? `• ${r.slice(2)}` : r);
+  assertEquals(codex.detectWarning!(quoted, opts), null);
 });
