@@ -8,7 +8,7 @@ import {
   newLimitEntry,
   newNearEntry,
 } from "./limits.ts";
-import { eligible, firstStep, nextStep } from "./decide.ts";
+import { earlyStep, eligible, firstStep, nextStep } from "./decide.ts";
 import { member } from "./_members_test_util.ts";
 
 const T0 = new Date("2026-12-04T18:13:00Z");
@@ -109,4 +109,26 @@ Deno.test("limits shows a warning as near its limit, then as over", () => {
   const over = limitState(warned(), at(181 * MIN));
   assertEquals([over.limited, over.near, over.warning], [false, false, true]);
   assertMatch(over.line, /^claude was near its limit \(seen .* in run 7, over at .*\)$/);
+});
+
+Deno.test("the early step names the next agent, never the warned one, never a wait", () => {
+  const list = [member("claude"), member("codex"), member("gemini")];
+  const limited = newLimitEntry(
+    { kind: "usage", message: "limit", resetsAt: at(60 * MIN).toISOString() },
+    { ...seen(T0), agent: "codex" },
+  );
+  const state = (limits: [string, LimitEntry][]) => ({
+    members: list,
+    limits: new Map(limits),
+    refused: new Set<string>(),
+    now: at(MIN),
+  });
+  assertEquals(earlyStep(state([["claude", warned()]]), list[0])?.member.name, "codex");
+  assertEquals(
+    earlyStep(state([["claude", warned()], ["codex", limited]]), list[0])?.member.name,
+    "gemini",
+  );
+  // Everyone else limited: nobody to move on to; the warned agent goes on.
+  const gemini = { ...limited, agent: "gemini" };
+  assertEquals(earlyStep(state([["codex", limited], ["gemini", gemini]]), list[0]), null);
 });
