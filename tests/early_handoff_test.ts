@@ -10,6 +10,9 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { World, worldTest } from "./_world.ts";
 import { SIM_WARNING } from "../src/sim/env.ts";
+import { newNearEntry } from "../src/chain/limits.ts";
+import { parseResetTime } from "../adapters/reset_time.ts";
+import { Journal } from "../src/journal/journal.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -123,6 +126,33 @@ worldTest(
     await w.quit();
     w.withJournal((j) => {
       assertEquals(j.runs().find((r) => r.agent === "claude")!.endReason, "early");
+    });
+  },
+);
+
+worldTest(
+  "handoffEarly: a warning the ledger already holds from an earlier run still moves this run on",
+  () => warningWorld(50, true),
+  async (w) => {
+    const kept = newNearEntry(
+      { message: SIM_WARNING, resetsAt: parseResetTime(SIM_WARNING, new Date()) },
+      { agent: "claude", runId: null, now: new Date(), previous: null },
+    )!;
+    // An earlier run's: the data folder and its journal made as uuldana makes them.
+    Deno.mkdirSync(w.home, { recursive: true, mode: 0o700 });
+    const earlier = Journal.open(w.home);
+    earlier.addLimit(kept);
+    earlier.close();
+    await w.start(["run"]);
+    await w.ask("claude", "bump the version");
+    await w.waitForEvent("claude", "warning");
+    const [start] = await w.waitForEvent("codex", "start", 1, 20_000);
+    assert(String(start.prompt).includes("bump the version"), "codex got the conversation");
+    await w.quit();
+    w.withJournal((j) => {
+      assertEquals(j.runs().find((r) => r.agent === "claude")!.endReason, "early");
+      // The same warning is kept once.
+      assertEquals(j.limitHistory().filter((h) => h.agent === "claude").length, 1);
     });
   },
 );

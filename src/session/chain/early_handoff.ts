@@ -25,35 +25,43 @@ export function watchWarnings(chain: Chain, run: AgentRun, member: Member): () =
   const early = handoffEarlyFor(chain.ctx.config, member.name);
   let waiting = false;
   return run.onWarning((warning) => {
-    if (!chain.noteWarning(member, run.runId, warning)) return;
-    const next = early ? earlyStep(chain.state(), member) : null;
+    // The ledger keeps a warning once; this run acts on the first it shows (also one the ledger
+    // already had from an earlier run).
+    const kept = chain.noteWarning(member, run.runId, warning);
+    const next = early && !waiting ? earlyStep(chain.state(), member) : null;
+    if (!kept && !next) return;
     chain.opts.status(
       `${member.name} is near its usage limit: "${warning.message}"` +
         (next ? `; the work moves to ${next.member.name} once this turn is over` : ""),
     );
-    if (!next || waiting) return;
+    if (!next) return;
     waiting = true;
-    _handOffAtBoundary(chain, run, member, warning).catch(() => {});
+    // Nobody left to move on to by the boundary: a later warning may arm it again.
+    _handOffAtBoundary(chain, run, member, warning).then((done) => waiting = done, () => {});
   });
 }
 
 /** How long one wait for a turn boundary lasts before it is looked at again. */
 const _WAIT_MS = 60_000;
 
-/** Ends `run` at its next turn boundary while there still is an agent to move on to. */
+/**
+ * Ends `run` at its next turn boundary while there still is an agent to move on to; false when
+ * there is none by then (or the run ended first).
+ */
 async function _handOffAtBoundary(
   chain: Chain,
   run: AgentRun,
   member: Member,
   warning: LimitWarning,
-): Promise<void> {
+): Promise<boolean> {
   while (!run.finished) {
     if (!await run.waitUntil(() => run.atTurnBoundary(), _WAIT_MS)) continue;
     // Still someone to move on to (another uuldana may have seen them limited meanwhile).
-    if (earlyStep(chain.state(), member) === null) return;
+    if (earlyStep(chain.state(), member) === null) return false;
     run.handOffEarly(warning);
-    return;
+    return true;
   }
+  return false;
 }
 
 /**
