@@ -98,7 +98,7 @@ worldTest(
     await w.quit();
     w.withJournal((j) => {
       const claude = j.runs().find((r) => r.agent === "claude")!;
-      assertEquals([claude.endReason, claude.limitMessage], ["early", SIM_WARNING]);
+      assertEquals([claude.endReason, claude.limitMessage], ["early", null]);
       // Near its limit still: never limited by its warning.
       assertEquals(j.latestLimits().get("claude")?.near, true);
       assertEquals(j.handoffs().map((h) => [h.toAgent, h.mode]), [["codex", "auto"]]);

@@ -552,11 +552,9 @@ export class AgentRun {
     clearTimeout(this.#recordingFlush);
     journal.finishOutput(this.runId, { timing: "", ...this.#recording.finish() });
     this.#recordingFile?.close();
-    const limit = outcome.reason === "limit"
-      ? outcome.limit
-      : outcome.reason === "early"
-      ? outcome.warning
-      : null;
+    // An early handoff stopped at no limit: its warning is in the decision log and the ledger (as
+    // a limit message it would cut the screen's conversation at the warning's row).
+    const limit = outcome.reason === "limit" ? outcome.limit : null;
     journal.endRun(this.runId, {
       reason: outcome.reason === "stopped" ? "signal" : outcome.reason,
       exitCode: outcome.exitCode,
