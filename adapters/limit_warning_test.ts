@@ -67,7 +67,7 @@ Deno.test("Codex 0.171.0's warning cells on its real screen: the lowest one, no 
   const codex = adapterByName("codex")!;
   const opts = { now: NOW, cols: 120, timeZone: "UTC" };
   assertEquals(codex.detectWarning!(screen, opts), {
-    id: "limit-left-warning",
+    id: "heads-up-limit-left",
     message: "Heads up, you have less than 10% of your 5h limit left. Run /status for a breakdown.",
     resetsAt: null,
   });

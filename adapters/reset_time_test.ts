@@ -94,6 +94,18 @@ Deno.test("relative resets as the agents print them: approximate, compact, spell
   assertEquals(parseResetTime("retrying in 3h 20m attempt #2", now), null);
 });
 
+Deno.test("clock times as Intl formats them: a narrow no-break space before AM/PM, GMT offsets", () => {
+  // Gemini CLI formats its reset with Intl (en-US, timeZoneName short): ICU 72+ puts U+202F there.
+  assertEquals(
+    parseResetTime("Access resets at 3:06\u202fAM UTC.", now),
+    "2026-03-10T03:06:00.000Z",
+  );
+  assertEquals(
+    parseResetTime("Access resets at 7:36\u202fAM GMT+5:30.", now),
+    "2026-03-10T02:06:00.000Z",
+  );
+});
+
 Deno.test("dates with years, in either order of day and time", () => {
   assertEquals(
     parseResetTime("or try again at Apr 28th, 2026 10:03 PM.", now, "UTC"),
