@@ -8,7 +8,7 @@
  * @module
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { World, worldTest } from "./_world.ts";
+import { CLOCK_PATTERN, World, worldTest } from "./_world.ts";
 import { SIM_WARNING } from "../src/sim/env.ts";
 import { newNearEntry } from "../src/chain/limits.ts";
 import { parseResetTime } from "../adapters/reset_time.ts";
@@ -44,11 +44,12 @@ worldTest(
     await ledgerHasWarning(w);
     const human = await w.uuldana(["limits"]);
     assertEquals(human.code, 0, human.stderr);
-    assert(
-      /^claude is near its limit until \d\d:\d\d \(seen .* in run 1\); it still works$/m
-        .test(human.stdout),
-      human.stdout,
+    // The reset is 9:13pm UTC: today's, or tomorrow's ("Dec 5 21:13") once that has passed.
+    const line = new RegExp(
+      `^claude is near its limit until ${CLOCK_PATTERN} \\(seen .* in run 1\\); it still works$`,
+      "m",
     );
+    assert(line.test(human.stdout), human.stdout);
     assert(human.stdout.includes(`"${SIM_WARNING}"`), human.stdout);
     const json = await w.uuldana(["limits", "--json"]);
     const [state] = JSON.parse(json.stdout);

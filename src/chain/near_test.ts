@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
 import {
+  clock,
   isLimited,
   isNear,
   type LimitEntry,
@@ -99,12 +100,12 @@ Deno.test("near its limit, the agent is still chosen: the chain starts it", () =
 Deno.test("limits shows a warning as near its limit, then as over", () => {
   const state = limitState(warned(), at(MIN));
   assertEquals([state.limited, state.near, state.warning], [false, true, true]);
-  // Local wall-clock times, as the user's terminal shows them.
-  const hm = (d: Date) =>
-    `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+  // Local wall-clock times, as the user's terminal shows them (clock() is limits_test's).
   assertEquals(
     state.line,
-    `claude is near its limit until ${hm(at(180 * MIN))} (seen ${hm(T0)} in run 7); it still works`,
+    `claude is near its limit until ${clock(at(180 * MIN), at(MIN))} (seen ${
+      clock(T0, at(MIN))
+    } in run 7); it still works`,
   );
   const over = limitState(warned(), at(181 * MIN));
   assertEquals([over.limited, over.near, over.warning], [false, false, true]);
