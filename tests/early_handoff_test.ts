@@ -109,12 +109,12 @@ worldTest(
 
 worldTest(
   "handoffEarly: not while the user has typed into the box; at the next turn boundary after it",
-  () => warningWorld(1500, true),
+  () => warningWorld(3000, true),
   async (w) => {
     await w.start(["run"]);
     await w.ask("claude", "add a --dry-run flag");
     await w.waitForEvent("claude", "warning");
-    // Typed while Claude answers, not sent: the box holds it when the turn ends.
+    // Typed while Claude answers (3 s), not sent: the box holds it when the turn ends.
     await w.type("and also", false);
     await w.waitForEvent("claude", "reply");
     await sleep(4000);

@@ -19,8 +19,8 @@ import type { ChannelEvent } from "../../adapters/channel.ts";
  * - `disagree`: the channel and the screen said different things about a limit (the agent
  *   reported one the screen reader did not see, or the screen showed one the channel called an
  *   error): `lines` is the screen at that moment, `why` says which;
- * - `warning`: the agent drew a usage warning (`warning`) that was not showing on the look before:
- *   never a limit, the ledger's *near its limit*.
+ * - `warning`: the agent drew a usage warning (`warning`) other than the last one recorded: never
+ *   a limit, the ledger's *near its limit*.
  */
 export type DecisionVerdict =
   | "seen"

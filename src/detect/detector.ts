@@ -105,7 +105,7 @@ export class Detector {
   #done = false;
   /** The last look's limit (digits folded, so a countdown is one sighting), or null. */
   #seenKey: string | null = null;
-  /** The last look's usage warning (its text), or null. */
+  /** The text of the last usage warning recorded, or null. */
   #warningKey: string | null = null;
   /** The last alternate-screen lines with text: full-screen agents erase them when they exit. */
   #altLines: string[] = [];
@@ -480,7 +480,7 @@ export class Detector {
 
   /**
    * A `warning` record when the look shows a usage warning (`Adapter.detectWarning`) other than
-   * the last look's; `lines` null: the look shows a limit, no warning is read.
+   * the last one recorded; `lines` null: the look shows a limit, no warning is read.
    */
   #noteWarning(lines: readonly string[] | null, atMs: number): void {
     const read = this.#opts.adapter.detectWarning;
@@ -491,11 +491,11 @@ export class Detector {
       cols: this.terminal.cols,
       timeZone: this.#opts.timeZone,
     });
-    // By its text: a relative reset ("resets in 2h") read at each look would differ every time.
-    const key = warning?.message ?? null;
-    if (key === this.#warningKey) return;
-    this.#warningKey = key;
-    if (!warning) return;
+    // By its text (a relative reset, "resets in 2h", read at each look would differ every time),
+    // against the last one recorded: the same warning seen again after a look without it (a frame
+    // drawn in pieces, a notice that comes back) is no news.
+    if (!warning || warning.message === this.#warningKey) return;
+    this.#warningKey = warning.message;
     this.#record({ atMs, offset: this.#offset, source: "screen", verdict: "warning", warning });
   }
 

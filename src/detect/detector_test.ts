@@ -239,6 +239,9 @@ Deno.test("a usage warning is one `warning` record while it shows, never a verdi
     { at: 200, bytes: screen(warning, true) },
     { at: 400, bytes: screen(warning, false) },
     { at: 5000, bytes: screen("", false) },
+    // The same warning again (a frame drawn in pieces, a notice that comes back): no news.
+    { at: 5200, bytes: screen(warning, false) },
+    { at: 5400, bytes: screen("", false) },
   ];
   const d = new Detector(opts);
   assertEquals(drive(d, inputs, 6000, true), null);
