@@ -86,6 +86,9 @@ state="$(uuldana limits --json)"
   if (s.agent !== "claude" || !s.near || s.limited || !/^You.ve used \d+% of your 5-hour limit/.test(s.message)) {
     console.error(JSON.stringify(s)); Deno.exit(1);
   }' "$state" || fail "uuldana limits does not show Claude near its limit"
+# The run's end is journaled once Claude has quit (uuldana stops it in the background).
+ended_early() { [[ "$(uuldana runs --json)" == *'"endReason": "early"'* ]]; }
+for _ in $(seq 1 75); do ended_early && break; sleep 0.2; done
 # Claude's run ended early, and when its screen showed the warning (the decision log's record; the
 # run's clock starts at its journal start, to the millisecond).
 warned_at="$("$deno" eval --config "$repo/deno.json" "

@@ -102,6 +102,9 @@ handoff="$(grep -l "BEGIN UULDANA HANDOFF" "$work"/data/handoffs/* 2>/dev/null |
   }' "$(u limits --json)" || fail "uuldana limits does not show Codex near its limit"
 u show 1 --decisions >"$work/decisions.txt"
 grep -q "warning" "$work/decisions.txt" || fail "no warning record: $(cat "$work/decisions.txt")"
-u runs --json | grep -q '"endReason": "early"' || fail "Codex's run did not end early"
+# The run's end is journaled once Codex has quit (uuldana stops it in the background).
+ended_early() { [[ "$(u runs --json)" == *'"endReason": "early"'* ]]; }
+for _ in $(seq 1 75); do ended_early && break; sleep 0.2; done
+ended_early || fail "Codex's run did not end early"
 echo "ok: real Codex $version warned ($(sed -n 's/.*"message": "\([^"]*\)".*/\1/p' <<<"$(u limits --json)" | head -1));" \
   "uuldana handed off $((at - answered)) ms after the turn's answer was sent" >&2
