@@ -108,3 +108,18 @@ Deno.test("2.1.332 warning: a reply that quotes one, or a limit screen, is no wa
   ];
   assertEquals(detectClaudeWarning(reply, OPTS), null);
 });
+
+Deno.test("2.1.332 warning: its footer's grace notice is a warning, not a limit", () => {
+  const screen = [
+    "❯ refactor the parser",
+    "",
+    "● Working on it.",
+    "",
+    "─".repeat(120),
+    "❯\u00a0",
+    "─".repeat(120),
+    "  ⚠ Usage limit reached · wrapping up",
+  ];
+  assertEquals(detectClaudeWarning(screen, OPTS)?.id, "grace-wrapping-up");
+  assertEquals(detectClaudeLimit(screen, OPTS), null);
+});
