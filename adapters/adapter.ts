@@ -5,8 +5,9 @@
  */
 import type { Road } from "../src/config/config.ts";
 import type { AgentChannel, ChannelRelay } from "./channel.ts";
+import type { LimitWarning } from "./limit_warning.ts";
 
-export type { AgentChannel, ChannelRelay, Road };
+export type { AgentChannel, ChannelRelay, LimitWarning, Road };
 
 /** A located agent binary. */
 export interface Found {
@@ -215,6 +216,12 @@ export interface Adapter {
   launch(req: LaunchRequest): Launch;
   /** Looks for this agent's limit message on the screen's logical lines (soft-wraps joined). */
   detectLimit(lines: readonly string[], opts: DetectOptions): LimitHit | null;
+  /**
+   * Looks for a usage warning the agent drew itself ("You've used 90% of your 5-hour limit ·
+   * resets 3pm"): never a limit, the ledger's *near its limit*. Absent: the agent shows none that
+   * uuldana reads.
+   */
+  detectWarning?(lines: readonly string[], opts: DetectOptions): LimitWarning | null;
   /** Byte strings that ask the agent to quit, sent in order with a short pause between them. */
   readonly quitKeys: readonly string[];
   /** The key that submits the input box (after typing or a bracketed paste). */

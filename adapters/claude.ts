@@ -11,7 +11,12 @@ import { shellQuote } from "./channel.ts";
 import { CLAUDE_CHANNEL, claudeChannelHooks, type ClaudeHookGroup } from "./channels/claude.ts";
 import { refuseResume, requireArgFits, requireRoad, RoadError } from "./launch_rules.ts";
 import { helpLineProof } from "./proof.ts";
-import { CLAUDE_CHROME_ROWS, CLAUDE_INPUT_BOX, detectClaudeLimit } from "./claude_screen.ts";
+import {
+  CLAUDE_CHROME_ROWS,
+  CLAUDE_INPUT_BOX,
+  detectClaudeLimit,
+  detectClaudeWarning,
+} from "./claude_screen.ts";
 
 export { CLAUDE_INPUT_BOX };
 
@@ -120,6 +125,7 @@ export const claude: Adapter = {
   ),
   launch: _launch,
   detectLimit: detectClaudeLimit,
+  detectWarning: detectClaudeWarning,
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
   inputBox: CLAUDE_INPUT_BOX,

@@ -17,9 +17,10 @@
  *
  * @module
  */
-import type { DetectOptions, InputBox, LimitHit } from "./adapter.ts";
+import type { DetectOptions, InputBox, LimitHit, LimitWarning } from "./adapter.ts";
 import { CLAUDE_NOTICES, CLAUDE_WAITS_FOR_RESET } from "./limit_messages.ts";
 import { limitRules, limitVetoes } from "./limit_data.ts";
+import { warningIn } from "./limit_warning.ts";
 import { findInputBox } from "./input_box.ts";
 import {
   BUSY_ROW,
@@ -108,6 +109,42 @@ export function detectClaudeLimit(lines: readonly string[], opts: DetectOptions)
   if (!footer) return null;
   const shown = echo < 0 ? null : _limitRow(rows, echo, idle.top, true);
   return shown ? ruleHit(shown.rule, shown.message, opts) : limitHit("usage", footer, opts);
+}
+
+/**
+ * Claude Code's usage warning on the screen's logical lines, or null. 2.1.332 draws its
+ * `rate-limit-warning` notice against the right edge right above its input box (`You've used 91%
+ * of your 5-hour limit · resets 9:13pm (UTC)`, seen against the mock's `allowed_warning` answer,
+ * testdata/screens/claude-2.1.332-warning.txt), for some seconds; older releases drew it on a `⎿`
+ * row of the turn, and a notice may sit in the footer under the box. Busy or idle alike (the
+ * warning comes with the model's answer). Never a limit.
+ */
+export function detectClaudeWarning(
+  lines: readonly string[],
+  opts: DetectOptions,
+): LimitWarning | null {
+  const rows = hideDelivered(lines, opts.delivered);
+  const box = _idleRegion(rows);
+  if (!box || box.menu) return null;
+  const read = (text: string, surface: string) =>
+    text ? warningIn("claude", surface, normalizeSpace(text), opts.now, opts.timeZone) : null;
+  for (const r of box.footer) {
+    // The footer shows the row's texts too (as its limit reading has it).
+    const text = r.replace(_FOOTER_MARK, "");
+    const found = read(text, "footer") ?? read(text, "row");
+    if (found) return found;
+  }
+  const echo = promptAbove(rows, box.top, _isPrompt);
+  for (let at = box.top - 1; at > echo && at >= 0; at--) {
+    const row = /^ {2}⎿\s+(.*)$/.exec(rows[at]);
+    const found = row
+      ? read(row[1], "row")
+      : _RIGHT_ALIGNED.test(rows[at])
+      ? read(rows[at].trim(), "row") // the notice above the box: the row's texts
+      : null;
+    if (found) return found;
+  }
+  return null;
 }
 
 /** The turn's limit row: its rule, message, and whether only Claude's notices follow it. */

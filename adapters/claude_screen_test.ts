@@ -1,8 +1,9 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { CLAUDE_INPUT_BOX, detectClaudeLimit } from "./claude_screen.ts";
+import { CLAUDE_INPUT_BOX, detectClaudeLimit, detectClaudeWarning } from "./claude_screen.ts";
 import { findInputBox, readInputBox } from "./input_box.ts";
 import { claude332Screen, finalScreen } from "./_limit_screens_test_util.ts";
 import type { DetectOptions } from "./adapter.ts";
+import { SCREENS_DIR } from "../tests/_paths.ts";
 
 const OPTS: DetectOptions = { now: new Date("2026-12-01T21:50:00Z"), cols: 120, timeZone: "UTC" };
 
@@ -75,4 +76,50 @@ Deno.test("2.1.332 limit: Claude's `●` notice after the limit row is not a lat
   // An answer after the limit row is a later block: the limit row is not what the turn ended on.
   const answered = claude332Screen([...rows, "", "● Here is the plan for deploy.sh."]);
   assertEquals(detectClaudeLimit(answered, OPTS), null);
+});
+
+Deno.test("2.1.332 warning: its notice against the right edge above the box, read with its reset", () => {
+  // Real Claude Code 2.1.332 against the mock's `anthropic-ratelimit-unified-status:
+  // allowed_warning` answer (91 % of the 5-hour window), `tmux capture-pane`, 120 columns.
+  const screen = Deno.readTextFileSync(`${SCREENS_DIR}/claude-2.1.332-warning.txt`).split("\n");
+  const opts = { now: new Date("2026-12-04T18:13:00Z"), cols: 120, timeZone: "UTC" };
+  assertEquals(detectClaudeWarning(screen, opts), {
+    id: "used-percent",
+    message: "You've used 91% of your 5-hour limit · resets 9:13pm (UTC)",
+    resetsAt: "2026-12-04T21:13:00.000Z",
+  });
+  assertEquals(detectClaudeLimit(screen, opts), null);
+  // Gone some seconds later: no warning.
+  const row = screen.findIndex((r) => r.includes("You've used"));
+  assertEquals(detectClaudeWarning(screen.toSpliced(row, 1, ""), opts), null);
+});
+
+Deno.test("2.1.332 warning: a reply that quotes one, or a limit screen, is no warning", () => {
+  assertEquals(detectClaudeWarning(finalScreen("claude-2.1.332-limit"), OPTS), null);
+  const reply = [
+    "❯ what does the warning say?",
+    "",
+    "● You've used 91% of your 5-hour limit · resets 9:13pm (UTC)",
+    "",
+    "─".repeat(60),
+    "❯\u00a0",
+    "─".repeat(60),
+    "  ? for shortcuts",
+  ];
+  assertEquals(detectClaudeWarning(reply, OPTS), null);
+});
+
+Deno.test("2.1.332 warning: its footer's grace notice is a warning, not a limit", () => {
+  const screen = [
+    "❯ refactor the parser",
+    "",
+    "● Working on it.",
+    "",
+    "─".repeat(120),
+    "❯\u00a0",
+    "─".repeat(120),
+    "  ⚠ Usage limit reached · wrapping up",
+  ];
+  assertEquals(detectClaudeWarning(screen, OPTS)?.id, "grace-wrapping-up");
+  assertEquals(detectClaudeLimit(screen, OPTS), null);
 });

@@ -5,7 +5,16 @@
  *
  * @module
  */
-import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } from "./adapter.ts";
+import type {
+  Adapter,
+  DetectOptions,
+  Launch,
+  LaunchRequest,
+  LimitHit,
+  LimitWarning,
+  Road,
+} from "./adapter.ts";
+import { warningIn } from "./limit_warning.ts";
 import { refuseResume, requireArgFits, requireRoad } from "./launch_rules.ts";
 import { CODEX_CHANNEL, codexChannelArgs } from "./channels/codex.ts";
 import { withChannel } from "./channels/launch.ts";
@@ -66,6 +75,24 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
 }
 
 /**
+ * Codex's usage warning: a `⚠ ` history cell at column 0 (`⚠ Heads up, you have less than 10% of
+ * your weekly limit left. Run /status for a breakdown.`, 0.171.0 after an answer whose
+ * `x-codex-*-used-percent` headers pass 90; testdata/screens/codex-0.171.0-warning.txt), the
+ * lowest one on the screen. The model's text starts with `• ` and tools' output is indented.
+ */
+function _detectWarning(lines: readonly string[], opts: DetectOptions): LimitWarning | null {
+  const rows = hideDelivered(lines, opts.delivered);
+  for (let i = rows.length - 1; i >= 0; i--) {
+    if (!rows[i].startsWith("⚠ ")) continue;
+    const para = paragraphFrom(rows, i, (l) => /^\s*[■›•─⚠]/.test(l) || /^\s*Worked for/.test(l));
+    const text = joinRows(para, opts.cols).replace(/^⚠\s*/, "");
+    const found = warningIn("codex", "cell", text, opts.now, opts.timeZone);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
  * Rows Codex 0.171.0 draws about itself, never the model's words (its real runs, 2026-12-02): the
  * row after a turn (`  Worked for <1s • 4:26`, `Worked for 1m 03s • …`), its spinner while it
  * works or reconnects to a failing server (`• Working (3s • esc to interrupt)`, `◦ Reconnecting...
@@ -97,6 +124,7 @@ export const codex: Adapter = {
   ),
   launch: _launch,
   detectLimit: _detect,
+  detectWarning: _detectWarning,
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
   // 0.171.0 prints OSC 7501 on every TTY: `working` in a turn, `error` when it fails (a usage

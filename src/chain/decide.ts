@@ -66,6 +66,23 @@ export function nextStep(state: ChainState, from: Member, mode: RotationMode): S
   return step;
 }
 
+/**
+ * After `from`'s usage warning (`handoffEarly`): the agent the work would move on to now, never
+ * `from` itself and never a wait (a warning is no limit: with nobody else available, `from` simply
+ * goes on). Null when there is none.
+ */
+export function earlyStep(
+  state: ChainState,
+  from: Member,
+): Extract<Step, { kind: "start" }> | null {
+  const step = nextStep(
+    { ...state, refused: new Set([...state.refused, from.name]) },
+    from,
+    "wrap",
+  );
+  return step.kind === "start" ? step : null;
+}
+
 function _pick(state: ChainState, order: readonly Member[]): Step {
   const notes: string[] = [];
   for (const m of order) {

@@ -6,6 +6,11 @@
  * ledger. A reset time is a hint. An agent that shows its limit again right after its reset, with no
  * new time ahead, is backed off (5 min, doubling, at most 2 h) instead of being restarted in a loop.
  *
+ * A usage warning the agent showed ("You've used 90% of your 5-hour limit · resets 3pm") is kept
+ * too, as *near its limit* (`near`): it never makes the agent limited, and it lasts until the
+ * reset it states (or, with none, {@link NEAR_HOLD_MS}); a later real limit replaces it, and it
+ * never replaces a real limit that still holds.
+ *
  * @module
  */
 
@@ -26,6 +31,11 @@ export interface LimitEntry {
   runId: number | null;
   /** How many times in a row it came back right after its reset (0: the first time). */
   strikes: number;
+  /**
+   * A usage warning, not a limit: the agent is near its limit (never limited by it); `until` is
+   * the reset the warning states. Absent on a real limit.
+   */
+  near?: true;
 }
 
 const _MINUTE = 60_000;
@@ -37,6 +47,8 @@ export const HOLD_MS: Readonly<Record<LimitKind, number>> = {
   rate: 5 * _MINUTE,
   stall: 15 * _MINUTE,
 };
+/** How long a warning that states no reset counts as *near its limit*. */
+export const NEAR_HOLD_MS = 60 * _MINUTE;
 /** A limit seen this soon after the agent became available again counts as "right after its reset". */
 export const AGAIN_WINDOW_MS = 15 * _MINUTE;
 /** The first back-off after a stale reset; it doubles with each strike, up to the maximum. */
@@ -44,15 +56,52 @@ export const BACKOFF_FIRST_MS = 5 * _MINUTE;
 /** The longest back-off. */
 export const BACKOFF_MAX_MS = 120 * _MINUTE;
 
-/** When the agent of `entry` may run again: its reset time, else the hold for its kind. */
+/**
+ * When the agent of `entry` may run again: its reset time, else the hold for its kind. For a
+ * warning (`near`): when it stops counting (its reset, else {@link NEAR_HOLD_MS}).
+ */
 export function availableAt(entry: LimitEntry): Date {
   if (entry.until !== null) return new Date(entry.until);
-  return new Date(Date.parse(entry.seenAt) + HOLD_MS[entry.kind]);
+  return new Date(Date.parse(entry.seenAt) + (entry.near ? NEAR_HOLD_MS : HOLD_MS[entry.kind]));
 }
 
-/** Whether `entry` (an agent's latest) still holds at `now`. */
+/** Whether `entry` (an agent's latest) still holds at `now`. A warning never does. */
 export function isLimited(entry: LimitEntry | null | undefined, now: Date): boolean {
-  return !!entry && availableAt(entry).getTime() > now.getTime();
+  return !!entry && !entry.near && availableAt(entry).getTime() > now.getTime();
+}
+
+/** Whether `entry` (an agent's latest) is a warning that still counts at `now`: near its limit. */
+export function isNear(entry: LimitEntry | null | undefined, now: Date): boolean {
+  return !!entry?.near && availableAt(entry).getTime() > now.getTime();
+}
+
+/**
+ * What a usage warning seen now is recorded as, given the agent's previous entry: *near its
+ * limit* until the reset it states (a reset not ahead is not kept). Null when the previous entry
+ * is a real limit that still holds (a warning never replaces it) or the same warning already kept.
+ */
+export function newNearEntry(
+  warning: { message: string; resetsAt: string | null },
+  seen: { agent: string; runId: number | null; now: Date; previous: LimitEntry | null },
+): LimitEntry | null {
+  const prev = seen.previous;
+  if (isLimited(prev, seen.now)) return null;
+  const resets = warning.resetsAt === null ? NaN : Date.parse(warning.resetsAt);
+  const until = resets > seen.now.getTime() ? new Date(resets).toISOString() : null;
+  if (
+    prev?.near && prev.message === warning.message && prev.until === until &&
+    isNear(prev, seen.now)
+  ) return null;
+  return {
+    agent: seen.agent,
+    kind: "usage",
+    message: warning.message,
+    seenAt: seen.now.toISOString(),
+    until,
+    runId: seen.runId,
+    strikes: 0,
+    near: true,
+  };
 }
 
 /** What a limit seen now is recorded as, given the agent's previous entry. */
@@ -69,7 +118,8 @@ export function newLimitEntry(
     seenAt: seen.now.toISOString(),
     runId: seen.runId,
   };
-  const prev = seen.previous;
+  // A warning is no limit to come back after: only a real one counts for the back-off.
+  const prev = seen.previous?.near ? null : seen.previous;
   const freedAt = prev ? availableAt(prev).getTime() : NaN;
   const again = prev !== null && freedAt <= now && now - freedAt <= AGAIN_WINDOW_MS;
   // Stale: a time not ahead, or, right after the reset, the same time of day again (read as
@@ -114,6 +164,10 @@ export function limitedReason(entry: LimitEntry, now: Date): string {
 export interface LimitState {
   /** Whether the agent counts as limited now. */
   limited: boolean;
+  /** Whether the agent is near its limit now (a usage warning it showed; never limited). */
+  near: boolean;
+  /** Whether the entry is a warning (near now, or over since its reset passed). */
+  warning: boolean;
   /** When it may run again (ISO-8601): its reset time, a back-off, or the hold when none is known. */
   availableAt: string;
   /** Whether `availableAt` is a reset time the agent showed (else a hold or a back-off). */
@@ -127,12 +181,25 @@ export interface LimitState {
   line: string;
 }
 
+/** "claude is near its limit until 15:00 (seen 13:12 in run 4)", or that it no longer is. */
+export function nearLine(entry: LimitEntry, now: Date): string {
+  const at = clock(availableAt(entry), now);
+  const seen = `seen ${clock(new Date(entry.seenAt), now)}${
+    entry.runId === null ? "" : ` in run ${entry.runId}`
+  }`;
+  if (!isNear(entry, now)) return `${entry.agent} was near its limit (${seen}, over at ${at})`;
+  const until = entry.until === null ? `for now (no reset time was shown)` : `until ${at}`;
+  return `${entry.agent} is near its limit ${until} (${seen}); it still works`;
+}
+
 /** The ledger state of an agent's latest entry at `now`. */
 export function limitState(entry: LimitEntry, now: Date): LimitState {
   const limited = isLimited(entry, now);
   const at = availableAt(entry);
   return {
     limited,
+    near: isNear(entry, now),
+    warning: !!entry.near,
     availableAt: at.toISOString(),
     shownReset: entry.until !== null && entry.strikes === 0,
     kind: entry.kind,
@@ -140,7 +207,9 @@ export function limitState(entry: LimitEntry, now: Date): LimitState {
     seenAt: entry.seenAt,
     runId: entry.runId,
     strikes: entry.strikes,
-    line: limited
+    line: entry.near
+      ? nearLine(entry, now)
+      : limited
       ? limitedLine(entry, now)
       : `${entry.agent} is available again (limit seen ${clock(new Date(entry.seenAt), now)}${
         entry.runId === null ? "" : ` in run ${entry.runId}`

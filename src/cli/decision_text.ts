@@ -15,6 +15,10 @@ export function describeDecision(d: Decision): string {
     ? `${d.event.type}${"message" in d.event ? `: ${d.event.message}` : ""}`
     : d.hit
     ? `${d.hit.kind}: ${d.hit.message}${d.hit.resetsAt ? ` (resets ${d.hit.resetsAt})` : ""}`
+    : d.warning
+    ? `near its limit: ${d.warning.message}${
+      d.warning.resetsAt ? ` (resets ${d.warning.resetsAt})` : ""
+    }`
     : "";
   const why = d.why
     ? ` — ${d.why}`

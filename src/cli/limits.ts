@@ -20,17 +20,20 @@ export function limitsCommand() {
     )
     .option(
       "--json",
-      "print a JSON array of {agent, limited, availableAt, message, seenAt, runId…}",
+      "print a JSON array of {agent, limited, near, warning, availableAt, message, seenAt, runId…}",
     )
     .addHelpText(
       "after",
       `
 Every uuldana run and exec on this machine reads and writes the same ledger: an agent limited
 until 03:01 is skipped by any run started before then. An agent whose reset has passed is chosen
-again.
+again. A usage warning an agent showed ("You've used 90% of your 5-hour limit · resets 3pm") is
+kept as "near its limit" until that reset: the agent is still chosen (with "handoffEarly" in the
+config, the work moves on at its next turn boundary).
 
 Examples:
-  uuldana limits                 which agents are limited, until when, and where it was seen
+  uuldana limits                 which agents are limited or near their limit, until when, and where
+                                 it was seen
   uuldana limits clear claude    forget claude's limit (you know it has reset)`,
     )
     .action((opts) => {
@@ -44,7 +47,7 @@ Examples:
         if (opts.json) return console.log(JSON.stringify(states, null, 2));
         if (states.length === 0) return console.log("no limits seen (or all cleared)");
         for (const s of states) {
-          console.log(s.limited ? yellow(s.line) : s.line);
+          console.log(s.limited || s.near ? yellow(s.line) : s.line);
           console.log(dim(`    "${s.message}"`));
         }
       } finally {

@@ -51,7 +51,7 @@ Examples:
   uuldana run claude --then codex,gemini
   uuldana exec "fix the failing test" --agents claude,codex   (CI, no terminal)
   uuldana agents                  which agents are installed and how they take a handoff
-  uuldana limits                  which agents are limited, until when (clear: limits clear NAME)
+  uuldana limits                  who is limited or near it, until when (clear: limits clear NAME)
   uuldana runs                    what the journal recorded
   uuldana demo                    see a switch happen with two simulated agents
 

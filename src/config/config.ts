@@ -32,6 +32,8 @@ export interface AgentConfig {
    * seconds without answering counts as limited and is handed off (Gemini and Qwen retry silently).
    */
   stallSeconds?: number;
+  /** `handoffEarly` for this agent (the top-level value when absent). */
+  handoffEarly?: boolean;
 }
 
 /**
@@ -64,6 +66,12 @@ export interface Config {
    * the working one is quiet with an empty input box (off: uuldana only says so).
    */
   returnToFirst: boolean;
+  /**
+   * After an agent's usage warning ("You've used 90% of your 5-hour limit"), hand off at its next
+   * turn boundary (idle, its input box empty) so the next agent starts there, not mid-edit. Off:
+   * the warning is only kept in the ledger. `agents.NAME.handoffEarly` overrides it per agent.
+   */
+  handoffEarly: boolean;
   /** How uuldana tells the user about a switch, a wait for a reset and a return. */
   notify: NotifyConfig;
 }
@@ -122,6 +130,10 @@ const _MEMBER_PROPERTIES: Record<string, Spec> = {
     min: 1,
     max: 86_400,
     unit: "seconds",
+  },
+  handoffEarly: {
+    type: "boolean",
+    description: "handoffEarly for this agent (the top-level value when absent).",
   },
 };
 
@@ -201,6 +213,13 @@ export const CONFIG_SPEC: Spec = {
       type: "boolean",
       description: "Hand the work back to the chain's first agent once it is available again, " +
         "when the working agent is quiet and its input box empty (off: only say so).",
+      default: false,
+    },
+    handoffEarly: {
+      type: "boolean",
+      description: "After an agent's usage warning (\"You've used 90% of your 5-hour limit\"), " +
+        "hand off at its next turn boundary, idle with an empty input box (off: the warning is " +
+        "only kept, `uuldana limits` shows it).",
       default: false,
     },
     notify: {
@@ -296,6 +315,14 @@ export function loadConfig(env: Env = processEnv): Config {
     );
   }
   return parseConfig(raw, file, env);
+}
+
+/**
+ * Whether `handoffEarly` is on for a chain member with settings `member` (an agent's, or a
+ * profile's laid over its agent's): its own key, else the top-level one.
+ */
+export function handoffEarlyFor(config: Config, member: AgentConfig): boolean {
+  return member.handoffEarly ?? config.handoffEarly;
 }
 
 /** The settings for one agent, with defaults when the config does not mention it. */

@@ -1,7 +1,14 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { UsageError, UuldanaError } from "../errors.ts";
-import { DEFAULT_CHAIN, loadConfig, NUMBER_RANGES, parseConfig } from "./config.ts";
+import {
+  agentConfig,
+  DEFAULT_CHAIN,
+  handoffEarlyFor,
+  loadConfig,
+  NUMBER_RANGES,
+  parseConfig,
+} from "./config.ts";
 import { configPath, dataDir, ensurePrivateDir } from "./paths.ts";
 
 const noEnv = (_: string) => undefined;
@@ -230,6 +237,34 @@ Deno.test("returnToFirst and notify: off by default / on by default, validated",
     [{ notify: { sound: true } }, /unknown key "notify.sound"/],
   ];
   for (const [raw, re] of cases) {
+    const e = usageErrorOf(() => parseConfig(raw, "/c.json", noEnv));
+    assert(re.test(e.message), e.message);
+  }
+});
+
+Deno.test("handoffEarly: off by default, per agent over the top-level value, validated", () => {
+  const d = parseConfig({}, "/c.json", noEnv);
+  assertEquals([d.handoffEarly, handoffEarlyFor(d, agentConfig(d, "claude"))], [false, false]);
+  const c = parseConfig(
+    { handoffEarly: true, agents: { codex: { handoffEarly: false }, gemini: {} } },
+    "/c.json",
+    noEnv,
+  );
+  assertEquals(
+    ["claude", "codex", "gemini"].map((name) => handoffEarlyFor(c, agentConfig(c, name))),
+    [true, false, true],
+  );
+  const one = parseConfig({ agents: { claude: { handoffEarly: true } } }, "/c.json", noEnv);
+  assertEquals([
+    handoffEarlyFor(one, agentConfig(one, "claude")),
+    handoffEarlyFor(one, agentConfig(one, "codex")),
+  ], [true, false]);
+  for (
+    const [raw, re] of [
+      [{ handoffEarly: "on" }, /"handoffEarly" must be true or false, got string/],
+      [{ agents: { claude: { handoffEarly: 1 } } }, /"agents.claude.handoffEarly" must be true or/],
+    ] as [unknown, RegExp][]
+  ) {
     const e = usageErrorOf(() => parseConfig(raw, "/c.json", noEnv));
     assert(re.test(e.message), e.message);
   }

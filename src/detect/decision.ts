@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { LimitHit } from "../../adapters/adapter.ts";
+import type { LimitHit, LimitWarning } from "../../adapters/adapter.ts";
 import type { ChannelEvent } from "../../adapters/channel.ts";
 
 /**
@@ -18,9 +18,18 @@ import type { ChannelEvent } from "../../adapters/channel.ts";
  * - `event`: a structured-channel event was heard (`event`);
  * - `disagree`: the channel and the screen said different things about a limit (the agent
  *   reported one the screen reader did not see, or the screen showed one the channel called an
- *   error): `lines` is the screen at that moment, `why` says which.
+ *   error): `lines` is the screen at that moment, `why` says which;
+ * - `warning`: the agent drew a usage warning (`warning`) other than the last one recorded: never
+ *   a limit, the ledger's *near its limit*.
  */
-export type DecisionVerdict = "seen" | "waiting" | "acted" | "rejected" | "event" | "disagree";
+export type DecisionVerdict =
+  | "seen"
+  | "waiting"
+  | "acted"
+  | "rejected"
+  | "event"
+  | "disagree"
+  | "warning";
 
 /** One record of the decision log. */
 export interface Decision {
@@ -41,6 +50,8 @@ export interface Decision {
   event?: ChannelEvent;
   /** For `disagree`: the screen's lines with text at that moment. */
   lines?: string[];
+  /** For `warning`: the usage warning shown, with the reset it states. */
+  warning?: LimitWarning;
 }
 
 /** Most records one run keeps; later ones are counted, not kept (hostile output is normal input). */

@@ -105,6 +105,8 @@ export class Detector {
   #done = false;
   /** The last look's limit (digits folded, so a countdown is one sighting), or null. */
   #seenKey: string | null = null;
+  /** The text of the last usage warning recorded, or null. */
+  #warningKey: string | null = null;
   /** The last alternate-screen lines with text: full-screen agents erase them when they exit. */
   #altLines: string[] = [];
   #decisions: Decision[] = [];
@@ -337,6 +339,7 @@ export class Detector {
       timeZone: this.#opts.timeZone,
     });
     this.#noteSighting(found, atMs);
+    this.#noteWarning(found ? null : lines, atMs);
     // A limit the agent reported, now on its screen too: both say so.
     if (this.#rules.reported && found) {
       return this.#rules.actOnReport(t, "its screen shows a limit too");
@@ -473,6 +476,27 @@ export class Detector {
         why: "a transient rate limit the agent is still retrying: not worth a handoff yet",
       });
     }
+  }
+
+  /**
+   * A `warning` record when the look shows a usage warning (`Adapter.detectWarning`) other than
+   * the last one recorded; `lines` null: the look shows a limit, no warning is read.
+   */
+  #noteWarning(lines: readonly string[] | null, atMs: number): void {
+    const read = this.#opts.adapter.detectWarning;
+    if (!read) return;
+    const warning = lines === null ? null : read(lines, {
+      now: new Date(this.#opts.startedAt + atMs),
+      delivered: this.#opts.delivered as string[] | undefined,
+      cols: this.terminal.cols,
+      timeZone: this.#opts.timeZone,
+    });
+    // By its text (a relative reset, "resets in 2h", read at each look would differ every time),
+    // against the last one recorded: the same warning seen again after a look without it (a frame
+    // drawn in pieces, a notice that comes back) is no news.
+    if (!warning || warning.message === this.#warningKey) return;
+    this.#warningKey = warning.message;
+    this.#record({ atMs, offset: this.#offset, source: "screen", verdict: "warning", warning });
   }
 
   #reach(verdict: Verdict): Verdict {

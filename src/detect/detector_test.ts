@@ -10,6 +10,7 @@ import { rng as seededRng } from "../handoff/_rng_test_util.ts";
 import type { Decision } from "./decision.ts";
 import { Detector, type DetectorOptions, type Verdict } from "./detector.ts";
 import { draw, drive } from "./_drive_test_util.ts";
+import { replay } from "./replay.ts";
 
 const STARTED = Date.parse("2026-03-10T02:00:00Z");
 const claude = adapterByName("claude")!;
@@ -209,4 +210,50 @@ Deno.test("a full-screen agent's last screen is in the lines once, while it is u
     "✻ Cogitated for 0s",
     "❯ now add a test",
   ]);
+});
+
+Deno.test("a usage warning is one `warning` record while it shows, never a verdict; a replay makes the same", () => {
+  const adapter = adapterByName("claude")!;
+  const opts = {
+    adapter,
+    cols: 120,
+    rows: 40,
+    startedAt: Date.parse("2026-12-04T18:13:00Z"),
+    timeZone: "UTC",
+  };
+  const warning = "You've used 91% of your 5-hour limit · resets 9:13pm (UTC)";
+  const screen = (notice: string, busy: boolean) =>
+    draw([
+      "❯ hello",
+      "",
+      "● MOCKREPLY-1: noted.",
+      ...(busy ? ["", "✢ Marinating… (4s · esc to interrupt)"] : []),
+      notice ? notice.padStart(119) : "",
+      "─".repeat(120),
+      "❯\u00a0",
+      "─".repeat(120),
+      "  ? for shortcuts",
+    ]);
+  const inputs = [
+    { at: 10, bytes: screen(warning, true) },
+    { at: 200, bytes: screen(warning, true) },
+    { at: 400, bytes: screen(warning, false) },
+    { at: 5000, bytes: screen("", false) },
+    // The same warning again (a frame drawn in pieces, a notice that comes back): no news.
+    { at: 5200, bytes: screen(warning, false) },
+    { at: 5400, bytes: screen("", false) },
+  ];
+  const d = new Detector(opts);
+  assertEquals(drive(d, inputs, 6000, true), null);
+  const records = d.takeDecisions();
+  assertEquals(records.map((r) => [r.verdict, r.warning?.message, r.warning?.resetsAt]), [
+    ["warning", warning, "2026-12-04T21:13:00.000Z"],
+  ]);
+  const timed = [
+    ...inputs.map((i) => ({ type: "output" as const, atMs: i.at, bytes: i.bytes })),
+    { type: "end" as const, atMs: 6000 },
+  ];
+  const again = replay(timed, opts);
+  assertEquals(again.verdict, null);
+  assertEquals(again.decisions, records);
 });

@@ -226,6 +226,13 @@ function _why(pkg: HandoffPackage, from: string, nonce: string): _Piece {
   const resets = pkg.reason.resetsAt
     ? `; it resets at ${oneLine(sanitize(pkg.reason.resetsAt))}`
     : "";
+  if (pkg.reason.kind === "warning") {
+    return {
+      text: `${from} warned it is near its usage limit ("${message.text}"${resets}); the work ` +
+        "moved on at the end of a turn",
+      redactions: message.redactions,
+    };
+  }
   return {
     text: `${from} reached a usage limit ("${message.text}"${resets})`,
     redactions: message.redactions,

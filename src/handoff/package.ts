@@ -41,6 +41,8 @@ export interface TranscriptEntry {
  */
 export type HandoffReason =
   | { kind: "limit"; message: string; resetsAt: string | null }
+  /** Handed off early at a turn boundary after the agent's usage warning (`handoffEarly`). */
+  | { kind: "warning"; message: string; resetsAt: string | null }
   | { kind: "stall"; message: string }
   | { kind: "return" }
   | { kind: "manual" };
@@ -165,7 +167,7 @@ export function parsePackage(raw: unknown, source: string, now: Date = new Date(
       if (key !== "kind" && key !== "message") throw unknown(`reason.${key}`, ["kind", "message"]);
     }
     reason = { kind: "stall", message: str("reason.message", r.message) };
-  } else if (r.kind === "limit") {
+  } else if (r.kind === "limit" || r.kind === "warning") {
     const known = ["kind", "message", "resetsAt"];
     for (const key of Object.keys(r)) {
       if (!known.includes(key)) throw unknown(`reason.${key}`, known);
@@ -178,10 +180,10 @@ export function parsePackage(raw: unknown, source: string, now: Date = new Date(
       }
       resetsAt = r.resetsAt;
     }
-    reason = { kind: "limit", message, resetsAt };
+    reason = { kind: r.kind, message, resetsAt };
   } else {
     throw new UsageError(
-      `invalid package ${source}: "reason.kind" must be "limit", "stall", "return" or "manual", got ${
+      `invalid package ${source}: "reason.kind" must be "limit", "warning", "stall", "return" or "manual", got ${
         JSON.stringify(r.kind) ?? "nothing"
       }`,
     );

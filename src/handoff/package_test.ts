@@ -54,7 +54,7 @@ Deno.test("bad fields are named, one line each", () => {
   assertUsage({ ...base(), to: 3 }, /"to" must be a non-empty string, got number/);
   assertUsage(
     { ...base(), reason: { kind: "tired" } },
-    /"reason.kind" must be "limit", "stall", "return" or "manual"/,
+    /"reason.kind" must be "limit", "warning", "stall", "return" or "manual"/,
   );
   assertUsage({ ...base(), reason: { kind: "limit" } }, /"reason.message"/);
   assertUsage(

@@ -559,8 +559,8 @@ export class Journal {
   /** Appends a limit to the ledger (every uuldana on this machine reads it); returns its id. */
   addLimit(entry: LimitEntry): number {
     const result = this.#db.prepare(
-      `INSERT INTO limits (agent, kind, message, seen_at, until, run_id, strikes)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO limits (agent, kind, message, seen_at, until, run_id, strikes, near)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       entry.agent,
       entry.kind,
@@ -569,36 +569,34 @@ export class Journal {
       entry.until,
       entry.runId,
       entry.strikes,
+      entry.near ? 1 : 0,
     );
     return Number(result.lastInsertRowid);
   }
 
-  /** Each agent's latest limit that was not cleared, by agent name. */
+  /**
+   * Each agent's latest limit that was not cleared, by agent name: a real limit, or a warning
+   * (`near`) seen after it.
+   */
   latestLimits(): Map<string, LimitEntry> {
     const rows = this.#db.prepare(
-      `SELECT agent, kind, message, seen_at AS seenAt, until, run_id AS runId, strikes FROM limits
+      `SELECT agent, kind, message, seen_at AS seenAt, until, run_id AS runId, strikes, near
+       FROM limits
        WHERE id IN (SELECT max(id) FROM limits GROUP BY agent) AND cleared_at IS NULL`,
-    ).all() as unknown as LimitEntry[];
-    return new Map(rows.map((r) => [r.agent, {
-      ...r,
-      runId: r.runId === null ? null : Number(r.runId),
-      strikes: Number(r.strikes),
-    }]));
+    ).all() as unknown as (Omit<LimitEntry, "near"> & { near: number })[];
+    return new Map(rows.map((r) => [r.agent, _limitEntry(r)]));
   }
 
   /** The whole ledger, newest first (cleared entries too). */
   limitHistory(limit = 50): (LimitEntry & { id: number; clearedAt: string | null })[] {
     return (this.#db.prepare(
       `SELECT id, agent, kind, message, seen_at AS seenAt, until, run_id AS runId, strikes,
-         cleared_at AS clearedAt FROM limits ORDER BY id DESC LIMIT ?`,
-    ).all(limit) as unknown as (LimitEntry & { id: number; clearedAt: string | null })[]).map(
-      (r) => ({
-        ...r,
-        id: Number(r.id),
-        runId: r.runId === null ? null : Number(r.runId),
-        strikes: Number(r.strikes),
-      }),
-    );
+         near, cleared_at AS clearedAt FROM limits ORDER BY id DESC LIMIT ?`,
+    ).all(limit) as unknown as (Omit<LimitEntry, "near"> & {
+      id: number;
+      near: number;
+      clearedAt: string | null;
+    })[]).map(({ id, clearedAt, ...r }) => ({ ..._limitEntry(r), id: Number(id), clearedAt }));
   }
 
   /** Clears an agent's limits (the user knows they are stale); returns how many were open. */
@@ -618,6 +616,17 @@ export class Journal {
   close(): void {
     this.#db.close();
   }
+}
+
+/** A ledger row as the chain reads it: `near` only on a warning's row (older rows have none). */
+function _limitEntry(r: Omit<LimitEntry, "near"> & { near: number }): LimitEntry {
+  const { near, ...entry } = r;
+  return {
+    ...entry,
+    runId: r.runId === null ? null : Number(r.runId),
+    strikes: Number(r.strikes),
+    ...(Number(near) === 1 ? { near: true as const } : {}),
+  };
 }
 
 function _channelRecord(text: string | null): RunChannelRecord | null {

@@ -149,3 +149,47 @@ Deno.test("profiles: a journal from before them keeps its runs and ledger; a 'cl
     j.close();
   }
 });
+
+Deno.test("a journal from before warnings keeps its ledger and decisions; warnings read back near", () => {
+  const dir = tempDir();
+  const old = new DatabaseSync(join(dir, JOURNAL_FILE));
+  for (const m of MIGRATIONS.slice(0, 9)) old.exec(m);
+  old.exec("PRAGMA user_version = 9");
+  old.exec(
+    "INSERT INTO runs (agent, workspace, transport, started_at) VALUES ('claude', '/w', 'pty', 't')",
+  );
+  old.exec(
+    `INSERT INTO limits (agent, kind, message, seen_at, until, run_id, strikes)
+     VALUES ('claude', 'usage', 'claude limit', '2026-12-01T01:12:00.000Z',
+       '2026-12-01T03:01:00.000Z', 1, 0)`,
+  );
+  old.exec(
+    `INSERT INTO decisions (run_id, seq, at_ms, byte_offset, source, verdict, record)
+     VALUES (1, 1, 12.5, 300, 'screen', 'seen', '{"verdict":"seen"}')`,
+  );
+  old.close();
+  const j = Journal.open(dir);
+  try {
+    assertEquals(j.schemaVersion, SCHEMA_VERSION);
+    // The older row reads as it always did: a real limit, no `near`.
+    assertEquals(j.latestLimits().get("claude"), entry("claude", "2026-12-01T03:01:00.000Z", 1));
+    assertEquals(j.decisions(1), [{ verdict: "seen" }]);
+    const warning = { ...entry("codex", "2026-12-01T04:00:00.000Z"), near: true as const };
+    j.addLimit(warning);
+    assertEquals(j.latestLimits().get("codex"), warning);
+    assertEquals(j.limitHistory().map((h) => [h.agent, h.near ?? false]), [
+      ["codex", true],
+      ["claude", false],
+    ]);
+    j.addDecisions(1, [{
+      atMs: 20,
+      offset: 400,
+      source: "screen",
+      verdict: "warning",
+      warning: { id: "used-percent", message: "You've used 91%", resetsAt: null },
+    }]);
+    assertEquals(j.decisions(1).map((d) => d.verdict), ["seen", "warning"]);
+  } finally {
+    j.close();
+  }
+});

@@ -18,6 +18,8 @@ export type EndReason =
   | "limit"
   | "switch"
   | "return"
+  /** Handed off early at a turn boundary after a usage warning (`handoffEarly`). */
+  | "early"
   | "signal"
   | "interrupted"
   | "error"

@@ -178,6 +178,26 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (run_id, seq)
    );
    ALTER TABLE runs ADD COLUMN base_commit TEXT;`,
+  // 12: usage warnings (issue 29). A ledger row may say the agent is only *near* its limit (a
+  // warning it showed: never limited, `until` is the warned reset); older rows are real limits
+  // (near = 0). The decision log gains the `warning` verdict: SQLite cannot change a CHECK in
+  // place, so the table is rebuilt with the same rows.
+  `ALTER TABLE limits ADD COLUMN near INTEGER NOT NULL DEFAULT 0 CHECK (near IN (0, 1));
+   CREATE TABLE decisions_v12 (
+     run_id       INTEGER NOT NULL REFERENCES runs(id),
+     seq          INTEGER NOT NULL,
+     at_ms        REAL NOT NULL,
+     byte_offset  INTEGER NOT NULL,
+     source       TEXT NOT NULL CHECK (source IN ('screen', 'channel')),
+     verdict      TEXT NOT NULL CHECK (verdict IN ('seen', 'waiting', 'acted', 'rejected', 'event',
+                    'disagree', 'warning')),
+     record       TEXT NOT NULL,
+     PRIMARY KEY (run_id, seq)
+   );
+   INSERT INTO decisions_v12 SELECT run_id, seq, at_ms, byte_offset, source, verdict, record
+     FROM decisions;
+   DROP TABLE decisions;
+   ALTER TABLE decisions_v12 RENAME TO decisions;`,
 ];
 
 /** The schema version this build writes. */

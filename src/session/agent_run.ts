@@ -8,7 +8,9 @@
  * @module
  */
 import { headCommit } from "../handoff/workspace.ts";
-import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
+import type { Adapter, LimitHit, LimitWarning } from "../../adapters/adapter.ts";
+import { busySeconds } from "../../adapters/stall.ts";
+import { BUSY_ROW } from "../../adapters/screen_text.ts";
 import type { Journal } from "../journal/journal.ts";
 import { type PtyProcess, spawnPty } from "../pty/pty_process.ts";
 import type { Terminal } from "../vt/mod.ts";
@@ -45,6 +47,8 @@ export type RunOutcome =
   | { reason: "stall"; message: string; exitCode: number | null }
   /** The work goes back to the chain's first agent, available again (`returnToFirst`). */
   | { reason: "return"; to: string; exitCode: number | null }
+  /** Handed off at a turn boundary after the agent's usage warning (`handoffEarly`). */
+  | { reason: "early"; warning: LimitWarning; exitCode: number | null }
   | { reason: "stopped"; signal: string; exitCode: number | null };
 
 /** Answers whether `/agent NAME` can switch now; returns an error line to show, or null. */
@@ -138,6 +142,9 @@ export class AgentRun {
   readonly #channel: RunChannel | null = null;
   /** A disagreement of channel and screen was said (once a run). */
   #toldDisagreement = false;
+  /** The usage warnings the detector read on the screen, in order. */
+  readonly #warnings: LimitWarning[] = [];
+  readonly #warningListeners = new Set<(warning: LimitWarning) => void>();
 
   private constructor(opts: AgentRunOptions, runId: number, pty: PtyProcess) {
     this.#opts = opts;
@@ -238,6 +245,33 @@ export class AgentRun {
   }
 
   /**
+   * Whether the agent is at a turn boundary: quiet (nothing drawn for the quiet interval), its
+   * input box known empty, and nothing on its screen saying it works (`esc to interrupt`, its
+   * spinner's timer, its channel's open turn). The one moment an early handoff may take.
+   */
+  atTurnBoundary(): boolean {
+    if (!this.isQuiet() || !this.inputEmpty || this.#channel?.turnOpen) return false;
+    const lines = this.vt.logicalScreenLines();
+    const working = this.#opts.adapter.workingRow ?? BUSY_ROW;
+    return !lines.some((l) => working.test(l)) && busySeconds(this.#opts.adapter, lines) === null;
+  }
+
+  /**
+   * Calls `listener` with each usage warning the agent's screen shows (the detector's `warning`
+   * records), those seen already first. Returns a function that stops it.
+   */
+  onWarning(listener: (warning: LimitWarning) => void): () => void {
+    for (const w of this.#warnings) listener(w);
+    this.#warningListeners.add(listener);
+    return () => this.#warningListeners.delete(listener);
+  }
+
+  /** Ends the run at a turn boundary after `warning` (`handoffEarly`): the caller picks it. */
+  handOffEarly(warning: LimitWarning): void {
+    this.#decide({ reason: "early", warning, exitCode: null });
+  }
+
+  /**
    * Ends the run so the work goes back to `to` (the chain's first agent, available again). The
    * caller picks the moment: the agent quiet, its input box empty.
    */
@@ -317,6 +351,7 @@ export class AgentRun {
     const records = this.#detector.takeDecisions();
     if (records.length) this.#opts.journal.addDecisions(this.runId, records);
     for (const d of records) {
+      if (d.verdict === "warning" && d.warning) this.#warned(d.warning);
       if (d.verdict !== "disagree" || this.#toldDisagreement) continue;
       this.#toldDisagreement = true;
       const { adapter, version } = this.#opts;
@@ -328,6 +363,18 @@ export class AgentRun {
           : `${who}'s screen shows a limit its channel calls an error; uuldana did not switch ` +
             "(`uuldana debug bundle last` helps us fix it)",
       );
+    }
+  }
+
+  /** A usage warning the screen shows: kept, and told to the listeners (never stops the keys). */
+  #warned(warning: LimitWarning): void {
+    this.#warnings.push(warning);
+    for (const listener of this.#warningListeners) {
+      try {
+        listener(warning);
+      } catch {
+        // a listener's failure is no reason to stop the run
+      }
     }
   }
 
@@ -512,6 +559,8 @@ export class AgentRun {
     clearTimeout(this.#recordingFlush);
     journal.finishOutput(this.runId, { timing: "", ...this.#recording.finish() });
     this.#recordingFile?.close();
+    // An early handoff stopped at no limit: its warning is in the decision log and the ledger (as
+    // a limit message it would cut the screen's conversation at the warning's row).
     const limit = outcome.reason === "limit" ? outcome.limit : null;
     journal.endRun(this.runId, {
       reason: outcome.reason === "stopped" ? "signal" : outcome.reason,

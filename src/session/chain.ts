@@ -16,6 +16,8 @@
  * - `chain/manual_switch.ts`: `/agent NAME`
  * - `chain/wait.ts`: the wait for a reset when every agent is limited
  * - `chain/return_to_first.ts`: the work handed back to the first agent, available again
+ * - `chain/early_handoff.ts`: a usage warning into the ledger; with `handoffEarly`, the work moved
+ *   on at the next turn boundary
  *
  * @module
  */
@@ -33,6 +35,7 @@ import { proveOthers } from "./chain/proofs.ts";
 import { afterStop } from "./chain/auto_handoff.ts";
 import { manualSwitch } from "./chain/manual_switch.ts";
 import { handBack, watchForReturn } from "./chain/return_to_first.ts";
+import { afterWarning, watchWarnings } from "./chain/early_handoff.ts";
 
 export type { ChainOptions, RunOutcome };
 
@@ -102,8 +105,10 @@ async function _runChain(chain: Chain): Promise<number> {
     else _followSize(opts, run);
     proveOthers(chain, member);
     const stopWatching = watchForReturn(chain, run, member);
+    const stopWarnings = watchWarnings(chain, run, member);
     const outcome = await run.outcome;
     stopWatching();
+    stopWarnings();
     opts.onRun?.(null);
     // The journal has the limit only once the run has ended; the screen is cut at it now.
     const limitMessage = outcome.reason === "limit" ? outcome.limit.message : undefined;
@@ -132,6 +137,8 @@ function _afterRun(
       return manualSwitch(chain, member, runId, outcome.to, conversation);
     case "return":
       return handBack(chain, member, runId, outcome.to, conversation);
+    case "early":
+      return afterWarning(chain, member, runId, outcome.warning, conversation);
     case "limit":
     case "stall": {
       const stop: WorkStop = outcome.reason === "limit"

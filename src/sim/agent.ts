@@ -37,7 +37,9 @@
  * turn makes, reported by its PostToolUse/PostToolUseFailure hooks; see env.ts), `SIM_HOOKS_OFF=1` (no hook or plugin runs at all: Claude as
  * under managed settings with `disableAllHooks`), `SIM_MODEL_URL` (every submitted turn is also
  * POSTed there as an OpenAI chat-completions request, so a local mock sees this agent's model
- * requests beside a real agent's: the real-agent matrix times a handoff by them).
+ * requests beside a real agent's: the real-agent matrix times a handoff by them),
+ * `SIM_WARN_AFTER=N` (Claude: the N-th turn shows a usage warning against the right edge above its
+ * input box as the turn starts, as 2.1.332 does; `SIM_WARN_TEXT` its text).
  *
  * @module
  */

@@ -103,3 +103,15 @@ export function toolCalls(turn: number): SimToolCall[] {
     return [];
   }
 }
+
+/** The Claude persona's usage warning, as 2.1.332 words it (`SIM_WARN_TEXT` replaces it). */
+export const SIM_WARNING = "You've used 91% of your 5-hour limit · resets 9:13pm (UTC)";
+
+/**
+ * `SIM_WARN_AFTER=N`: the N-th turn shows a usage warning (`SIM_WARN_TEXT`, else
+ * {@link SIM_WARNING}) as soon as it starts, the way the provider's warning headers come with the
+ * model's answer while the turn goes on; 0: none.
+ */
+export function warnAfter(): { turn: number; text: string } {
+  return { turn: envInt("SIM_WARN_AFTER", 0), text: env("SIM_WARN_TEXT") ?? SIM_WARNING };
+}

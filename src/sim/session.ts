@@ -29,7 +29,7 @@ import type { Persona } from "./persona.ts";
 import { replyLines } from "./reply.ts";
 import { altFrame, InlineScreen } from "./screen.ts";
 import { CLAUDE_HELP_PANEL, type ViewState } from "./view.ts";
-import { env, envInt, limitAfter, resetIn, termSize, write } from "./env.ts";
+import { env, envInt, limitAfter, resetIn, termSize, warnAfter, write } from "./env.ts";
 
 // The first lines of a file a simulated tool call shows (at most 4, as Claude truncates).
 function _readLines(path: string): string[] {
@@ -396,6 +396,11 @@ export class SimSession {
     if (this.#model !== null) this.#request(text, turn);
     v.items.push({ kind: "user", text });
     v.busy = true;
+    const warning = warnAfter();
+    if (warning.turn > 0 && turn === warning.turn && this.#p.name === "claude") {
+      this.#log.write({ event: "warning", turn, text: warning.text });
+      v.notice = warning.text;
+    }
     this.#render();
     // Claude's UserPromptSubmit hooks run before the turn goes to the model.
     const answer = () => setTimeout(() => this.#answer(text, turn), this.#replyMs);

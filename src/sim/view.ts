@@ -54,6 +54,11 @@ export interface ViewState {
   resetAt?: string;
   /** The provider's limit text (SIM_LIMIT_TEXT) where a persona shows one (OpenCode, Copilot). */
   limitText?: string;
+  /**
+   * Claude: a usage warning (SIM_WARN_AFTER), drawn as 2.1.332 draws its `rate-limit-warning`
+   * notice: against the right edge, right above the input box.
+   */
+  notice?: string | null;
 }
 
 const RESET = "\x1b[0m";
@@ -311,7 +316,7 @@ export function renderLive(s: ViewState): string[] {
       }
       return [
         ...(s.busy ? ["", "\x1b[38;5;174m✻ Working… (esc to interrupt)" + RESET] : []),
-        "",
+        s.notice ? "\x1b[33m" + _leftRight("", s.notice, c) + RESET : "",
         s.boxTitle ? DIM + `─── ${s.boxTitle} `.padEnd(c, "─") + RESET : rule,
         ..._inputRows("❯\u00a0", s.input, "", c, max, "  "),
         rule,

@@ -16,7 +16,8 @@ turns="${TURNS:-3}"
 agents=("${@:-claude opencode}")
 [[ $# -gt 0 ]] || agents=(claude opencode)
 
-"$deno" run -A "$repo/tools/real-agents/tool_mock.ts" 0 "$work/mock.jsonl" "$calls" "$turns" 2>"$work/mock.log" &
+# Every agent works in $work/ws (made anew for each), which the mock names in absolute paths.
+"$deno" run -A "$repo/tools/real-agents/tool_mock.ts" 0 "$work/mock.jsonl" "$calls" "$turns" "$work/ws" 2>"$work/mock.log" &
 mock_pid=$!
 for _ in $(seq 1 100); do grep -q "^mock on " "$work/mock.log" && break; sleep 0.1; done
 port="$(sed -n 's/^mock on \([0-9]*\)$/\1/p' "$work/mock.log")"
@@ -32,7 +33,7 @@ agent_bin() { # NAME PACKAGE VERSION
 }
 
 check() { # AGENT: one agent's run
-  local agent="$1" ws="$work/ws-$1" home="$work/home-$1" env_json ready args='[]'
+  local agent="$1" ws="$work/ws" home="$work/home-$1" env_json ready args='[]'
   rm -rf "$ws" "$home"; mkdir -p "$ws/work" "$home"
   printf 'case "$2" in *0) echo "check $1.$2 failed"; exit 1 ;; esac\necho "check $1.$2 ok"\n' > "$ws/check.sh"
   git -C "$ws" init -q -b main && git -C "$ws" add . && git -C "$ws" -c user.name=t -c user.email=t@example.com commit -qm base

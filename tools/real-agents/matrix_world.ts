@@ -57,6 +57,8 @@ export interface MockRequest {
   body: string;
   limited: boolean;
   account: "agent" | "receiver";
+  /** The error lane this request met (error_lanes.json), if one was selected for its API. */
+  lane?: string;
 }
 
 /** A running mock API with its request log. */
@@ -91,6 +93,18 @@ export class Mock {
   async limit(provider?: string): Promise<void> {
     const query = provider ? `?provider=${encodeURIComponent(provider)}` : "";
     await (await fetch(`${this.base}/__mock/limit${query}`, { method: "POST" })).body?.cancel();
+  }
+  /** From now on answer with the named error lane (`error_lanes.json`); `ok()` ends it. */
+  async lane(name: string): Promise<void> {
+    const res = await fetch(`${this.base}/__mock/lane?name=${encodeURIComponent(name)}`, {
+      method: "POST",
+    });
+    await res.body?.cancel();
+    if (!res.ok) throw new Error(`the mock has no error lane "${name}"`);
+  }
+  /** Answer normally again. */
+  async ok(): Promise<void> {
+    await (await fetch(`${this.base}/__mock/ok`, { method: "POST" })).body?.cancel();
   }
   /**
    * Model requests so far: arrival time (ms), path, body, whether the mock answered with the

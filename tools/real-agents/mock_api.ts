@@ -14,6 +14,27 @@
  *   curl -X POST '127.0.0.1:PORT/__mock/error?status=500'  # a transient error (500, 503, 529)
  *   curl -X POST '127.0.0.1:PORT/__mock/delay?ms=20000'    # answer that much later (interrupts)
  *   curl -X POST 127.0.0.1:PORT/__mock/ok       # answer normally again (no error, no delay)
+ *   curl -X POST '127.0.0.1:PORT/__mock/lane?name=chat-rate-limit'  # a named error lane
+ *
+ * **Error lanes** (`error_lanes.json`, read by `error_lanes.ts`): each provider's real error
+ * answers, by name, with their status, headers and body: `anthropic-five-hour`,
+ * `anthropic-seven-day`, `anthropic-seven-day-opus`, `anthropic-overage`, `anthropic-overloaded`
+ * (529), `anthropic-credit-low`, `anthropic-org-disabled`, `codex-usage-plus` (and `-pro`,
+ * `-free`, `-team`), `codex-credits-depleted`, `codex-rate-limit`, `gemini-per-day`,
+ * `gemini-per-minute`, `gemini-capacity`, `chat-insufficient-quota`, `chat-rate-limit`,
+ * `chat-503`. A lane answers only on its own API (the others answer normally) and only the agent's
+ * account; a lane with `clearAfter: N` answers its first N model requests with the error, then
+ * normally (a transient error that clears on try N+1). `/__mock/ok` ends the lane.
+ *
+ * **Warning lanes** (`anthropic-warning`: `anthropic-ratelimit-unified-status: allowed_warning`
+ * at 91 % of the 5-hour window; `codex-usage-warning`: `x-codex-primary-used-percent: 91`,
+ * `x-codex-secondary-used-percent: 93`): every model answer on that API is the normal one with
+ * the provider's warning headers added, until `/__mock/ok`. To send a warning and then a normal
+ * answer: select the lane, let one turn be answered, then `/__mock/ok`:
+ *
+ *   curl -X POST '127.0.0.1:PORT/__mock/lane?name=anthropic-warning'
+ *
+ * Each log line of a lane's answer names it (`lane`), and `limited: true` marks an error answer.
  *
  * Each reply names its number (`MOCKREPLY-3`) so a handoff can be checked for the replies it carries.
  * Paths under `/receiver/` (`/receiver/v1/chat/completions`) are another account, never limited:
@@ -24,6 +45,7 @@
  * @module
  */
 import { messageResponse, usageLimitResponse } from "./anthropic_messages.ts";
+import { type ErrorLane, laneResponse, loadLanes, withHeaders } from "./error_lanes.ts";
 
 const port = Number(Deno.args[0] ?? 0);
 const logFile = Deno.args[1];
@@ -38,6 +60,10 @@ let failing: number | null = null;
 // Milliseconds every model answer waits before it is sent (a turn slow enough to interrupt).
 let delayMs = 0;
 let replies = 0;
+// The selected error lane (`/__mock/lane?name=…`), and how many errors it has answered.
+const LANES = loadLanes();
+let lane: (ErrorLane & { name: string }) | null = null;
+let laneErrors = 0;
 
 const enc = new TextEncoder();
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
@@ -307,7 +333,17 @@ Deno.serve(
     const url = new URL(req.url);
     const account = url.pathname.startsWith("/receiver/") ? "receiver" : "agent";
     const path = account === "receiver" ? url.pathname.slice("/receiver".length) : url.pathname;
+    if (path === "/__mock/lane") {
+      const name = url.searchParams.get("name") ?? "";
+      if (!LANES[name]) return json({ error: `no lane ${name}`, lanes: Object.keys(LANES) }, 404);
+      lane = { ...LANES[name], name };
+      laneErrors = 0;
+      limited = false;
+      failing = null;
+      return json({ lane: name });
+    }
     if (path === "/__mock/limit" || path === "/__mock/ok" || path === "/__mock/error") {
+      lane = null;
       limited = path === "/__mock/limit";
       failing = path === "/__mock/error" ? Number(url.searchParams.get("status") ?? 500) : null;
       if (path === "/__mock/ok") delayMs = 0;
@@ -333,19 +369,30 @@ Deno.serve(
       : /:(?:stream)?[Gg]enerateContent$/.test(path)
       ? "gemini"
       : null;
-    const limitedNow = limited && account === "agent";
+    const onLane = lane && account === "agent" && kind === lane.api ? lane : null;
+    const laneError = onLane && !onLane.warning &&
+        (onLane.clearAfter === undefined || laneErrors < onLane.clearAfter)
+      ? onLane
+      : null;
+    const limitedNow = (limited && account === "agent") ||
+      (laneError !== null && req.method === "POST");
     log({
       method: req.method,
       path,
       account,
       kind,
       limited: kind !== null && limitedNow,
+      ...(onLane && kind !== null ? { lane: onLane.name } : {}),
       ...(kind !== null && failing && account === "agent" ? { failing } : {}),
       body: raw,
     });
     if (req.method !== "POST" || kind === null) {
       if (/\/models$/.test(path)) return json({ object: "list", data: [], models: [] });
       return json({}, 404);
+    }
+    if (laneError) {
+      laneErrors++;
+      return laneResponse(laneError, Date.now());
     }
     if (limitedNow) return LIMITS[kind === "chat" ? chatProvider : kind]();
     if (failing && account === "agent") return transient(kind, failing);
@@ -357,15 +404,13 @@ Deno.serve(
     if (config?.responseMimeType === "application/json") {
       text = JSON.stringify({ reasoning: text, model_choice: "flash", next_speaker: "user" });
     }
-    switch (kind) {
-      case "anthropic":
-        return anthropic(body, text);
-      case "chat":
-        return chat(body, text);
-      case "responses":
-        return responses(body, text);
-      case "gemini":
-        return gemini(path.includes("stream"), text);
-    }
+    const res = kind === "anthropic"
+      ? anthropic(body, text)
+      : kind === "chat"
+      ? chat(body, text)
+      : kind === "responses"
+      ? responses(body, text)
+      : gemini(path.includes("stream"), text);
+    return onLane?.warning ? withHeaders(res, onLane, Date.now()) : res;
   },
 );

@@ -6,7 +6,10 @@
  * chat completions (`tool_calls`: OpenCode, Kilo, Qwen Code, pi). Paths under `/receiver/` are
  * another account: plain text, never limited, never a tool. No account or credential is involved.
  *
- *   deno run -A tool_mock.ts PORT LOG.jsonl CALLS TURNS    # PORT 0: printed as "mock on PORT"
+ *   deno run -A tool_mock.ts PORT LOG.jsonl CALLS TURNS [WS]  # PORT 0: printed as "mock on PORT"
+ *
+ * A tool whose path argument says it must be absolute (Qwen Code's `write_file`: "The absolute
+ * path…") gets WS/work/… instead of work/… (it refuses a relative one before it runs).
  *
  * The calls alternate: create `work/tT-N.txt` with its content; run `sh check.sh T N` (a command
  * the workspace holds; exit 0, or 1 for every fifth call). LOG gets one line per call asked
@@ -17,13 +20,15 @@
  */
 import { messageResponse, usageLimitResponse } from "./anthropic_messages.ts";
 
-const [portArg, logFile, callsArg, turnsArg] = Deno.args;
+const [portArg, logFile, callsArg, turnsArg, wsArg] = Deno.args;
 const CALLS = Number(callsArg ?? 3);
 const TURNS = Number(turnsArg ?? 10);
 
 type Kind = "create" | "run";
 interface Tool {
   name: string;
+  /** Its path argument must be absolute. */
+  absolute?: boolean;
   /** The argument naming a path, a command; and the content's, for `create`. */
   target: string;
   content?: string;
@@ -42,25 +47,44 @@ function log(entry: Record<string, unknown>): void {
   });
 }
 
+type Declared = { name: string; props: string[]; absolute: string[] };
+
 /** The declared tool that does `kind`, with its argument names, or null. */
-function toolFor(kind: Kind, declared: { name: string; props: string[] }[]): Tool | null {
+function toolFor(kind: Kind, declared: Declared[]): Tool | null {
   for (const want of _NAMES[kind]) {
     const t = declared.find((d) => d.name.toLowerCase() === want);
     if (!t) continue;
     if (kind === "run") return { name: t.name, target: "command" };
     const target = _PATHS.find((p) => t.props.includes(p));
-    if (target) return { name: t.name, target, content: "content" };
+    if (target) {
+      return { name: t.name, target, content: "content", absolute: t.absolute.includes(target) };
+    }
   }
   return null;
 }
 
+/** A tool schema's arguments, and those its description says must be absolute paths. */
+function declaredOf(name: string, schema: unknown): Declared {
+  const props = ((schema as { properties?: Record<string, { description?: string }> })
+    ?.properties) ?? {};
+  return {
+    name,
+    props: Object.keys(props),
+    absolute: Object.entries(props).filter(([, p]) => /\babsolute\b/i.test(p?.description ?? ""))
+      .map(([k]) => k),
+  };
+}
+
 /** The call the model asks for as call `n` (1-based) of turn `turn`, in the agent's terms. */
-function call(turn: number, n: number, declared: { name: string; props: string[] }[]) {
+function call(turn: number, n: number, declared: Declared[]) {
   const kind: Kind = n % 2 === 1 ? "create" : "run";
   const tool = toolFor(kind, declared) ?? toolFor(kind === "run" ? "create" : "run", declared);
   if (!tool) return null;
   const create = _NAMES.create.includes(tool.name.toLowerCase());
-  const target = create ? `work/t${turn}-${n}.txt` : `sh check.sh ${turn} ${n}`;
+  const file = `work/t${turn}-${n}.txt`;
+  const target = create
+    ? (tool.absolute && wsArg ? `${wsArg}/${file}` : file)
+    : `sh check.sh ${turn} ${n}`;
   const args: Record<string, string> = { [tool.target]: target };
   if (create) args[tool.content!] = `turn ${turn}, call ${n}\n`;
   if (tool.name === "bash" || tool.name === "Bash") args.description = `check ${turn}.${n}`;
@@ -103,10 +127,9 @@ function anthropic(body: Record<string, unknown>, receiver: boolean): Response {
     return messageResponse([{ type: "text", text: `MOCKDONE: noted (turn ${turn}).` }], { stream });
   }
   if (turn > TURNS) return usageLimitResponse(Math.floor(Date.now() / 1000) + 3 * 3600);
-  const declared = (body.tools as Record<string, unknown>[]).map((t) => ({
-    name: String(t.name),
-    props: Object.keys((t.input_schema as { properties?: object })?.properties ?? {}),
-  }));
+  const declared = (body.tools as Record<string, unknown>[]).map((t) =>
+    declaredOf(String(t.name), t.input_schema)
+  );
   const next = results < CALLS ? call(turn, results + 1, declared) : null;
   if (!next) return messageResponse([{ type: "text", text: `MOCKDONE-${turn}` }], { stream });
   return messageResponse([{ type: "tool_use", name: next.name, input: next.args }], { stream });
@@ -129,10 +152,7 @@ function chat(body: Record<string, unknown>, receiver: boolean): Response {
       },
     }, { status: 429 });
   }
-  const declared = tools.map((t) => ({
-    name: String(t.function?.name),
-    props: Object.keys((t.function?.parameters as { properties?: object })?.properties ?? {}),
-  }));
+  const declared = tools.map((t) => declaredOf(String(t.function?.name), t.function?.parameters));
   const next = results < CALLS ? call(turn, results + 1, declared) : null;
   if (!next) return text(`MOCKDONE-${turn}`);
   const id = `call_${turn}_${results + 1}`;

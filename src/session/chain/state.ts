@@ -15,7 +15,8 @@ import type { Member } from "../../chain/member.ts";
 import type { ChainState } from "../../chain/decide.ts";
 import { type HandoffEvent, settleHandoff } from "../../chain/handoff_status.ts";
 import { limitSeen, type WorkStop } from "../../chain/reason.ts";
-import { type LimitEntry, newLimitEntry } from "../../chain/limits.ts";
+import { type LimitEntry, newLimitEntry, newNearEntry } from "../../chain/limits.ts";
+import type { LimitWarning } from "../../../adapters/adapter.ts";
 import type { NotifyEvent } from "../../notify/event.ts";
 import { Proofs } from "./proofs.ts";
 
@@ -105,8 +106,30 @@ export class Chain {
     return { members: this.members, limits, refused: this.refused, now: this.now() };
   }
 
+  /**
+   * Records `member`'s usage warning in run `runId` as near its limit in the ledger; false when
+   * nothing new was kept (the same warning again, or a real limit that still holds).
+   */
+  noteWarning(member: Member, runId: number, warning: LimitWarning): boolean {
+    const previous = this.state().limits.get(member.name) ?? null;
+    const entry = newNearEntry(warning, {
+      agent: member.name,
+      runId,
+      now: this.now(),
+      previous,
+    });
+    if (!entry) return false;
+    this.#seen.set(member.name, entry);
+    try {
+      this.ctx.journal.addLimit(entry);
+    } catch {
+      this.#local.set(member.name, entry); // not shared with other runs; this one still knows
+    }
+    return true;
+  }
+
   /** Records that `member` stopped working in run `runId`: in the ledger, or for a stall here. */
-  noteStop(member: Member, runId: number, stop: WorkStop): void {
+  noteStop(member: Member, runId: number, stop: Exclude<WorkStop, { kind: "warning" }>): void {
     const previous = this.state().limits.get(member.name) ?? null;
     const entry = newLimitEntry(limitSeen(stop), {
       agent: member.name,
