@@ -93,7 +93,8 @@ JSON
   python3 - "$work/mock.jsonl" "$work/codex-$agent.log" "$ws" "$agent" <<'PY'
 import json, os, re, sys
 mock, codex, ws, agent = sys.argv[1:]
-asked = [json.loads(l) for l in open(mock) if '"n":' in l]
+# One ask per call: an agent that sends the same request again (Qwen does) is asked the same call.
+asked = list({(a["turn"], a["n"]): a for a in (json.loads(l) for l in open(mock) if '"n":' in l)}.values())
 start = next(json.loads(l) for l in open(codex) if '"mode":"tui"' in l)
 prompt = start.get("prompt") or ""
 done = prompt[prompt.index("What was done"):prompt.index("Conversation so far")]
@@ -103,7 +104,7 @@ def expect(a):
         return f"created {a['target']}"
     code = 1 if str(a["n"]).endswith("0") else 0
     return f"ran `{a['target']}` → exit {code}"
-want = [expect(a) for a in asked]
+want = [re.sub(r"^created .*?(work/t\d+-\d+\.txt)$", r"created \1", expect(a)) for a in asked]
 # Paths as the agent named them (absolute or not); a success whose exit code the agent does not
 # report (Claude's and Qwen's hooks give none) is a success all the same.
 got = [re.sub(r"^created .*?(work/t\d+-\d+\.txt)$", r"created \1", s) for s in said]
