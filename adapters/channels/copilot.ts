@@ -27,6 +27,7 @@ import type {
 import type { LaunchFile } from "../adapter.ts";
 import { USAGE_WORDS } from "../limit_messages.ts";
 import { limitHit, normalizeSpace } from "../screen_text.ts";
+import { statedExitCode, toolAction } from "./tool_action.ts";
 
 /** The hooks uuldana's plugin declares. */
 export const COPILOT_CHANNEL_EVENTS = [
@@ -34,6 +35,7 @@ export const COPILOT_CHANNEL_EVENTS = [
   "userPromptSubmitted",
   "agentStop",
   "errorOccurred",
+  "postToolUse",
   "sessionEnd",
 ] as const;
 
@@ -127,6 +129,21 @@ class _CopilotParser implements ChannelParser {
         if (_str(d.errorContext) !== "model_call") return [];
         const event = copilotModelError(d.error, d.recoverable !== false, opts);
         return event ? [event] : [];
+      }
+      case "postToolUse": {
+        // {toolName, toolArgs (a JSON string), toolResult: {resultType, textResultForLlm}}.
+        const tool = _str(d.toolName);
+        if (!tool) return [];
+        let args: unknown = d.toolArgs;
+        if (typeof args === "string") {
+          try {
+            args = JSON.parse(args);
+          } catch { /* kept as the text it is */ }
+        }
+        const result = _rec(d.toolResult);
+        const failed = result.resultType === "failure" || result.resultType === "denied";
+        const exitCode = statedExitCode(_str(result.textResultForLlm)?.slice(-400));
+        return [{ type: "tool", ...toolAction(tool, args, { failed, exitCode }) }];
       }
       case "sessionEnd":
         return [{ type: "session", phase: "end", detail: _str(d.reason) ?? undefined }];

@@ -107,3 +107,38 @@ Deno.test("Copilot's launch loads uuldana's plugin with --plugin-dir; the hooks 
   }
   assert(!JSON.stringify(files).includes("the handoff"));
 });
+
+Deno.test("real Copilot 1.0.102's postToolUse: a tool event each, its exit code read from the result", () => {
+  const parser = COPILOT_CHANNEL.parser();
+  const events = recorded("copilot-1.0.102-tools").flatMap((r) => parser.parse(r, NOW));
+  assertEquals(events, [
+    {
+      type: "tool",
+      tool: "bash",
+      kind: "ran",
+      target: "sh check.sh 1 2",
+      outcome: "ok",
+      exitCode: 0,
+    },
+    {
+      type: "tool",
+      tool: "bash",
+      kind: "ran",
+      target: "sh check.sh 1 10",
+      outcome: "failed",
+      exitCode: 1,
+    },
+  ]);
+  // toolArgs as a JSON string reads the same; a denied call is a failure.
+  assertEquals(
+    parser.parse({
+      name: "postToolUse",
+      data: {
+        toolName: "edit",
+        toolArgs: '{"path":"/ws/a.ts"}',
+        toolResult: { resultType: "denied", textResultForLlm: "" },
+      },
+    }, NOW),
+    [{ type: "tool", tool: "edit", kind: "edited", target: "/ws/a.ts", outcome: "failed" }],
+  );
+});

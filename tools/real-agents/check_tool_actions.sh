@@ -67,6 +67,19 @@ check() { # AGENT: one agent's run
       printf '{"defaultProvider":"mock","defaultModel":"mock-1","enableInstallTelemetry":false}' > "$home/.pi/agent/settings.json"
       env_json="{\"HOME\": \"$home\", \"PI_OFFLINE\": \"1\", \"PI_SKIP_VERSION_CHECK\": \"1\"}"
       ready='mock-1' ;;
+    copilot)
+      local bin; bin="$(agent_bin copilot @github/copilot 1.0.102)"
+      mkdir -p "$home/.copilot"
+      printf '{"firstLaunchAt":"2026-12-01T00:00:00.000Z","appTipShown":true,"trustedFolders":["%s"]}' "$ws" > "$home/.copilot/config.json"
+      env_json="{\"HOME\": \"$home\", \"COPILOT_HOME\": \"$home/.copilot\", \"COPILOT_PROVIDER_BASE_URL\": \"$base/v1\", \"COPILOT_PROVIDER_API_KEY\": \"mock-key-not-a-credential\", \"COPILOT_MODEL\": \"mock-1\", \"COPILOT_OFFLINE\": \"true\", \"COPILOT_AUTO_UPDATE\": \"false\"}"
+      args='["--allow-all-tools"]'
+      if [[ -n "${CAPTURE:-}" ]]; then # the raw hook payloads too, for testdata
+        mkdir -p "$CAPTURE/plugin"
+        printf '{"name":"capture","version":"1.0.0","hooks":"hooks.json"}' > "$CAPTURE/plugin/plugin.json"
+        printf '{"version":1,"hooks":{"postToolUse":[{"type":"command","bash":"cat > %s/postToolUse.$$.json","timeoutSec":5}]}}' "$CAPTURE" > "$CAPTURE/plugin/hooks.json"
+        args="[\"--allow-all-tools\", \"--plugin-dir\", \"$CAPTURE/plugin\"]"
+      fi
+      ready='Type @ to mention|shift\+tab|/ commands|Enter to send' ;;
     *) fail "no recipe for $agent" ;;
   esac
   cat > "$work/config.json" <<JSON

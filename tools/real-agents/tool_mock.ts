@@ -56,8 +56,10 @@ function toolFor(kind: Kind, declared: Declared[]): Tool | null {
     if (!t) continue;
     if (kind === "run") return { name: t.name, target: "command" };
     const target = _PATHS.find((p) => t.props.includes(p));
-    if (target) {
-      return { name: t.name, target, content: "content", absolute: t.absolute.includes(target) };
+    // Copilot's `create` takes `file_text`; the others `content`.
+    const content = ["content", "file_text", "contents", "text"].find((p) => t.props.includes(p));
+    if (target && content) {
+      return { name: t.name, target, content, absolute: t.absolute.includes(target) };
     }
   }
   return null;
