@@ -101,6 +101,11 @@ export interface ChannelRelay {
    * no handoff or user text, only the relay's path and the event's name.
    */
   command(event: string): string;
+  /**
+   * The base endpoint of the run's OTLP/HTTP receiver (`http://127.0.0.1:PORT/<secret>`), when
+   * the adapter's channel declares `telemetry` and it is on for this launch.
+   */
+  otlpEndpoint?: string;
 }
 
 /** What a launch needs to know about an adapter's channel before it starts. */
@@ -139,6 +144,20 @@ export interface AgentChannel {
   offReason(check: ChannelCheck): string | null;
   /** A fresh parser for one run. */
   parser(): ChannelParser;
+  /**
+   * A second road into the same channel: the agent's own OpenTelemetry logs, posted to a loopback
+   * receiver of the run's (`ChannelRelay.otlpEndpoint`). Its kept log records reach the parser as
+   * records named by their `event.name`, their attributes as the payload.
+   */
+  readonly telemetry?: ChannelTelemetry;
+}
+
+/** An adapter's OpenTelemetry road (see {@link AgentChannel.telemetry}). */
+export interface ChannelTelemetry {
+  /** The log records kept, by `event.name` (no other record is ever held). */
+  readonly events: readonly string[];
+  /** Why it cannot be on for this launch (the user's own telemetry settings win), or null. */
+  offReason(check: ChannelCheck): string | null;
 }
 
 /** Quotes `s` for a POSIX shell, as one word. */

@@ -72,5 +72,8 @@ export const qwen: Adapter = {
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
   busyPattern: ESC_TO_CANCEL_SPINNER,
+  // Its spinner row (`⠋ … (esc to cancel, 12s)`) turns while its model call is retried: a
+  // telemetry `api_error` with the provider's status acts once nothing else on screen moves.
+  waitingRow: ESC_TO_CANCEL_SPINNER,
   channel: QWEN_CHANNEL,
 };

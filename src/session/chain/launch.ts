@@ -10,7 +10,12 @@ import { materializeLaunch } from "../../../adapters/launch_io.ts";
 import { shouldHandOff } from "../../../adapters/policy.ts";
 import { AgentRun } from "../agent_run.ts";
 import { newScratchDir, removeScratchDir } from "../scratch.ts";
-import { prepareChannel, runChannelSetup } from "../channel_launch.ts";
+import {
+  closeLaunchChannel,
+  type LaunchChannel,
+  prepareChannel,
+  runChannelSetup,
+} from "../channel_launch.ts";
 import { agentList, switchProblem } from "./agent_command.ts";
 import { submitKickoff } from "./kickoff.ts";
 import { pasteWhenReady } from "./paste_handoff.ts";
@@ -28,6 +33,7 @@ export async function launch(
   const atLaunch = start.handoff && start.road !== "paste" ? start.handoff : null;
   let launch: Launch;
   let run: AgentRun;
+  let channel: LaunchChannel | null = null;
   const extraArgs = [...cfg.args, ...start.extraArgs];
   // A handoff's launch may depend on the version (OpenCode's store road records it), and so may a
   // channel (Codex's hook-trust hash); any other clean start does not wait for it.
@@ -36,7 +42,7 @@ export async function launch(
     : found!.version;
   try {
     // The agent's channel (hooks, a plugin), in the scratch folder, when it has one.
-    const channel = prepareChannel(adapter, {
+    channel = prepareChannel(adapter, {
       scratchDir: scratch,
       dataDir: ctx.dataDir,
       extraArgs,
@@ -79,6 +85,7 @@ export async function launch(
       version,
     });
   } catch (e) {
+    closeLaunchChannel(channel);
     removeScratch();
     throw e;
   }
