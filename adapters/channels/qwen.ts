@@ -66,7 +66,7 @@ export const QWEN_TELEMETRY_EVENTS = ["qwen-code.api_error", "qwen-code.api_retr
  * 3, ~3.5 s of backoff before the first `api_error` is even logged) and its own rate-limit retry
  * loop (default 10, the first after 60 s). See docs/channels.md for the measurements and cost.
  */
-export const QWEN_MAX_RETRIES: number | null = null;
+export const QWEN_MAX_RETRIES: number | null = 1;
 
 /** The settings file uuldana writes into the launch's scratch folder. */
 export const QWEN_DEFAULTS_FILE = "qwen-system-defaults.json";
