@@ -401,8 +401,9 @@ export class ChannelRules {
     const r = this.#reported;
     if (!r || !r.inTurn) return false;
     const now = this.#stillAt(t);
-    // An adopted report compares from the turn's first screen with the waiting row.
-    if (r.adopt && r.still === null && now.screen !== null) r.still = now.screen;
+    // An adopted report came before the turn's screen: it follows that screen as it settles
+    // (the count starts again at each change beside the waiting row).
+    if (r.adopt && now.screen !== null) r.still = now.screen;
     if (r.still === null) return false;
     return now.screen === r.still && t - now.sinceUs >= _us(SCREEN_WORD_MS);
   }
