@@ -72,3 +72,61 @@ worldTest(
     });
   },
 );
+
+// The defaults file uuldana wrote for the running Qwen, and the endpoint it names.
+function receiverEndpoint(root: string): string | null {
+  const find = (dir: string): string | null => {
+    for (const e of Deno.readDirSync(dir)) {
+      const path = `${dir}/${e.name}`;
+      if (e.isDirectory) {
+        const got = find(path);
+        if (got) return got;
+      } else if (e.name === "qwen-system-defaults.json") return path;
+    }
+    return null;
+  };
+  const file = find(root);
+  return file ? JSON.parse(Deno.readTextFileSync(file)).telemetry?.otlpEndpoint ?? null : null;
+}
+
+worldTest(
+  "hostile posts to the receiver mid-run (a flood, oversized, malformed, a wrong path) leave Qwen, the keyboard and the journal unaffected",
+  () =>
+    new World(["qwen", "codex"], { qwen: { SIM_LIMIT_AFTER: "2", SIM_QWEN_SILENT_MS: "60000" } }),
+  async (w) => {
+    await w.start(["run"]);
+    let endpoint: string | null = null;
+    for (let i = 0; i < 100 && !endpoint; i++) {
+      endpoint = receiverEndpoint(w.root);
+      if (!endpoint) await new Promise((ok) => setTimeout(ok, 100));
+    }
+    assert(endpoint, "the receiver's endpoint is in Qwen's defaults file");
+    const hostile = async () => {
+      const url = `${endpoint}/v1/logs`;
+      const sends = [
+        ...Array.from({ length: 300 }, () => fetch(url, { method: "POST", body: "{not json" })),
+        fetch(url, { method: "POST", body: new Uint8Array(4 * 1024 * 1024) }),
+        fetch(endpoint!.replace(/\/[0-9a-f]{32}$/, "/v1/logs"), { method: "POST", body: "{}" }),
+      ];
+      for (const r of await Promise.allSettled(sends)) {
+        if (r.status === "fulfilled") await r.value.body?.cancel();
+      }
+    };
+    const flood = hostile();
+    await w.ask("qwen", "first turn during the flood", null);
+    await w.waitForEvent("qwen", "reply");
+    await flood;
+    await w.ask("qwen", "fix the flaky test", null);
+    const [start] = await w.waitForEvent("codex", "start", 1, 30_000);
+    assert(String(start.prompt ?? "").includes("first turn during the flood"));
+    await w.quit();
+    w.withJournal((j) => {
+      const run = j.runs().find((r) => r.agent === "qwen")!;
+      assertEquals(run.endReason, "limit");
+      const users = j.entries(run.id).filter((e) => e.role === "user").map((e) => e.text);
+      assertEquals(users, ["first turn during the flood", "fix the flaky test"]);
+      const dropped = j.runChannel(run.id)!.telemetry?.dropped ?? {};
+      assert((dropped.malformed ?? 0) + (dropped.busy ?? 0) >= 1, JSON.stringify(dropped));
+    });
+  },
+);
