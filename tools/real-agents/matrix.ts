@@ -346,15 +346,16 @@ async function handoffTimes(
   });
   // An agent may meet the limit first in a call of its own between the typed turns (Qwen's
   // memory extraction): the typed turn's own first limit answer is timed too.
-  const turn = limited.find((r) => r.body.includes(SECOND));
+  const found = limited.find((r) => r.body.includes(SECOND));
+  const turn = found && found.t !== first.t ? found : undefined;
   const fromTurn = turn && next ? ` (${Math.round((next.t - turn.t) / 100) / 10} s after it)` : "";
   const timeline = [
     `limit answers at ${limited.map((r) => ms(r.t)).join(", ")}`,
-    ...(turn && turn !== first ? [`the typed turn's first at ${ms(turn.t)}`] : []),
+    ...(turn ? [`the typed turn's first at ${ms(turn.t)}`] : []),
     ...marks,
     ...(created ? [`handoff ${ms(Date.parse(created))}`] : []),
     ...(Number.isFinite(nextStart) ? [`next agent started ${ms(nextStart)}`] : []),
-    ...(next ? [`its first request ${ms(next.t)}${turn !== first ? fromTurn : ""}`] : []),
+    ...(next ? [`its first request ${ms(next.t)}${fromTurn}`] : []),
   ].join(", ");
   return {
     ...(created ? { toHandoff: at(Date.parse(created)) } : {}),
