@@ -13,6 +13,11 @@ export interface ChannelState {
   channel: "hooks" | "plugin" | "events" | "screen only";
   /** Why the screen only, when so. */
   why?: string;
+  /**
+   * The channel's telemetry road, for an agent that has one (Qwen): on, or off and why (the
+   * user's own telemetry settings win).
+   */
+  telemetry?: { on: true } | { on: false; why: string };
 }
 
 /** What the latest run of an agent found about its channel (from the journal). */
@@ -43,10 +48,23 @@ export function channelState(
       why: `its ${spec.kind} were silent in run ${latest.runId}: ${latest.why ?? "no event came"}`,
     };
   }
-  return { channel: spec.kind };
+  if (!spec.telemetry) return { channel: spec.kind };
+  const telemetryOff = spec.telemetry.offReason(launch);
+  return {
+    channel: spec.kind,
+    telemetry: telemetryOff ? { on: false, why: telemetryOff } : { on: true },
+  };
 }
 
-/** One line for `uuldana agents`: `channel: hooks`, or `channel: screen only (why)`. */
+/**
+ * One line for `uuldana agents`: `channel: hooks`, `channel: hooks + telemetry`,
+ * `channel: hooks; telemetry off (why)`, or `channel: screen only (why)`.
+ */
 export function channelLine(state: ChannelState): string {
-  return state.why ? `channel: ${state.channel} (${state.why})` : `channel: ${state.channel}`;
+  if (state.why) return `channel: ${state.channel} (${state.why})`;
+  const t = state.telemetry;
+  if (!t) return `channel: ${state.channel}`;
+  return t.on
+    ? `channel: ${state.channel} + telemetry`
+    : `channel: ${state.channel}; telemetry off (${t.why})`;
 }

@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { CLAUDE_CHANNEL } from "./channels/claude.ts";
+import { QWEN_CHANNEL } from "./channels/qwen.ts";
 import { channelLine, channelState } from "./channel_status.ts";
 
 const launch = { extraArgs: [] as string[], env: {}, version: "2.1.332" };
@@ -27,4 +28,15 @@ Deno.test("an agent's channel as `uuldana agents` says it", () => {
   );
   // A later run that heard it again says hooks.
   assertEquals(channelState(claude, launch, { ...silent, state: "on" }), { channel: "hooks" });
+});
+
+Deno.test("Qwen's channel: hooks + telemetry, or its telemetry off and why where the user sets theirs", () => {
+  const qwen = { channel: QWEN_CHANNEL };
+  const launch = { extraArgs: [] as string[], env: {}, version: "0.24.4" };
+  assertEquals(channelLine(channelState(qwen, launch)), "channel: hooks + telemetry");
+  assertEquals(
+    channelLine(channelState(qwen, { ...launch, env: { QWEN_TELEMETRY_ENABLED: "false" } })),
+    "channel: hooks; telemetry off (your environment sets QWEN_TELEMETRY_ENABLED; uuldana leaves " +
+      "Qwen's telemetry to you)",
+  );
 });

@@ -218,7 +218,7 @@ function agentTableProblems(readme: string, table: TestedVersions): string[] {
     const row = byCommand.get(a.name);
     const want = [
       testedCell(a.name, table),
-      a.channel?.kind ?? "none",
+      a.channel ? a.channel.kind + (a.channel.telemetry ? " + telemetry" : "") : "none",
       [a.defaultRoad, ...a.roads.filter((r) => r !== a.defaultRoad)].join(", "),
     ];
     if (!row) {

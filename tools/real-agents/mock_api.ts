@@ -11,6 +11,7 @@
  *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=openai-rate'  # chat: a per-minute 429
  *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=allocation' # chat: DashScope's allocated quota
  *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=reset'      # chat: a quota that names its reset
+ *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=gemini-minute' # Gemini: a per-minute quota
  *   curl -X POST '127.0.0.1:PORT/__mock/error?status=500'  # a transient error (500, 503, 529)
  *   curl -X POST '127.0.0.1:PORT/__mock/delay?ms=20000'    # answer that much later (interrupts)
  *   curl -X POST 127.0.0.1:PORT/__mock/ok       # answer normally again (no error, no delay)
@@ -33,6 +34,8 @@ let limited = false;
 type ChatLimit = "chat" | "dashscope" | "openai-rate" | "allocation" | "reset";
 const _CHAT_LIMITS: readonly string[] = ["dashscope", "openai-rate", "allocation", "reset"];
 let chatProvider: ChatLimit = "chat";
+// Gemini's limit: its daily quota (`gemini`) or, with `?provider=gemini-minute`, its per-minute one.
+let geminiProvider: "gemini" | "gemini-minute" = "gemini";
 // A transient server error (500, 503, 529) answered instead, or null.
 let failing: number | null = null;
 // Milliseconds every model answer waits before it is sent (a turn slow enough to interrupt).
@@ -149,6 +152,25 @@ const LIMITS = {
             quotaValue: "50",
           }],
         }, { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "3600s" }],
+      },
+    }, 429),
+  // Gemini's per-minute free-tier quota: Gemini CLI retries it (RetryInfo 20 s) and goes on.
+  "gemini-minute": () =>
+    json({
+      error: {
+        code: 429,
+        message:
+          "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.",
+        status: "RESOURCE_EXHAUSTED",
+        details: [{
+          "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+          violations: [{
+            quotaMetric: "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+            quotaId: "GenerateRequestsPerMinutePerProjectPerModel-FreeTier",
+            quotaDimensions: { location: "global", model: "gemini-2.5-pro" },
+            quotaValue: "2",
+          }],
+        }, { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "2s" }],
       },
     }, 429),
 };
@@ -313,6 +335,7 @@ Deno.serve(
       if (path === "/__mock/ok") delayMs = 0;
       const asked = url.searchParams.get("provider") ?? "";
       chatProvider = _CHAT_LIMITS.includes(asked) ? asked as ChatLimit : "chat";
+      geminiProvider = asked === "gemini-minute" ? "gemini-minute" : "gemini";
       return json({ limited, failing, chatProvider });
     }
     if (path === "/__mock/delay") {
@@ -347,7 +370,9 @@ Deno.serve(
       if (/\/models$/.test(path)) return json({ object: "list", data: [], models: [] });
       return json({}, 404);
     }
-    if (limitedNow) return LIMITS[kind === "chat" ? chatProvider : kind]();
+    if (limitedNow) {
+      return LIMITS[kind === "chat" ? chatProvider : kind === "gemini" ? geminiProvider : kind]();
+    }
     if (failing && account === "agent") return transient(kind, failing);
     if (delayMs && account === "agent") await new Promise((r) => setTimeout(r, delayMs));
     replies++;
