@@ -8,8 +8,22 @@ import {
   qwenFailure,
 } from "./qwen.ts";
 import { parseRecorded, recorded, relayFor } from "./_recorded_test_util.ts";
+import type { ChannelRelay } from "../channel.ts";
 
 const NOW = { now: new Date("2026-12-01T21:52:00Z"), timeZone: "UTC" };
+
+// Qwen's prompt-road launch of "the handoff", with the channel `channel` (none: the road alone).
+function qwenLaunch(channel?: ChannelRelay) {
+  return qwen.launch({
+    bin: "/bin/qwen",
+    road: "prompt",
+    handoff: "the handoff",
+    extraArgs: [],
+    workspace: "/ws",
+    scratchDir: relayFor().scratch,
+    ...(channel ? { channel } : {}),
+  });
+}
 
 Deno.test("real Qwen 0.24.4's hooks: exact prompts, replies, a quota that names its reset, an interrupt", () => {
   const records = recorded("qwen-0.24.4/session");
@@ -67,16 +81,7 @@ Deno.test("StopFailure: what Qwen calls a rate limit or billing is a limit, anyt
 
 Deno.test("Qwen's launch names its own defaults file; the hooks print nothing and carry no text", () => {
   const { relay, scratch } = relayFor();
-  const launchWith = (channel?: typeof relay) =>
-    qwen.launch({
-      bin: "/bin/qwen",
-      road: "prompt",
-      handoff: "the handoff",
-      extraArgs: [],
-      workspace: "/ws",
-      scratchDir: scratch,
-      ...(channel ? { channel } : {}),
-    });
+  const launchWith = qwenLaunch;
   const launch = launchWith(relay);
   const file = `${scratch}/${QWEN_DEFAULTS_FILE}`;
   assertEquals(launch.env?.QWEN_CODE_SYSTEM_DEFAULTS_PATH, file);
@@ -116,17 +121,9 @@ Deno.test("Qwen's channel is off with --bare or --safe-mode, or when a defaults 
 });
 
 Deno.test("with a receiver, the same defaults file turns Qwen's telemetry on at its lowest layer", () => {
-  const { relay, scratch } = relayFor();
+  const { relay } = relayFor();
   const endpoint = "http://127.0.0.1:40404/0123456789abcdef0123456789abcdef";
-  const launch = qwen.launch({
-    bin: "/bin/qwen",
-    road: "prompt",
-    handoff: "the handoff",
-    extraArgs: [],
-    workspace: "/ws",
-    scratchDir: scratch,
-    channel: { ...relay, otlpEndpoint: endpoint },
-  });
+  const launch = qwenLaunch({ ...relay, otlpEndpoint: endpoint });
   const [written] = launch.files!.filter((f) => f.path.endsWith(QWEN_DEFAULTS_FILE));
   const defaults = JSON.parse(written.content);
   assertEquals(defaults.telemetry, {

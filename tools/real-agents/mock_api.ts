@@ -136,44 +136,33 @@ const LIMITS = {
         code: "insufficient_quota",
       },
     }, 429),
-  gemini: () =>
-    json({
-      error: {
-        code: 429,
-        message:
-          "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.",
-        status: "RESOURCE_EXHAUSTED",
-        details: [{
-          "@type": "type.googleapis.com/google.rpc.QuotaFailure",
-          violations: [{
-            quotaMetric: "generativelanguage.googleapis.com/generate_content_free_tier_requests",
-            quotaId: "GenerateRequestsPerDayPerProjectPerModel-FreeTier",
-            quotaDimensions: { location: "global", model: "gemini-2.5-pro" },
-            quotaValue: "50",
-          }],
-        }, { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "3600s" }],
-      },
-    }, 429),
-  // Gemini's per-minute free-tier quota: Gemini CLI retries it (RetryInfo 20 s) and goes on.
+  // Gemini's daily free-tier quota: Gemini CLI shows its limit dialog at once.
+  gemini: () => geminiQuota("GenerateRequestsPerDayPerProjectPerModel-FreeTier", "50", "3600s"),
+  // Gemini's per-minute free-tier quota: Gemini CLI retries it and goes on.
   "gemini-minute": () =>
-    json({
-      error: {
-        code: 429,
-        message:
-          "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.",
-        status: "RESOURCE_EXHAUSTED",
-        details: [{
-          "@type": "type.googleapis.com/google.rpc.QuotaFailure",
-          violations: [{
-            quotaMetric: "generativelanguage.googleapis.com/generate_content_free_tier_requests",
-            quotaId: "GenerateRequestsPerMinutePerProjectPerModel-FreeTier",
-            quotaDimensions: { location: "global", model: "gemini-2.5-pro" },
-            quotaValue: "2",
-          }],
-        }, { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "2s" }],
-      },
-    }, 429),
+    geminiQuota("GenerateRequestsPerMinutePerProjectPerModel-FreeTier", "2", "2s"),
 };
+
+// Gemini API's RESOURCE_EXHAUSTED answer for one of its free-tier quotas.
+function geminiQuota(quotaId: string, quotaValue: string, retryDelay: string): Response {
+  return json({
+    error: {
+      code: 429,
+      message:
+        "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.",
+      status: "RESOURCE_EXHAUSTED",
+      details: [{
+        "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+        violations: [{
+          quotaMetric: "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+          quotaId,
+          quotaDimensions: { location: "global", model: "gemini-2.5-pro" },
+          quotaValue,
+        }],
+      }, { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay }],
+    },
+  }, 429);
+}
 
 // The providers' transient errors: a client retries these and never calls them a usage limit.
 function transient(kind: keyof typeof LIMITS, status: number): Response {
