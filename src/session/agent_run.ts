@@ -434,6 +434,7 @@ export class AgentRun {
         },
       });
     } catch (e) {
+      setup.receiver?.close().catch(() => {});
       this.#opts.status?.(
         `${this.#opts.adapter.name}'s channel could not start (${(e as Error)?.message ?? e}); ` +
           "uuldana reads its screen only",

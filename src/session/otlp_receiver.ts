@@ -30,6 +30,8 @@ export const OTLP_MAX_PENDING = 2 * 1024 * 1024;
 export const OTLP_MAX_KEPT = 256;
 /** An attribute value is cut at this many characters. */
 export const OTLP_MAX_VALUE = 8 * 1024;
+/** Bytes of bodies parsed in one tick of the event loop, at most (one body may be larger). */
+const _PARSE_SLICE = 256 * 1024;
 /** Log records read from one body, at most. */
 const _MAX_RECORDS_PER_BODY = 1024;
 
@@ -91,7 +93,7 @@ export function startOtlpReceiver(opts: OtlpReceiverOptions): OtlpReceiver {
   const stats: OtlpStats = { requests: 0, kept: 0, dropped: {}, refused: 0 };
   const drop = (why: OtlpDrop) => stats.dropped[why] = (stats.dropped[why] ?? 0) + 1;
   let kept: OtlpLogRecord[] = [];
-  let pending: Uint8Array[] = [];
+  const pending: Uint8Array[] = [];
   let pendingBytes = 0;
   let parseTimer: ReturnType<typeof setTimeout> | undefined;
   let inFlight = 0;
@@ -101,9 +103,17 @@ export function startOtlpReceiver(opts: OtlpReceiverOptions): OtlpReceiver {
     if (parseTimer !== undefined || closed) return;
     parseTimer = setTimeout(() => {
       parseTimer = undefined;
-      const bodies = pending;
-      pending = [];
-      pendingBytes = 0;
+      // At most _PARSE_SLICE bytes a tick: the rest waits for the next one, so a flood never
+      // holds the event loop (keys, the agent's output) for long.
+      const bodies: Uint8Array[] = [];
+      let sliced = 0;
+      while (pending.length && (sliced === 0 || sliced + pending[0].length <= _PARSE_SLICE)) {
+        const body = pending.shift()!;
+        sliced += body.length;
+        pendingBytes -= body.length;
+        bodies.push(body);
+      }
+      if (pending.length) parseLater();
       let added = false;
       for (const body of bodies) {
         const records = parseOtlpLogs(body, opts.keep);
