@@ -152,6 +152,26 @@ export interface AgentChannel {
   readonly telemetry?: ChannelTelemetry;
 }
 
+/**
+ * An agent's own debug log, written to a file a launch names in its environment (Gemini CLI's
+ * `GEMINI_DEBUG_LOG_FILE`): followed line by line, bounded, each line it knows turned into events
+ * (no conversation: it carries no prompt or reply), unknown lines ignored.
+ */
+export interface AgentDebugLog {
+  /** The variable that names the file. */
+  readonly env: string;
+  /** Why it cannot be on for this launch (the user names their own file), or null. */
+  offReason(check: ChannelCheck): string | null;
+  /** A fresh parser for one run. */
+  parser(): DebugLogParser;
+}
+
+/** Turns an agent's debug-log lines into events. */
+export interface DebugLogParser {
+  /** The events of one complete line (no newline), none for a line it does not know. */
+  line(text: string, opts: ChannelParseOptions): ChannelEvent[];
+}
+
 /** An adapter's OpenTelemetry road (see {@link AgentChannel.telemetry}). */
 export interface ChannelTelemetry {
   /** The log records kept, by `event.name` (no other record is ever held). */

@@ -9,6 +9,38 @@ import type { Adapter, ChannelRelay, Launch } from "../../adapters/adapter.ts";
 import type { RunChannelSetup } from "./run_channel.ts";
 import { openChannelDir } from "./channel_dir.ts";
 import { type OtlpReceiver, startOtlpReceiver } from "./otlp_receiver.ts";
+import type { RunDebugLogSetup } from "./run_debug_log.ts";
+import { ensurePrivateDir } from "../config/paths.ts";
+import { join } from "node:path";
+
+/** The debug log's folder inside the scratch directory (private, removed with the run). */
+export const DEBUG_LOG_DIR = "debug-log";
+
+/**
+ * The agent's debug log for this launch (`Adapter.debugLog`): the variable naming a file in a
+ * private folder of the scratch directory, and what the run needs to follow it; or why it is off
+ * (the user names their own file; the folder cannot be made); null when the agent has none.
+ */
+export function prepareDebugLog(
+  adapter: Adapter,
+  at: {
+    scratchDir: string;
+    extraArgs: readonly string[];
+    env: Readonly<Record<string, string>>;
+    version: string | null;
+  },
+): { env: Record<string, string>; setup: RunDebugLogSetup } | { off: string } | null {
+  const spec = adapter.debugLog;
+  if (!spec) return null;
+  const off = spec.offReason({ extraArgs: at.extraArgs, env: at.env, version: at.version });
+  if (off) return { off };
+  try {
+    const file = join(ensurePrivateDir(join(at.scratchDir, DEBUG_LOG_DIR)), "agent.log");
+    return { env: { [spec.env]: file }, setup: { file, parser: spec.parser() } };
+  } catch (e) {
+    return { off: `its folder could not be made (${(e as Error)?.message ?? e})` };
+  }
+}
 
 /**
  * A launch's channel: its relay (pass it to `adapter.launch`) with, for an adapter whose channel

@@ -14,6 +14,7 @@ import {
   closeLaunchChannel,
   type LaunchChannel,
   prepareChannel,
+  prepareDebugLog,
   runChannelSetup,
 } from "../channel_launch.ts";
 import { agentList, switchProblem } from "./agent_command.ts";
@@ -61,6 +62,16 @@ export async function launch(
       channel: channel && "relay" in channel ? channel.relay : undefined,
       env: cfg.env,
     });
+    // The agent's own debug log (Gemini's), in a private folder of the scratch directory.
+    const debugLog = prepareDebugLog(adapter, {
+      scratchDir: scratch,
+      extraArgs,
+      env: cfg.env,
+      version,
+    });
+    if (debugLog && "env" in debugLog) {
+      launch = { ...launch, env: { ...launch.env, ...debugLog.env } };
+    }
     const argv = await materializeLaunch(launch, opts.workspace, { env: cfg.env });
     const size = opts.size();
     run = await AgentRun.start({
@@ -81,6 +92,7 @@ export async function launch(
       listAgents: () => agentList(chain, adapter.name),
       stallSeconds: cfg.stallSeconds,
       channel: runChannelSetup(adapter, channel, launch),
+      debugLog: debugLog ? ("setup" in debugLog ? debugLog.setup : debugLog) : undefined,
       status: opts.status,
       version,
     });
