@@ -18,6 +18,8 @@ export interface ChannelState {
    * user's own telemetry settings win).
    */
   telemetry?: { on: true } | { on: false; why: string };
+  /** The agent's debug log, for an agent that has one (Gemini): on, or off and why. */
+  debugLog?: { on: true } | { on: false; why: string };
 }
 
 /** What the latest run of an agent found about its channel (from the journal). */
@@ -30,7 +32,7 @@ export interface LatestChannel {
 
 /** The channel state of `adapter` launched with `extraArgs`, given its latest run's. */
 export function channelState(
-  adapter: Pick<Adapter, "channel">,
+  adapter: Pick<Adapter, "channel" | "debugLog">,
   launch: {
     extraArgs: readonly string[];
     env: Readonly<Record<string, string>>;
@@ -38,8 +40,19 @@ export function channelState(
   },
   latest: LatestChannel | null = null,
 ): ChannelState {
+  const log = adapter.debugLog;
+  const logOff = log?.offReason(launch) ?? null;
+  const debugLog = log
+    ? { debugLog: logOff ? { on: false as const, why: logOff } : { on: true as const } }
+    : {};
   const spec = adapter.channel;
-  if (!spec) return { channel: "screen only", why: "no channel uuldana can turn on in this agent" };
+  if (!spec) {
+    return {
+      channel: "screen only",
+      why: "no channel uuldana can turn on in this agent",
+      ...debugLog,
+    };
+  }
   const off = spec.offReason(launch);
   if (off) return { channel: "screen only", why: off };
   if (latest?.state === "silent") {
@@ -61,6 +74,12 @@ export function channelState(
  * `channel: hooks; telemetry off (why)`, or `channel: screen only (why)`.
  */
 export function channelLine(state: ChannelState): string {
+  const log = state.debugLog;
+  const tail = !log ? "" : log.on ? "; debug log: on" : `; debug log: off (${log.why})`;
+  return _channelLine(state) + tail;
+}
+
+function _channelLine(state: ChannelState): string {
   if (state.why) return `channel: ${state.channel} (${state.why})`;
   const t = state.telemetry;
   if (!t) return `channel: ${state.channel}`;

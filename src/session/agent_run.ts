@@ -534,6 +534,10 @@ export class AgentRun {
     const { journal } = this.#opts;
     this.#channel?.close();
     this.#debugLog?.close();
+    // The agent is gone now: its telemetry receiver may stop (closed earlier, Qwen would wait at
+    // its exit for the posts it could not make).
+    const setup = this.#opts.channel;
+    if (setup && "receiver" in setup) setup.receiver?.close().catch(() => {});
     journal.saveScreen(this.runId, this.#decidedLines ?? this.#detector.lastLines(), {
       cols: this.vt.cols,
       rows: this.vt.rows,

@@ -55,7 +55,7 @@ export interface RunChannelOptions {
   turnOpen?: boolean;
   /**
    * The run's telemetry receiver: its records are read with the folder's, through the same
-   * parser; closed with the channel.
+   * parser, until the channel closes; the caller closes it once the agent is gone.
    */
   receiver?: OtlpReceiver;
   /** Why the channel's telemetry road is off (said once, kept with the run). */
@@ -172,7 +172,8 @@ export class RunChannel {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#reader.close();
-    this.#opts.receiver?.close().catch(() => {});
+    // The receiver is not closed here: the agent may still be quitting, and Qwen waits up to 10 s
+    // at its exit for telemetry it cannot post. Its owner closes it once the agent is gone.
   }
 
   #schedule(ms: number): void {
