@@ -4,7 +4,7 @@
  * @module
  */
 import type { Road } from "../src/config/config.ts";
-import type { AgentChannel, ChannelRelay } from "./channel.ts";
+import type { AgentChannel, AgentDebugLog, ChannelRelay } from "./channel.ts";
 import type { LimitWarning } from "./limit_warning.ts";
 
 export type { AgentChannel, ChannelRelay, LimitWarning, Road };
@@ -272,4 +272,9 @@ export interface Adapter {
    * its request carries a relay; absent: uuldana reads only its screen.
    */
   readonly channel?: AgentChannel;
+  /**
+   * The agent's own debug log, when it can write one to a file of the run's (Gemini CLI): a
+   * second, conversation-free road for what it retries.
+   */
+  readonly debugLog?: AgentDebugLog;
 }

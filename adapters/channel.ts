@@ -105,6 +105,11 @@ export interface ChannelRelay {
    * no handoff or user text, only the relay's path and the event's name.
    */
   command(event: string): string;
+  /**
+   * The base endpoint of the run's OTLP/HTTP receiver (`http://127.0.0.1:PORT/<secret>`), when
+   * the adapter's channel declares `telemetry` and it is on for this launch.
+   */
+  otlpEndpoint?: string;
 }
 
 /** What a launch needs to know about an adapter's channel before it starts. */
@@ -143,6 +148,40 @@ export interface AgentChannel {
   offReason(check: ChannelCheck): string | null;
   /** A fresh parser for one run. */
   parser(): ChannelParser;
+  /**
+   * A second road into the same channel: the agent's own OpenTelemetry logs, posted to a loopback
+   * receiver of the run's (`ChannelRelay.otlpEndpoint`). Its kept log records reach the parser as
+   * records named by their `event.name`, their attributes as the payload.
+   */
+  readonly telemetry?: ChannelTelemetry;
+}
+
+/**
+ * An agent's own debug log, written to a file a launch names in its environment (Gemini CLI's
+ * `GEMINI_DEBUG_LOG_FILE`): followed line by line, bounded, each line it knows turned into events
+ * (no conversation: it carries no prompt or reply), unknown lines ignored.
+ */
+export interface AgentDebugLog {
+  /** The variable that names the file. */
+  readonly env: string;
+  /** Why it cannot be on for this launch (the user names their own file), or null. */
+  offReason(check: ChannelCheck): string | null;
+  /** A fresh parser for one run. */
+  parser(): DebugLogParser;
+}
+
+/** Turns an agent's debug-log lines into events. */
+export interface DebugLogParser {
+  /** The events of one complete line (no newline), none for a line it does not know. */
+  line(text: string, opts: ChannelParseOptions): ChannelEvent[];
+}
+
+/** An adapter's OpenTelemetry road (see {@link AgentChannel.telemetry}). */
+export interface ChannelTelemetry {
+  /** The log records kept, by `event.name` (no other record is ever held). */
+  readonly events: readonly string[];
+  /** Why it cannot be on for this launch (the user's own telemetry settings win), or null. */
+  offReason(check: ChannelCheck): string | null;
 }
 
 /** Quotes `s` for a POSIX shell, as one word. */

@@ -13,6 +13,13 @@ export interface ChannelState {
   channel: "hooks" | "plugin" | "events" | "screen only";
   /** Why the screen only, when so. */
   why?: string;
+  /**
+   * The channel's telemetry road, for an agent that has one (Qwen): on, or off and why (the
+   * user's own telemetry settings win).
+   */
+  telemetry?: { on: true } | { on: false; why: string };
+  /** The agent's debug log, for an agent that has one (Gemini): on, or off and why. */
+  debugLog?: { on: true } | { on: false; why: string };
 }
 
 /** What the latest run of an agent found about its channel (from the journal). */
@@ -25,7 +32,7 @@ export interface LatestChannel {
 
 /** The channel state of `adapter` launched with `extraArgs`, given its latest run's. */
 export function channelState(
-  adapter: Pick<Adapter, "channel">,
+  adapter: Pick<Adapter, "channel" | "debugLog">,
   launch: {
     extraArgs: readonly string[];
     env: Readonly<Record<string, string>>;
@@ -33,8 +40,19 @@ export function channelState(
   },
   latest: LatestChannel | null = null,
 ): ChannelState {
+  const log = adapter.debugLog;
+  const logOff = log?.offReason(launch) ?? null;
+  const debugLog = log
+    ? { debugLog: logOff ? { on: false as const, why: logOff } : { on: true as const } }
+    : {};
   const spec = adapter.channel;
-  if (!spec) return { channel: "screen only", why: "no channel uuldana can turn on in this agent" };
+  if (!spec) {
+    return {
+      channel: "screen only",
+      why: "no channel uuldana can turn on in this agent",
+      ...debugLog,
+    };
+  }
   const off = spec.offReason(launch);
   if (off) return { channel: "screen only", why: off };
   if (latest?.state === "silent") {
@@ -43,10 +61,29 @@ export function channelState(
       why: `its ${spec.kind} were silent in run ${latest.runId}: ${latest.why ?? "no event came"}`,
     };
   }
-  return { channel: spec.kind };
+  if (!spec.telemetry) return { channel: spec.kind };
+  const telemetryOff = spec.telemetry.offReason(launch);
+  return {
+    channel: spec.kind,
+    telemetry: telemetryOff ? { on: false, why: telemetryOff } : { on: true },
+  };
 }
 
-/** One line for `uuldana agents`: `channel: hooks`, or `channel: screen only (why)`. */
+/**
+ * One line for `uuldana agents`: `channel: hooks`, `channel: hooks + telemetry`,
+ * `channel: hooks; telemetry off (why)`, or `channel: screen only (why)`.
+ */
 export function channelLine(state: ChannelState): string {
-  return state.why ? `channel: ${state.channel} (${state.why})` : `channel: ${state.channel}`;
+  const log = state.debugLog;
+  const tail = !log ? "" : log.on ? "; debug log: on" : `; debug log: off (${log.why})`;
+  return _channelLine(state) + tail;
+}
+
+function _channelLine(state: ChannelState): string {
+  if (state.why) return `channel: ${state.channel} (${state.why})`;
+  const t = state.telemetry;
+  if (!t) return `channel: ${state.channel}`;
+  return t.on
+    ? `channel: ${state.channel} + telemetry`
+    : `channel: ${state.channel}; telemetry off (${t.why})`;
 }

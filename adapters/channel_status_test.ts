@@ -1,5 +1,7 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { CLAUDE_CHANNEL } from "./channels/claude.ts";
+import { QWEN_CHANNEL } from "./channels/qwen.ts";
+import { GEMINI_DEBUG_LOG } from "./channels/gemini_log.ts";
 import { channelLine, channelState } from "./channel_status.ts";
 
 const launch = { extraArgs: [] as string[], env: {}, version: "2.1.332" };
@@ -27,4 +29,34 @@ Deno.test("an agent's channel as `uuldana agents` says it", () => {
   );
   // A later run that heard it again says hooks.
   assertEquals(channelState(claude, launch, { ...silent, state: "on" }), { channel: "hooks" });
+});
+
+Deno.test("Qwen's channel: hooks + telemetry, or its telemetry off and why where the user sets theirs", () => {
+  const qwen = { channel: QWEN_CHANNEL };
+  const launch = { extraArgs: [] as string[], env: {}, version: "0.24.4" };
+  assertEquals(channelLine(channelState(qwen, launch)), "channel: hooks + telemetry");
+  assertEquals(
+    channelLine(channelState(qwen, { ...launch, env: { QWEN_TELEMETRY_ENABLED: "false" } })),
+    "channel: hooks; telemetry off (your environment sets QWEN_TELEMETRY_ENABLED; uuldana leaves " +
+      "Qwen's telemetry to you)",
+  );
+});
+
+Deno.test("Gemini: screen only for its channel, its debug log on, or off where you name your own", () => {
+  const gemini = { debugLog: GEMINI_DEBUG_LOG };
+  const launch = { extraArgs: [] as string[], env: {}, version: "0.61.0" };
+  assertEquals(
+    channelLine(channelState(gemini, launch)),
+    "channel: screen only (no channel uuldana can turn on in this agent); debug log: on",
+  );
+  const own = channelLine(
+    channelState(gemini, { ...launch, env: { GEMINI_DEBUG_LOG_FILE: "/home/me/g.log" } }),
+  );
+  assert(
+    own.endsWith(
+      "; debug log: off (GEMINI_DEBUG_LOG_FILE names your own file " +
+        "(/home/me/g.log); uuldana leaves it to you)",
+    ),
+    own,
+  );
 });

@@ -24,6 +24,7 @@ import {
   stripBorders,
 } from "./screen_text.ts";
 import { ESC_TO_CANCEL_SPINNER } from "./stall.ts";
+import { GEMINI_DEBUG_LOG } from "./channels/gemini_log.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
 const _RESUME = ["-r", "--resume", "--session-file"];
@@ -225,4 +226,6 @@ export const gemini: Adapter = {
   submitKey: "\r",
   inputBox: GEMINI_INPUT_BOX,
   busyPattern: ESC_TO_CANCEL_SPINNER,
+  // Its hooks need a root-owned settings file; its debug log tells the 429s it retries.
+  debugLog: GEMINI_DEBUG_LOG,
 };

@@ -22,6 +22,10 @@ import {
 import { ESC_TO_CANCEL_SPINNER } from "./stall.ts";
 
 const _ROADS: readonly Road[] = ["prompt", "paste"];
+
+/** Qwen's spinner row, 0.24.4's `(4s · esc to cancel)` and older versions' `(esc to cancel, 4s)`. */
+export const QWEN_SPINNER: RegExp =
+  /\((?:(?:\d+h\s*)?(?:\d+m\s*)?\d+s · )?esc to cancel(?:, (?:\d+h\s*)?(?:\d+m\s*)?\d+s)?\)/;
 const _RESUME = ["-c", "--continue", "-r", "--resume", "--session-id", "--fork-session"];
 
 // Qwen's prompt rows: `> ` at column 0 (or ` > ` in a band, as Gemini draws it).
@@ -78,5 +82,9 @@ export const qwen: Adapter = {
   quitKeys: ["\x03", "\x03"],
   submitKey: "\r",
   busyPattern: ESC_TO_CANCEL_SPINNER,
+  // Its spinner row (0.24.4: `.. Polishing the algorithms... (4s · esc to cancel)`; older:
+  // `(esc to cancel, 12s)`) turns while its model calls are retried: a telemetry `api_error`
+  // with the provider's status acts once nothing else on screen moves.
+  waitingRow: QWEN_SPINNER,
   channel: QWEN_CHANNEL,
 };

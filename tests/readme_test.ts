@@ -218,7 +218,11 @@ function agentTableProblems(readme: string, table: TestedVersions): string[] {
     const row = byCommand.get(a.name);
     const want = [
       testedCell(a.name, table),
-      a.channel?.kind ?? "none",
+      a.channel
+        ? a.channel.kind + (a.channel.telemetry ? " + telemetry" : "")
+        : a.debugLog
+        ? "debug log"
+        : "none",
       [a.defaultRoad, ...a.roads.filter((r) => r !== a.defaultRoad)].join(", "),
     ];
     if (!row) {
@@ -261,7 +265,7 @@ Deno.test("the supported-agents check finds a stale version, a wrong channel, a 
   const problems = agentTableProblems(readme, table);
   assertEquals(problems.filter((p) => /^`(codex|gemini)`/.test(p)), [
     "`codex`: the row says 0.170.0 (2026-11-30) | hooks | prompt, paste; want 0.171.0 (2026-12-01) | hooks | prompt, paste",
-    "`gemini`: the row says not run for real | hooks | prompt, paste; want none passed yet (0.61.0 ran 2026-12-02) | none | prompt, paste",
+    "`gemini`: the row says not run for real | hooks | prompt, paste; want none passed yet (0.61.0 ran 2026-12-02) | debug log | prompt, paste",
   ]);
   assert(problems.includes("no row for `claude` (not run for real | hooks | hook, prompt, paste)"));
   assertEquals(problems.at(-1), "`nobody` has no adapter");

@@ -15,6 +15,19 @@
  *   the OpenAI SDK's own retries), a plain 429 or a 5xx is retried silently for many minutes.
  * - `Notification` `idle_prompt`: the prompt is back; the only event of an interrupted turn.
  *
+ * Its telemetry is a second road into the same channel, heard at the provider's first answer
+ * while Qwen still retries silently (its hooks only speak once it gives up): the same defaults
+ * file turns Qwen's OpenTelemetry on (`telemetry.enabled`, `otlpEndpoint` the run's loopback
+ * receiver, `otlpProtocol: "http"`, `logPrompts: false`; never `outfile`, which would beat the
+ * user's own endpoint). Being the lowest layer, the user's, project's and administrator's
+ * telemetry settings still win; Qwen's `QWEN_TELEMETRY_*` and `OTEL_EXPORTER_OTLP_*` variables
+ * beat every settings file, so when they are set the telemetry road stays off. Its records:
+ *
+ * - `qwen-code.api_error`: one failed model call (after the OpenAI SDK's own retries):
+ *   `status_code`, `error_message` (`429 Free allocated quota exceeded.`), `error_type`.
+ * - `qwen-code.api_retry`: Qwen's own retry of it: `attempt_number`, `status_code`,
+ *   `error_message`, `retry_delay_ms`.
+ *
  * @module
  */
 import { existsSync } from "node:fs";
@@ -30,7 +43,7 @@ import type {
   ChannelRecord,
   ChannelRelay,
 } from "../channel.ts";
-import type { LaunchFile } from "../adapter.ts";
+import type { LaunchFile, LimitHit } from "../adapter.ts";
 import { USAGE_WORDS } from "../limit_messages.ts";
 import { limitRules } from "../limit_data.ts";
 import { limitHit, matchRule, normalizeSpace, ruleHit } from "../screen_text.ts";
@@ -48,6 +61,17 @@ export const QWEN_CHANNEL_EVENTS = [
   "SessionEnd",
 ] as const;
 
+/** The telemetry log records kept (no other record, a prompt's above all, is ever held). */
+export const QWEN_TELEMETRY_EVENTS = ["qwen-code.api_error", "qwen-code.api_retry"] as const;
+
+/**
+ * `model.generationConfig.maxRetries` in the same lowest layer, or null to leave Qwen's default.
+ * Qwen 0.24.4 uses this one number twice: the OpenAI SDK's quiet retries of each call (default
+ * 3, ~3.5 s of backoff before the first `api_error` is even logged) and its own rate-limit retry
+ * loop (default 10, the first after 60 s). See docs/channels.md for the measurements and cost.
+ */
+export const QWEN_MAX_RETRIES: number | null = 1;
+
 /** The settings file uuldana writes into the launch's scratch folder. */
 export const QWEN_DEFAULTS_FILE = "qwen-system-defaults.json";
 
@@ -56,7 +80,10 @@ const _TIMEOUT_S = 5;
 /** A turn's displayed text kept, at most (code units). */
 const _TURN_TEXT_MAX = 256 * 1024;
 
-/** The system-defaults settings that add our hooks, one group per event. */
+/**
+ * The system-defaults settings that add our hooks, one group per event, and, when the relay has
+ * a receiver, Qwen's telemetry pointed at it.
+ */
 export function qwenDefaults(relay: ChannelRelay): string {
   const hooks: Record<string, unknown> = {};
   for (const event of QWEN_CHANNEL_EVENTS) {
@@ -64,7 +91,56 @@ export function qwenDefaults(relay: ChannelRelay): string {
       hooks: [{ type: "command", command: relay.command(event), timeout: _TIMEOUT_S }],
     }];
   }
-  return JSON.stringify({ hooks });
+  if (!relay.otlpEndpoint) return JSON.stringify({ hooks });
+  const telemetry = {
+    enabled: true,
+    otlpEndpoint: relay.otlpEndpoint,
+    otlpProtocol: "http",
+    logPrompts: false,
+  };
+  const model = QWEN_MAX_RETRIES === null
+    ? {}
+    : { model: { generationConfig: { maxRetries: QWEN_MAX_RETRIES } } };
+  return JSON.stringify({ hooks, telemetry, ...model });
+}
+
+// Qwen's own telemetry variables and the standard OTLP exporter's: each beats every settings file.
+const _TELEMETRY_ENV = /^(?:QWEN_TELEMETRY_|OTEL_EXPORTER_OTLP_)/;
+
+/**
+ * Why Qwen's telemetry road cannot be on for this launch: the user's environment or arguments
+ * set its telemetry (they beat every settings file, so ours would send the user's telemetry
+ * elsewhere or be ignored), or null.
+ */
+export function qwenTelemetryOffReason({ extraArgs, env }: ChannelCheck): string | null {
+  const flag = extraArgs.find((a) => /^--telemetry(?:-|=|$)/.test(a));
+  if (flag) return `${flag.split("=")[0]} sets Qwen's telemetry; uuldana leaves it to you`;
+  const names = [...Object.keys(env), ...Object.keys(process.env)].filter((k) =>
+    _TELEMETRY_ENV.test(k)
+  );
+  if (names.length) {
+    return `your environment sets ${names[0]}; uuldana leaves Qwen's telemetry to you`;
+  }
+  return null;
+}
+
+/**
+ * A failed model call Qwen reports (telemetry's `api_error`, `api_retry`) as a limit, classified
+ * by its status and message through the same rules as its screen's `[API Error: …]` row
+ * (the `api` messages of adapters/limits/qwen.json): a quota is a usage limit at its first answer; any other 429 a rate limit
+ * Qwen is still retrying (its attempt and wait when known); anything else none (null).
+ */
+export function qwenApiErrorHit(
+  status: number | null,
+  message: string,
+  opts: ChannelParseOptions,
+  retry: { attempt?: number; waitSeconds?: number } = {},
+): LimitHit | null {
+  const text = normalizeSpace(message);
+  const rule = matchRule(text, limitRules("qwen", "api"));
+  if (rule?.kind === "usage") return limitHit("usage", text, opts);
+  if (status === 429 || rule) return limitHit("rate", text || `${status}`, opts, retry);
+  return null;
 }
 
 /** What turns the channel on for one launch: the defaults file and the variable naming it. */
@@ -202,6 +278,9 @@ class _QwenParser implements ChannelParser {
       }
       case "SessionEnd":
         return [{ type: "session", phase: "end", detail: _str(d.reason) ?? undefined }];
+      case "qwen-code.api_error":
+      case "qwen-code.api_retry":
+        return _apiError(record.name, d, opts);
     }
     return [];
   }
@@ -222,6 +301,32 @@ class _QwenParser implements ChannelParser {
   }
 }
 
+// A telemetry record of a failed call: a limit when its status and message make it one.
+function _apiError(
+  name: string,
+  d: Record<string, unknown>,
+  opts: ChannelParseOptions,
+): ChannelEvent[] {
+  const status = typeof d.status_code === "number"
+    ? d.status_code
+    : typeof d["http.status_code"] === "number"
+    ? d["http.status_code"] as number
+    : null;
+  const message = _str(d.error_message) ?? _str(d["error.message"]) ?? "";
+  const retry = name === "qwen-code.api_retry"
+    ? {
+      ...(typeof d.attempt_number === "number" ? { attempt: d.attempt_number } : {}),
+      ...(typeof d.retry_delay_ms === "number"
+        ? { waitSeconds: Math.round(d.retry_delay_ms / 1000) }
+        : {}),
+    }
+    : {};
+  const hit = qwenApiErrorHit(status, message, opts, retry);
+  if (!hit) return [];
+  const code = _str(d.error_type) ?? _str(d["error.type"]) ?? name.replace("qwen-code.", "");
+  return [{ type: "limit", ...hit, ...(status !== null ? { status } : {}), code }];
+}
+
 /** Qwen Code's channel declaration. */
 export const QWEN_CHANNEL: AgentChannel = {
   kind: "hooks",
@@ -233,4 +338,5 @@ export const QWEN_CHANNEL: AgentChannel = {
   events: QWEN_CHANNEL_EVENTS,
   offReason: qwenOffReason,
   parser: () => new _QwenParser(),
+  telemetry: { events: QWEN_TELEMETRY_EVENTS, offReason: qwenTelemetryOffReason },
 };

@@ -1,9 +1,29 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { qwen } from "../qwen.ts";
-import { QWEN_CHANNEL, QWEN_CHANNEL_EVENTS, QWEN_DEFAULTS_FILE, qwenFailure } from "./qwen.ts";
+import {
+  QWEN_CHANNEL,
+  QWEN_CHANNEL_EVENTS,
+  QWEN_DEFAULTS_FILE,
+  QWEN_MAX_RETRIES,
+  qwenFailure,
+} from "./qwen.ts";
 import { parseRecorded, recorded, relayFor } from "./_recorded_test_util.ts";
+import type { ChannelRelay } from "../channel.ts";
 
 const NOW = { now: new Date("2026-12-01T21:52:00Z"), timeZone: "UTC" };
+
+// Qwen's prompt-road launch of "the handoff", with the channel `channel` (none: the road alone).
+function qwenLaunch(channel?: ChannelRelay) {
+  return qwen.launch({
+    bin: "/bin/qwen",
+    road: "prompt",
+    handoff: "the handoff",
+    extraArgs: [],
+    workspace: "/ws",
+    scratchDir: relayFor().scratch,
+    ...(channel ? { channel } : {}),
+  });
+}
 
 Deno.test("real Qwen 0.24.4's hooks: exact prompts, replies, a quota that names its reset, an interrupt", () => {
   const records = recorded("qwen-0.24.4/session");
@@ -61,16 +81,7 @@ Deno.test("StopFailure: what Qwen calls a rate limit or billing is a limit, anyt
 
 Deno.test("Qwen's launch names its own defaults file; the hooks print nothing and carry no text", () => {
   const { relay, scratch } = relayFor();
-  const launchWith = (channel?: typeof relay) =>
-    qwen.launch({
-      bin: "/bin/qwen",
-      road: "prompt",
-      handoff: "the handoff",
-      extraArgs: [],
-      workspace: "/ws",
-      scratchDir: scratch,
-      ...(channel ? { channel } : {}),
-    });
+  const launchWith = qwenLaunch;
   const launch = launchWith(relay);
   const file = `${scratch}/${QWEN_DEFAULTS_FILE}`;
   assertEquals(launch.env?.QWEN_CODE_SYSTEM_DEFAULTS_PATH, file);
@@ -107,4 +118,72 @@ Deno.test("Qwen's channel is off with --bare or --safe-mode, or when a defaults 
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("with a receiver, the same defaults file turns Qwen's telemetry on at its lowest layer", () => {
+  const { relay } = relayFor();
+  const endpoint = "http://127.0.0.1:40404/0123456789abcdef0123456789abcdef";
+  const launch = qwenLaunch({ ...relay, otlpEndpoint: endpoint });
+  const [written] = launch.files!.filter((f) => f.path.endsWith(QWEN_DEFAULTS_FILE));
+  const defaults = JSON.parse(written.content);
+  assertEquals(defaults.telemetry, {
+    enabled: true,
+    otlpEndpoint: endpoint,
+    otlpProtocol: "http",
+    logPrompts: false,
+  });
+  // Never an outfile: it would beat the user's own endpoint.
+  assert(!("outfile" in defaults.telemetry));
+  assertEquals(
+    defaults.model?.generationConfig?.maxRetries ?? null,
+    QWEN_MAX_RETRIES,
+  );
+  assert(!written.content.includes("the handoff"));
+});
+
+Deno.test("Qwen's telemetry road is off where the user's environment or arguments set its telemetry", () => {
+  const check = (extraArgs: string[], env: Record<string, string> = {}) =>
+    QWEN_CHANNEL.telemetry!.offReason({ extraArgs, env, version: "0.24.4" });
+  assertEquals(check([]), null);
+  assert(check([], { QWEN_TELEMETRY_ENABLED: "false" })?.includes("QWEN_TELEMETRY_ENABLED"));
+  assert(
+    check([], { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" })?.includes(
+      "OTEL_EXPORTER_OTLP_ENDPOINT",
+    ),
+  );
+  assert(check(["--telemetry-target=gcp"])?.includes("--telemetry-target"));
+  // The hooks stay on either way.
+  assertEquals(QWEN_CHANNEL.offReason({ extraArgs: [], env: {}, version: "0.24.4" }), null);
+});
+
+Deno.test("Qwen's telemetry records: a quota at its first failed call, a 429's retry with its attempt, nothing else", () => {
+  const parse = (name: string, data: Record<string, unknown>) =>
+    QWEN_CHANNEL.parser().parse({ name, data }, NOW);
+  assertEquals(
+    parse("qwen-code.api_error", {
+      status_code: 429,
+      error_message: "429 Free allocated quota exceeded.",
+      error_type: "RateLimitError",
+    }),
+    [{
+      type: "limit",
+      kind: "usage",
+      message: "429 Free allocated quota exceeded.",
+      resetsAt: null,
+      status: 429,
+      code: "RateLimitError",
+    }],
+  );
+  const [retry] = parse("qwen-code.api_retry", {
+    status_code: 429,
+    error_message: "429 Rate limit reached for requests per min (RPM)",
+    attempt_number: 2,
+    retry_delay_ms: 60_000,
+  });
+  assertEquals(
+    retry.type === "limit" && [retry.kind, retry.attempt, retry.waitSeconds, retry.final],
+    ["rate", 2, 60, undefined],
+  );
+  assertEquals(parse("qwen-code.api_error", { status_code: 500, error_message: "500 boom" }), []);
+  assertEquals(parse("qwen-code.api_error", { error_message: 7 }), []);
 });

@@ -94,6 +94,12 @@ export class ChannelRules {
      * changes nothing else.
      */
     still: string | null;
+    /**
+     * Reported of the provider's own error while no turn was open (a background call of the
+     * agent's met the quota): the next turn uuldana sees start adopts it, its screen with the
+     * waiting row taken as the one to compare once it shows.
+     */
+    adopt?: boolean;
   } | null = null;
   /** A limit the screen confirmed, waiting for the channel's word. */
   #held: { hit: LimitHit; sinceUs: number } | null = null;
@@ -145,6 +151,7 @@ export class ChannelRules {
         this.#turns.add(event.turn ?? "");
         this.#notLimit = null;
         this.#vetoed = null;
+        this.#adoptReport(t);
         return null;
       case "idle":
         if (event.turn === undefined) this.#turns.clear();
@@ -312,7 +319,14 @@ export class ChannelRules {
       return null;
     }
     const still = event.code !== undefined ? this.#stillAt(t).screen : null;
-    this.#reported = { hit, sinceUs: t, inTurn: this.#turns.size > 0, still };
+    const inTurn = this.#turns.size > 0;
+    this.#reported = {
+      hit,
+      sinceUs: t,
+      inTurn,
+      still,
+      ...(!inTurn && event.code !== undefined && event.status !== undefined ? { adopt: true } : {}),
+    };
     if (this.#held) return this.actOnReport(t, "its screen showed a limit already");
     if (this.#host.screenLimit(t)) return this.actOnReport(t, "its screen shows a limit too");
     if (this.#onlyWaiting(t)) return this.actOnReport(t, _ONLY_WAITING);
@@ -328,6 +342,26 @@ export class ChannelRules {
     const quietFor = still !== null && this.#reported.inTurn ? t - this.#still.sinceUs : 0;
     this.#dueUs = earliest(this.#dueUs, t + Math.max(_CHECK_US, _us(SCREEN_WORD_MS) - quietFor));
     return null;
+  }
+
+  // A turn uuldana saw start opened while a report of the provider's own error (its quota, met
+  // by a call of the agent's between turns) still waits: that turn meets the same quota, so the
+  // report counts for it — it acts only under the same rules (only the waiting row moving).
+  #adoptReport(t: number): void {
+    const r = this.#reported;
+    if (!r || r.inTurn || !r.adopt) return;
+    r.inTurn = true;
+    r.still = null;
+    this.#host.record({
+      atMs: t / 1000,
+      offset: this.#host.offset(),
+      source: "channel",
+      verdict: "waiting",
+      hit: r.hit,
+      retryInMs: SCREEN_WORD_MS,
+      why: "a turn uuldana saw start opened: the provider's error reported before it counts for it",
+    });
+    this.#dueUs = earliest(this.#dueUs, t + _CHECK_US);
   }
 
   // Whether the agent still works: it drew within WORKING_MS, or its screen shows its working row.
@@ -365,8 +399,12 @@ export class ChannelRules {
    */
   #onlyWaiting(t: number): boolean {
     const r = this.#reported;
-    if (!r || !r.inTurn || r.still === null) return false;
+    if (!r || !r.inTurn) return false;
     const now = this.#stillAt(t);
+    // An adopted report came before the turn's screen: it follows that screen as it settles
+    // (the count starts again at each change beside the waiting row).
+    if (r.adopt && now.screen !== null) r.still = now.screen;
+    if (r.still === null) return false;
     return now.screen === r.still && t - now.sinceUs >= _us(SCREEN_WORD_MS);
   }
 }

@@ -424,3 +424,106 @@ Deno.test("pi: a rate limit or a server error read off its fetch never switches 
   assertEquals(decisions.map((d) => d.verdict), ["rejected"]);
   assert(/transient rate limit/.test(decisions[0].why!));
 });
+
+// Qwen Code 0.24.4 while its model call is retried (recorded in the real-agent matrix, 2026-12-04):
+// its spinner row turns every ~80 ms and counts seconds; nothing else moves.
+const qwenAgent = adapterByName("qwen")!;
+const QWEN_GLYPHS = [".  ", ".. ", "...", " ..", "  ."];
+function qwenScreen(frame: number, turn: string | null): string[] {
+  return [
+    "  > Add a --dry-run flag to deploy.sh",
+    "  ◆︎ MOCKREPLY-1: noted.",
+    ...(turn === null ? [] : [
+      `  > ${turn}`,
+      `  ${QWEN_GLYPHS[frame % 5]} Polishing the algorithms... (${
+        Math.floor(frame / 12)
+      }s · esc to cancel)`,
+    ]),
+    "─".repeat(100),
+    ">   Type your message or @path/to/file",
+    "─".repeat(100),
+    "  Enter to steer · Ctrl+Q to queue · Auto mode (shift + tab to cycle)",
+  ];
+}
+function qwenRetrying(from: number, to: number, turn = "and a test for it"): Input[] {
+  const out: Input[] = [];
+  for (let at = from, i = 0; at <= to; at += 80, i++) {
+    out.push({ at, bytes: draw(qwenScreen(i, turn)) });
+  }
+  return out;
+}
+// What Qwen's telemetry says of a failed call (its `qwen-code.api_error` record's attributes).
+function qwenApiError(message: string, status = 429): ChannelEvent[] {
+  const record = {
+    name: "qwen-code.api_error",
+    data: { status_code: status, error_message: message, error_type: "RateLimitError" },
+  };
+  return qwenAgent.channel!.parser().parse(record, { now: new Date(STARTED), timeZone: "UTC" });
+}
+
+Deno.test("qwen: its telemetry's quota error acts while only its spinner turns", () => {
+  const [event] = qwenApiError("429 Free allocated quota exceeded.");
+  assertEquals(
+    [event.type, (event as { kind?: string }).kind, (event as { status?: number }).status],
+    ["limit", "usage", 429],
+  );
+  const end = CHANNEL_HOLD_MS + 2000;
+  const { verdict, decisions } = drive(
+    [
+      { at: 0, event: { type: "prompt", text: "and a test for it" } },
+      { at: 0, event: { type: "busy" } },
+      ...qwenRetrying(10, 1000),
+      { at: 1010, event },
+      ...qwenRetrying(1050, end),
+    ],
+    end,
+    qwenAgent,
+  );
+  assertEquals([verdict?.kind, verdict?.atMs], ["limit", 1010]);
+  assert(/only its waiting row moved/.test(decisions.at(-1)!.why!));
+});
+
+Deno.test("qwen: a quota met between turns (a background call) counts for the next turn uuldana sees start", () => {
+  const [event] = qwenApiError("429 Free allocated quota exceeded.");
+  const end = CHANNEL_HOLD_MS + 2000;
+  const idle = draw(qwenScreen(0, null));
+  const { verdict, decisions } = drive(
+    [
+      { at: 0, bytes: idle },
+      { at: 400, event },
+      { at: 2500, event: { type: "prompt", text: "and a test for it" } },
+      { at: 2500, event: { type: "busy" } },
+      ...qwenRetrying(2520, end, "and a test for it"),
+    ],
+    end,
+    qwenAgent,
+  );
+  assertEquals(verdict?.kind, "limit");
+  assert(verdict!.atMs >= 2520 + SCREEN_WORD_MS && verdict!.atMs < 2520 + SCREEN_WORD_MS + 150);
+  assert(decisions.some((d) => /opened: the provider's error reported before it/.test(d.why!)));
+  // Without a turn it never acts on its own, and the report is let go after the hold.
+  const alone = drive([{ at: 0, bytes: idle }, { at: 400, event }], end, qwenAgent);
+  assertEquals(alone.verdict, null);
+  assertEquals(alone.decisions.at(-1)?.verdict, "rejected");
+});
+
+Deno.test("qwen: a per-minute 429 or a 500 in its telemetry never switches while it retries", () => {
+  const [rate] = qwenApiError(
+    "429 Rate limit reached for mock-1 on requests per min (RPM): Limit 3, Used 3.",
+  );
+  assertEquals([rate.type, (rate as { kind?: string }).kind], ["limit", "rate"]);
+  assertEquals(qwenApiError("500 Internal server error", 500), []);
+  const end = CHANNEL_HOLD_MS + 2000;
+  const { verdict } = drive(
+    [
+      { at: 0, event: { type: "prompt", text: "and a test for it" } },
+      { at: 0, event: { type: "busy" } },
+      ...qwenRetrying(10, 1000),
+      { at: 1010, event: rate },
+      ...qwenRetrying(1050, end),
+    ],
+    end,
+    qwenAgent,
+  );
+  assertEquals(verdict, null);
+});

@@ -58,6 +58,16 @@ export interface RunChannelRecord {
   ignored: number;
   /** Prompt events the exact keys contradicted (the keys were kept). */
   differs: number;
+  /**
+   * The channel's telemetry road (an agent's OpenTelemetry logs to a loopback receiver), when
+   * the agent has one: on or off and why, records kept, requests and records dropped by why.
+   */
+  telemetry?: {
+    state: "on" | "off";
+    why?: string;
+    records?: number;
+    dropped?: Partial<Record<string, number>>;
+  };
 }
 
 /** A tool call a run's channel reported (see adapters/channels/tool_action.ts). */

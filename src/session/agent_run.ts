@@ -24,6 +24,7 @@ import type { Keyboard } from "./keyboard.ts";
 import { CastRecording } from "./recording.ts";
 import { RecordingFile } from "../journal/recording_file.ts";
 import { type ChannelSummary, RunChannel, type RunChannelSetup } from "./run_channel.ts";
+import { RunDebugLog, type RunDebugLogSetup } from "./run_debug_log.ts";
 import { castHeaderLine } from "../detect/cast.ts";
 import type { TimedInput } from "../detect/timed_input.ts";
 import { Utf8Segmenter } from "../detect/utf8_segments.ts";
@@ -87,6 +88,11 @@ export interface AgentRunOptions {
    * the opening prompts uuldana gave it); `{ off }`: it has one, but not for this launch, and why.
    */
   channel?: RunChannelSetup | { off: string };
+  /**
+   * The agent's own debug log (`Adapter.debugLog`), named at launch; `{ off }`: it has one, but
+   * not for this launch, and why (said once).
+   */
+  debugLog?: RunDebugLogSetup | { off: string };
   /** One status line for the user (said while the agent runs: sparingly). */
   status?: (line: string) => void;
   /** The agent's version, when known (said when its screen is one uuldana does not know). */
@@ -138,6 +144,8 @@ export class AgentRun {
   #lastOutput = performance.now();
   /** Screen lines taken when the run's end was decided, before the agent is asked to quit. */
   #decidedLines: string[] | null = null;
+  /** The agent's debug log, when on for this run. */
+  readonly #debugLog: RunDebugLog | null = null;
   /** The agent's structured channel, when on for this run. */
   readonly #channel: RunChannel | null = null;
   /** A disagreement of channel and screen was said (once a run). */
@@ -163,6 +171,7 @@ export class AgentRun {
     this.#quiet = new QuietDetector(performance.now(), { quietMs: opts.quietMs ?? 1500 });
     this.#recording = this.#startRecording();
     this.#channel = this.#startChannel();
+    this.#debugLog = this.#startDebugLog();
     this.outcome = new Promise((resolve) => this.#resolveOutcome = resolve);
     this.ended = this.#supervise();
   }
@@ -406,6 +415,7 @@ export class AgentRun {
     this.#decided = outcome;
     // What the channel published up to now belongs to this run's conversation (its last reply).
     this.#channel?.close();
+    this.#debugLog?.close();
     this.#decidedLines = lines ?? this.#detector.lastLines();
     this.#wakeWaiters();
     // The next agent must not wait for this one to finish quitting: detach it from the user's
@@ -488,10 +498,35 @@ export class AgentRun {
         },
       });
     } catch (e) {
+      setup.receiver?.close().catch(() => {});
       this.#opts.status?.(
         `${this.#opts.adapter.name}'s channel could not start (${(e as Error)?.message ?? e}); ` +
           "uuldana reads its screen only",
       );
+      return null;
+    }
+  }
+
+  /** The run's debug-log reader, when the launch named the agent's debug log. */
+  #startDebugLog(): RunDebugLog | null {
+    const setup = this.#opts.debugLog;
+    const who = this.#opts.adapter.name;
+    if (setup && "off" in setup) {
+      this.#opts.status?.(`${who}'s debug log is not uuldana's: ${setup.off}`);
+      return null;
+    }
+    if (!setup) return null;
+    try {
+      return new RunDebugLog(setup, {
+        now: () => this.#clock(),
+        // Its events reach the detector at their time, like a channel's (and the recording).
+        onEvent: (event, atMs) => {
+          if (this.finished) return;
+          this.#act(this.#take({ type: "channel", event, atMs }));
+          this.#scheduleWake();
+        },
+      });
+    } catch {
       return null;
     }
   }
@@ -552,6 +587,11 @@ export class AgentRun {
   #record(outcome: RunOutcome): void {
     const { journal } = this.#opts;
     this.#channel?.close();
+    this.#debugLog?.close();
+    // The agent is gone now: its telemetry receiver may stop (closed earlier, Qwen would wait at
+    // its exit for the posts it could not make).
+    const setup = this.#opts.channel;
+    if (setup && "receiver" in setup) setup.receiver?.close().catch(() => {});
     journal.saveScreen(this.runId, this.#decidedLines ?? this.#detector.lastLines(), {
       cols: this.vt.cols,
       rows: this.vt.rows,

@@ -19,6 +19,7 @@ import { ChannelTurns, type TurnOutput } from "../capture/channel_turns.ts";
 import type { Submitted } from "../capture/reconcile.ts";
 import type { Journal, RunChannelRecord } from "../journal/journal.ts";
 import { ChannelReader, type DropReason } from "./channel_reader.ts";
+import type { OtlpReceiver } from "./otlp_receiver.ts";
 
 /** How often the channel folder is looked at. */
 export const CHANNEL_LOOK_MS = 25;
@@ -37,6 +38,10 @@ export interface RunChannelSetup {
   ownPrompts?: string[];
   /** The agent starts working on a turn at once. */
   turnOpen?: boolean;
+  /** The run's telemetry receiver (the channel's second road), when on. */
+  receiver?: OtlpReceiver;
+  /** Why the channel's telemetry road is off for this launch, when it has one. */
+  telemetryOff?: string;
 }
 
 /** What a run's channel needs. */
@@ -51,6 +56,13 @@ export interface RunChannelOptions {
   ownPrompts?: string[];
   /** The agent starts on a turn at once (an opening prompt). */
   turnOpen?: boolean;
+  /**
+   * The run's telemetry receiver: its records are read with the folder's, through the same
+   * parser, until the channel closes; the caller closes it once the agent is gone.
+   */
+  receiver?: OtlpReceiver;
+  /** Why the channel's telemetry road is off (said once, kept with the run). */
+  telemetryOff?: string;
   /** One status line for the user. */
   status?(line: string): void;
   /**
@@ -91,6 +103,14 @@ export class RunChannel {
     this.#parser = opts.spec.parser();
     this.#turns = new ChannelTurns({ ownPrompts: opts.ownPrompts, turnOpen: opts.turnOpen });
     this.#now = opts.now ?? (() => performance.now());
+    if (opts.telemetryOff) {
+      this.#summary.telemetry = { state: "off", why: opts.telemetryOff };
+      this.#sayOnce(
+        "telemetry-off",
+        `${opts.agent}'s telemetry channel is off (${opts.telemetryOff}); ` +
+          "uuldana hears its hooks and reads its screen",
+      );
+    } else if (opts.receiver) this.#summary.telemetry = { state: "on" };
     this.#schedule(CHANNEL_LOOK_MS);
   }
 
@@ -106,7 +126,11 @@ export class RunChannel {
 
   /** The run's channel, summed up. */
   get summary(): ChannelSummary {
-    const s = this.#summary;
+    const s = { ...this.#summary };
+    const stats = this.#opts.receiver?.stats;
+    if (stats && s.telemetry) {
+      s.telemetry = { ...s.telemetry, records: stats.kept, dropped: { ...stats.dropped } };
+    }
     if (this.#broken) return { ...s, state: "silent", why: this.#broken };
     if (this.#turns.silent || (!this.#turns.heard && this.#closed)) {
       return { ...s, state: "silent", why: s.why ?? "no event came from its hooks" };
@@ -152,6 +176,8 @@ export class RunChannel {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#reader.close();
+    // The receiver is not closed here: the agent may still be quitting, and Qwen waits up to 10 s
+    // at its exit for telemetry it cannot post. Its owner closes it once the agent is gone.
   }
 
   #schedule(ms: number): void {
@@ -172,7 +198,10 @@ export class RunChannel {
       do {
         const look = this.#reader.look();
         for (const drop of look.drops) this.#drop(drop.reason, drop.detail);
-        for (const record of look.records) {
+        // The telemetry road's records, in the order they came, after the folder's.
+        const heard = this.#opts.receiver?.events() ?? [];
+        const told = heard.map((r) => ({ name: r.name, data: r.attributes }));
+        for (const record of [...look.records, ...told]) {
           this.#summary.records++;
           const at = this.#now();
           const events = this.#parser.parse(record, { now: this.#opts.clock?.() ?? new Date() });

@@ -14,6 +14,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { PersonaName } from "./persona.ts";
+import { SimOtlpLogs } from "./otlp.ts";
 
 /** The moments of a simulated turn a channel reports. */
 export interface SimChannel {
@@ -96,9 +97,16 @@ class _HookChannel implements SimChannel {
   readonly #session = crypto.randomUUID();
   #prompt = "";
   #started = false;
+  /** Qwen's OpenTelemetry logs, when its settings turn them on. */
+  readonly #otlp: SimOtlpLogs | null;
 
-  constructor(persona: PersonaName, hooks: (event: string) => Hook[]) {
+  constructor(
+    persona: PersonaName,
+    hooks: (event: string) => Hook[],
+    otlp: SimOtlpLogs | null = null,
+  ) {
     this.#persona = persona;
+    this.#otlp = otlp;
     this.#fire = (event, payload) => {
       for (const h of hooks(event)) _run(h, payload);
     };
@@ -151,8 +159,26 @@ class _HookChannel implements SimChannel {
     }
   }
 
-  retrying(_attempt: number, body: ProviderError): void {
-    // Copilot says so for every failed call; Qwen and Codex say nothing while they retry.
+  retrying(attempt: number, body: ProviderError, nextMs: number): void {
+    // Qwen's telemetry logs each failed call and its own retry of it (0.24.4's `api_error`,
+    // `api_retry`); its hooks say nothing while it retries.
+    if (this.#persona === "qwen" && this.#otlp) {
+      const failure = {
+        model: "mock-1",
+        prompt_id: this.#prompt,
+        status_code: body.status,
+        error_message: `${body.status} ${body.message}`,
+        error_type: "RateLimitError",
+      };
+      this.#otlp.emit({ "event.name": "qwen-code.api_error", ...failure, duration_ms: 120 });
+      this.#otlp.emit({
+        "event.name": "qwen-code.api_retry",
+        ...failure,
+        attempt_number: attempt,
+        retry_delay_ms: nextMs,
+      });
+    }
+    // Copilot says so for every failed call; Codex says nothing while it retries.
     if (this.#persona !== "copilot") return;
     this.#fire("errorOccurred", {
       ...this.#base(""),
@@ -323,6 +349,22 @@ function _codexHooks(argv: readonly string[]): (event: string) => Hook[] {
   return (event) => hooks.get(event) ?? [];
 }
 
+// Qwen's telemetry as 0.24.4 resolves it: its variables beat the settings file; only the
+// OTLP/HTTP exporter is simulated.
+function _qwenOtlp(
+  settings: unknown,
+  env: (name: string) => string | undefined,
+): SimOtlpLogs | null {
+  const t = (settings as { telemetry?: Record<string, unknown> })?.telemetry ?? {};
+  const flag = env("QWEN_TELEMETRY_ENABLED");
+  const enabled = flag !== undefined ? flag === "true" || flag === "1" : t.enabled === true;
+  const endpoint = env("QWEN_TELEMETRY_OTLP_ENDPOINT") ?? env("OTEL_EXPORTER_OTLP_ENDPOINT") ??
+    (typeof t.otlpEndpoint === "string" ? t.otlpEndpoint : undefined);
+  const protocol = env("QWEN_TELEMETRY_OTLP_PROTOCOL") ?? t.otlpProtocol ?? "grpc";
+  if (!enabled || !endpoint || protocol !== "http" || t.outfile) return null;
+  return new SimOtlpLogs(endpoint);
+}
+
 /**
  * The channel `persona` would run for this launch (its argv and environment), or null when the
  * launch turns none on, or `SIM_HOOKS_OFF=1` (a version or policy that runs no hook or plugin).
@@ -343,7 +385,11 @@ export async function simChannel(
       } catch {
         return null;
       }
-      return new _HookChannel("qwen", (event) => _hooksIn(settings, event));
+      return new _HookChannel(
+        "qwen",
+        (event) => _hooksIn(settings, event),
+        _qwenOtlp(settings, env),
+      );
     }
     case "copilot": {
       const dirs = argv.flatMap((a, i) => a === "--plugin-dir" ? [argv[i + 1] ?? ""] : []);

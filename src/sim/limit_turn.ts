@@ -95,18 +95,7 @@ export function showLimit(persona: PersonaName, host: LimitHost, reset: string |
         host.channel?.failed(body, shown, "billing_error");
         break;
       }
-      // Qwen Code 0.24.4 retries DashScope's quota 429 (10 attempts, 60 s and more apart): it
-      // stays busy with its error row and a countdown, as the real-agent matrix showed.
-      v.items.push({ kind: "error", text: QWEN_QUOTA_RETRY_ROW });
-      v.busy = true;
-      v.retryCountdown = { seconds: 38, attempt: 1 };
-      host.retryEvery(1000, () => {
-        const cd = v.retryCountdown!;
-        v.retryCountdown = cd.seconds > 1
-          ? { seconds: cd.seconds - 1, attempt: cd.attempt }
-          : { seconds: 60, attempt: Math.min(10, cd.attempt + 1) };
-        host.render();
-      });
+      showQwenRetries(host);
       break;
     case "copilot": {
       // Copilot CLI 1.0.102 retries a failed model call five times (a minute), its hook told
@@ -155,6 +144,50 @@ export function showLimit(persona: PersonaName, host: LimitHost, reset: string |
       break;
     }
   }
+}
+
+/**
+ * Qwen Code 0.24.4 retrying DashScope's quota 429. With `SIM_QWEN_SILENT_MS=N` it first retries
+ * silently for N ms behind its spinner (`⠋ Thinking... (3s · esc to cancel)`, turning every
+ * 80 ms), its telemetry logging each failed call (`api_error`, `api_retry`) every
+ * `SIM_QWEN_CALL_MS` (default 700: one quiet SDK retry); then, as without it, its error row and a
+ * countdown (10 attempts, 60 s and more apart), as the real-agent matrix showed.
+ */
+function showQwenRetries(host: LimitHost): void {
+  const v = host.view;
+  const body = providerError(host.limitText);
+  const showRow = () => {
+    v.spinner = undefined;
+    v.items.push({ kind: "error", text: QWEN_QUOTA_RETRY_ROW });
+    v.busy = true;
+    v.retryCountdown = { seconds: 38, attempt: 1 };
+    host.retryEvery(1000, () => {
+      const cd = v.retryCountdown!;
+      v.retryCountdown = cd.seconds > 1
+        ? { seconds: cd.seconds - 1, attempt: cd.attempt }
+        : { seconds: 60, attempt: Math.min(10, cd.attempt + 1) };
+      host.render();
+    });
+  };
+  const silentMs = envInt("SIM_QWEN_SILENT_MS", 0);
+  if (silentMs <= 0) return showRow();
+  const callMs = envInt("SIM_QWEN_CALL_MS", 700);
+  v.busy = true;
+  v.spinner = { frame: 0, seconds: 0 };
+  let waited = 0;
+  let call = 0;
+  let attempt = 0;
+  host.retryEvery(80, () => {
+    waited += 80;
+    call += 80;
+    v.spinner = { frame: v.spinner!.frame + 1, seconds: Math.floor(waited / 1000) };
+    if (call >= callMs) {
+      call = 0;
+      host.channel?.retrying(++attempt, body, callMs);
+    }
+    if (waited >= silentMs) return showRow();
+    host.render();
+  });
 }
 
 /** The provider's error behind the limit shown (`limitText`, SIM_LIMIT_TEXT): a quota when its text says so. */

@@ -42,6 +42,11 @@ export interface ViewState {
   retry: number | null;
   /** Qwen: its retry countdown under the error (seconds left, attempt), or null. */
   retryCountdown?: { seconds: number; attempt: number } | null;
+  /**
+   * Qwen Code 0.24.4's spinner while it retries silently (`⠋ Thinking... (3s · esc to cancel)`):
+   * its frame and the seconds it shows; absent: its plain busy row.
+   */
+  spinner?: { frame: number; seconds: number };
   /** Copilot: the frame of its waiting glyph while busy (` ◉ Working` in its footer). */
   spin?: number;
   /** A transient hint (e.g. "Press Ctrl-C again to exit"). */
@@ -389,7 +394,7 @@ export function renderLive(s: ViewState): string[] {
       const countdown = s.retryCountdown;
       return [
         ...(countdown ? [fit(qwenRetryNotice(countdown.seconds, countdown.attempt), c), ""] : []),
-        ...(s.busy && s.persona === "qwen" ? [fit("⠋ Thinking… (esc to cancel)", c), ""] : []),
+        ...(s.busy && s.persona === "qwen" ? [fit(_qwenBusyRow(s.spinner), c), ""] : []),
         rule,
         ..._inputRows(prompt, s.input, "Type your message", c, max),
         rule,
@@ -431,3 +436,12 @@ function _plainWidth(row: string): number {
 
 /** Visible width of a rendered row (SGR sequences excluded); exported for tests. */
 export const rowWidth: (row: string) => number = _plainWidth;
+
+const _QWEN_GLYPHS = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+// Qwen's busy row: 0.24.4's turning spinner with its seconds, or the plain row.
+function _qwenBusyRow(spinner: ViewState["spinner"]): string {
+  if (!spinner) return "⠋ Thinking… (esc to cancel)";
+  const glyph = _QWEN_GLYPHS[spinner.frame % _QWEN_GLYPHS.length];
+  return `${glyph} Thinking... (${spinner.seconds}s · esc to cancel)`;
+}

@@ -344,12 +344,18 @@ async function handoffTimes(
       ...(acted ? [`acted ≈${ms(t0 + acted.atMs)}${gap} by the ${acted.source}`] : []),
     ];
   });
+  // An agent may meet the limit first in a call of its own between the typed turns (Qwen's
+  // memory extraction): the typed turn's own first limit answer is timed too.
+  const found = limited.find((r) => r.body.includes(SECOND));
+  const turn = found && found.t !== first.t ? found : undefined;
+  const fromTurn = turn && next ? ` (${Math.round((next.t - turn.t) / 100) / 10} s after it)` : "";
   const timeline = [
     `limit answers at ${limited.map((r) => ms(r.t)).join(", ")}`,
+    ...(turn ? [`the typed turn's first at ${ms(turn.t)}`] : []),
     ...marks,
     ...(created ? [`handoff ${ms(Date.parse(created))}`] : []),
     ...(Number.isFinite(nextStart) ? [`next agent started ${ms(nextStart)}`] : []),
-    ...(next ? [`its first request ${ms(next.t)}`] : []),
+    ...(next ? [`its first request ${ms(next.t)}${fromTurn}`] : []),
   ].join(", ");
   return {
     ...(created ? { toHandoff: at(Date.parse(created)) } : {}),

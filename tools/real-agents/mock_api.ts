@@ -11,6 +11,7 @@
  *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=openai-rate'  # chat: a per-minute 429
  *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=allocation' # chat: DashScope's allocated quota
  *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=reset'      # chat: a quota that names its reset
+ *   curl -X POST '127.0.0.1:PORT/__mock/limit?provider=gemini-minute' # Gemini: a per-minute quota
  *   curl -X POST '127.0.0.1:PORT/__mock/error?status=500'  # a transient error (500, 503, 529)
  *   curl -X POST '127.0.0.1:PORT/__mock/delay?ms=20000'    # answer that much later (interrupts)
  *   curl -X POST 127.0.0.1:PORT/__mock/ok       # answer normally again (no error, no delay)
@@ -55,6 +56,8 @@ let limited = false;
 type ChatLimit = "chat" | "dashscope" | "openai-rate" | "allocation" | "reset";
 const _CHAT_LIMITS: readonly string[] = ["dashscope", "openai-rate", "allocation", "reset"];
 let chatProvider: ChatLimit = "chat";
+// Gemini's limit: its daily quota (`gemini`) or, with `?provider=gemini-minute`, its per-minute one.
+let geminiProvider: "gemini" | "gemini-minute" = "gemini";
 // A transient server error (500, 503, 529) answered instead, or null.
 let failing: number | null = null;
 // Milliseconds every model answer waits before it is sent (a turn slow enough to interrupt).
@@ -159,25 +162,33 @@ const LIMITS = {
         code: "insufficient_quota",
       },
     }, 429),
-  gemini: () =>
-    json({
-      error: {
-        code: 429,
-        message:
-          "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.",
-        status: "RESOURCE_EXHAUSTED",
-        details: [{
-          "@type": "type.googleapis.com/google.rpc.QuotaFailure",
-          violations: [{
-            quotaMetric: "generativelanguage.googleapis.com/generate_content_free_tier_requests",
-            quotaId: "GenerateRequestsPerDayPerProjectPerModel-FreeTier",
-            quotaDimensions: { location: "global", model: "gemini-2.5-pro" },
-            quotaValue: "50",
-          }],
-        }, { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "3600s" }],
-      },
-    }, 429),
+  // Gemini's daily free-tier quota: Gemini CLI shows its limit dialog at once.
+  gemini: () => geminiQuota("GenerateRequestsPerDayPerProjectPerModel-FreeTier", "50", "3600s"),
+  // Gemini's per-minute free-tier quota: Gemini CLI retries it and goes on.
+  "gemini-minute": () =>
+    geminiQuota("GenerateRequestsPerMinutePerProjectPerModel-FreeTier", "2", "2s"),
 };
+
+// Gemini API's RESOURCE_EXHAUSTED answer for one of its free-tier quotas.
+function geminiQuota(quotaId: string, quotaValue: string, retryDelay: string): Response {
+  return json({
+    error: {
+      code: 429,
+      message:
+        "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.",
+      status: "RESOURCE_EXHAUSTED",
+      details: [{
+        "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+        violations: [{
+          quotaMetric: "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+          quotaId,
+          quotaDimensions: { location: "global", model: "gemini-2.5-pro" },
+          quotaValue,
+        }],
+      }, { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay }],
+    },
+  }, 429);
+}
 
 // The providers' transient errors: a client retries these and never calls them a usage limit.
 function transient(kind: keyof typeof LIMITS, status: number): Response {
@@ -349,6 +360,7 @@ Deno.serve(
       if (path === "/__mock/ok") delayMs = 0;
       const asked = url.searchParams.get("provider") ?? "";
       chatProvider = _CHAT_LIMITS.includes(asked) ? asked as ChatLimit : "chat";
+      geminiProvider = asked === "gemini-minute" ? "gemini-minute" : "gemini";
       return json({ limited, failing, chatProvider });
     }
     if (path === "/__mock/delay") {
@@ -394,7 +406,9 @@ Deno.serve(
       laneErrors++;
       return laneResponse(laneError, Date.now());
     }
-    if (limitedNow) return LIMITS[kind === "chat" ? chatProvider : kind]();
+    if (limitedNow) {
+      return LIMITS[kind === "chat" ? chatProvider : kind === "gemini" ? geminiProvider : kind]();
+    }
     if (failing && account === "agent") return transient(kind, failing);
     if (delayMs && account === "agent") await new Promise((r) => setTimeout(r, delayMs));
     replies++;

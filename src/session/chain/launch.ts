@@ -10,7 +10,13 @@ import { materializeLaunch } from "../../../adapters/launch_io.ts";
 import { shouldHandOff } from "../../../adapters/policy.ts";
 import { AgentRun } from "../agent_run.ts";
 import { newScratchDir, removeScratchDir } from "../scratch.ts";
-import { prepareChannel, runChannelSetup } from "../channel_launch.ts";
+import {
+  closeLaunchChannel,
+  type LaunchChannel,
+  prepareChannel,
+  prepareDebugLog,
+  runChannelSetup,
+} from "../channel_launch.ts";
 import { agentList, switchProblem } from "./agent_command.ts";
 import { launchEnv } from "../../config/profile_check.ts";
 import { submitKickoff } from "./kickoff.ts";
@@ -31,6 +37,7 @@ export async function launch(
   const atLaunch = start.handoff && start.road !== "paste" ? start.handoff : null;
   let launch: Launch;
   let run: AgentRun;
+  let channel: LaunchChannel | null = null;
   const extraArgs = [...cfg.args, ...start.extraArgs];
   // A handoff's launch may depend on the version (OpenCode's store road records it), and so may a
   // channel (Codex's hook-trust hash); any other clean start does not wait for it.
@@ -39,7 +46,7 @@ export async function launch(
     : found!.version;
   try {
     // The agent's channel (hooks, a plugin), in the scratch folder, when it has one.
-    const channel = prepareChannel(adapter, {
+    channel = prepareChannel(adapter, {
       scratchDir: scratch,
       dataDir: ctx.dataDir,
       extraArgs,
@@ -58,6 +65,16 @@ export async function launch(
       channel: channel && "relay" in channel ? channel.relay : undefined,
       env,
     });
+    // The agent's own debug log (Gemini's), in a private folder of the scratch directory.
+    const debugLog = prepareDebugLog(adapter, {
+      scratchDir: scratch,
+      extraArgs,
+      env,
+      version,
+    });
+    if (debugLog && "env" in debugLog) {
+      launch = { ...launch, env: { ...launch.env, ...debugLog.env } };
+    }
     const argv = await materializeLaunch(launch, opts.workspace, { env });
     const size = opts.size();
     run = await AgentRun.start({
@@ -79,10 +96,12 @@ export async function launch(
       listAgents: () => agentList(chain, start.member.name),
       stallSeconds: cfg.stallSeconds,
       channel: runChannelSetup(adapter, channel, launch),
+      debugLog: debugLog ? ("setup" in debugLog ? debugLog.setup : debugLog) : undefined,
       status: opts.status,
       version,
     });
   } catch (e) {
+    closeLaunchChannel(channel);
     removeScratch();
     throw e;
   }
