@@ -6,6 +6,23 @@
  * @module
  */
 import { parseResetTime } from "../reset_time.ts";
+import { type LimitRule, matchRule } from "../screen_text.ts";
+// The agents' own rule lists (the same data as their screens). When they move to
+// adapters/limits/<agent>.json, this import is the line that changes.
+import {
+  CLAUDE_LIMITS,
+  CLAUDE_NOT_LIMITS,
+  CODEX_LIMITS,
+  COPILOT_LIMITS,
+  GEMINI_DIALOG_LIMITS,
+  GEMINI_ERROR_LIMITS,
+  GEMINI_NOT_LIMITS,
+  OPENCODE_DIALOG_LIMITS,
+  OPENCODE_NOT_LIMITS,
+  OPENCODE_PROVIDER_LIMITS,
+  QWEN_API_LIMITS,
+  QWEN_LINE_LIMITS,
+} from "../limit_messages.ts";
 
 /** Usage-limit messages of all agents (apostrophes ASCII or U+2019). */
 const _LIMIT_PATTERNS: readonly RegExp[] = [
@@ -57,4 +74,49 @@ export function limitFromText(
   if (!isLimitText(text)) return null;
   const message = text.trim();
   return { kind: "limit", message, resetsAt: parseResetTime(message, now) };
+}
+
+/** What an agent's error text means: the user's quota (`usage`) or a passing rate limit (`rate`). */
+export interface ClassifiedLimit {
+  kind: "limit";
+  /** `usage`: the account's quota, nothing comes of waiting; `rate`: a passing rate limit. */
+  limitKind: "usage" | "rate";
+  message: string;
+  resetsAt: string | null;
+}
+
+/** Each agent's rules for the error texts its structured mode carries, and their look-alikes. */
+const _AGENT_RULES: Readonly<
+  Record<string, { rules: readonly LimitRule[]; not: readonly RegExp[] }>
+> = {
+  claude: { rules: CLAUDE_LIMITS, not: CLAUDE_NOT_LIMITS },
+  codex: { rules: CODEX_LIMITS, not: [] },
+  gemini: { rules: [...GEMINI_DIALOG_LIMITS, ...GEMINI_ERROR_LIMITS], not: GEMINI_NOT_LIMITS },
+  qwen: { rules: [...QWEN_LINE_LIMITS, ...QWEN_API_LIMITS], not: [] },
+  opencode: {
+    rules: [...OPENCODE_DIALOG_LIMITS, ...OPENCODE_PROVIDER_LIMITS],
+    not: OPENCODE_NOT_LIMITS,
+  },
+  copilot: { rules: COPILOT_LIMITS, not: [] },
+};
+
+/**
+ * The one classification of an error text an agent's stream (or stderr) marks as an error: its
+ * own rule list first (the same data its screen is read with), then the shared limit texts above
+ * (a usage limit). Null when the text is no limit. The reset is resolved against `now`.
+ */
+export function classifyLimit(
+  agent: string,
+  text: string,
+  now: Date = new Date(),
+): ClassifiedLimit | null {
+  const message = text.trim();
+  const own = _AGENT_RULES[agent];
+  if (message === "" || [..._NOT_LIMIT, ...(own?.not ?? [])].some((re) => re.test(message))) {
+    return null;
+  }
+  const rule = own ? matchRule(message, own.rules) : null;
+  const limitKind = rule ? rule.kind : isLimitText(message) ? "usage" : null;
+  if (limitKind === null) return null;
+  return { kind: "limit", limitKind, message, resetsAt: parseResetTime(message, now) };
 }

@@ -15,7 +15,7 @@ import {
   STDIN_FOLLOW_UP,
 } from "./event.ts";
 import { brief, type JsonObject, obj, perLineParser, str } from "./json_line.ts";
-import { limitFromText } from "./limit_text.ts";
+import { classifyLimit } from "./limit_text.ts";
 
 /** OpenCode's structured mode. */
 export const opencodeHeadless: HeadlessAdapter = {
@@ -46,9 +46,13 @@ function _event(ev: JsonObject): HeadlessEvent[] {
       const error = obj(ev.error);
       const data = obj(error.data);
       const message = str(data.message) || str(error.message) || str(error.name) || "error";
-      const limit = limitFromText(message) ??
-        (data.statusCode === 429 ? { kind: "limit" as const, message, resetsAt: null } : null);
-      return [limit ?? { kind: "error", message }];
+      // A quota by OpenCode's own rule list (the same data as its screen), or any 429.
+      const found = classifyLimit("opencode", message);
+      return [
+        found?.limitKind === "usage" || data.statusCode === 429
+          ? { kind: "limit", message, resetsAt: found?.resetsAt ?? null }
+          : { kind: "error", message },
+      ];
     }
     default:
       // step_start, step_finish, reasoning, future types.
