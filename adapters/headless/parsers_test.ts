@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { type HeadlessEvent, type HeadlessParser, launchFits, MAX_ARG_BYTES } from "./event.ts";
 import { headlessAdapter } from "./registry.ts";
 import { geminiStreamParser } from "./gemini.ts";
+import { retryAfter } from "./opencode.ts";
 import { HEADLESS_CORPUS_DIR } from "../../tests/_paths.ts";
 
 const CORPUS = HEADLESS_CORPUS_DIR;
@@ -323,4 +324,28 @@ Deno.test("copilot: a handoff, and a prompt too long for one argument, go on its
     argv: ["copilot", "--output-format", "json"],
     stdin: "the handoff",
   });
+});
+
+Deno.test("opencode: a quota's reset from its text, else from the provider's retry-after header", () => {
+  const now = new Date("2026-12-04T10:00:00Z");
+  assertEquals(retryAfter({ "Retry-After": "3600" }, now), "2026-12-04T11:00:00.000Z");
+  assertEquals(
+    retryAfter({ "retry-after": "Fri, 04 Dec 2026 12:00:00 GMT" }, now),
+    "2026-12-04T12:00:00.000Z",
+  );
+  assertEquals(retryAfter({ "content-type": "application/json" }, now), null);
+  const [limit] = headlessAdapter("opencode")!.newParser().parse(JSON.stringify({
+    type: "error",
+    error: {
+      name: "APIError",
+      data: {
+        message: "You exceeded your current quota, please check your plan and billing details.",
+        statusCode: 429,
+        isRetryable: true,
+        responseHeaders: { "content-type": "application/json", "retry-after": "60" },
+      },
+    },
+  }));
+  assertEquals(limit.kind, "limit");
+  assert((limit as { resetsAt: string }).resetsAt !== null);
 });
