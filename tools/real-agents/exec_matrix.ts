@@ -130,8 +130,10 @@ class ExecWorld {
   }
 
   /** `uuldana exec ARGS` in the workspace, every command line sampled meanwhile. */
-  async exec(argv: string[]): Promise<UuldanaOutput & { lines: string[]; seconds: number }> {
-    const sampler = new CmdlineSampler(50);
+  async exec(
+    argv: string[],
+  ): Promise<UuldanaOutput & { lines: string[]; ours: string[]; seconds: number }> {
+    const sampler = new CmdlineSampler(50, this.root);
     const started = Date.now();
     const out = await runUuldana(["exec", ...argv, "--timeout", "8m"], {
       cwd: this.ws,
@@ -147,7 +149,7 @@ class ExecWorld {
       join(this.root, `exec-${started}.txt`),
       `${out.code}\n${out.stdout}\n${out.stderr}`,
     );
-    return { ...out, lines, seconds };
+    return { ...out, lines, ours: sampler.ours(), seconds };
   }
 
   journal<T>(fn: (j: Journal) => T): T {
@@ -177,22 +179,23 @@ function decoded(body: string): string {
 }
 
 /** Whether the agent's own process was among the sampled command lines. */
-function sampledAgent(lines: string[], name: string, version: string): boolean {
-  return lines.some((l) => l.includes(`/${name}@${version}/`));
+function sampledAgent(ours: string[], name: string, version: string): boolean {
+  return ours.some((l) => l.includes(`/${name}@${version}/`));
 }
 
-/** What a sampled command line must not hold: the nonce and fixture anywhere, the marker in ours. */
-function exposure(lines: string[], nonce: string | null, ours: string[]): string | null {
-  for (const line of lines) {
+/**
+ * What a sampled command line must not hold: the nonce and the fixture on any, the frame's marker
+ * on none of this world's (processes in its folders; other users' runs may show theirs).
+ */
+function exposure(r: { lines: string[]; ours: string[] }, nonce: string | null): string | null {
+  for (const line of r.lines) {
     if (nonce && line.includes(nonce)) {
       return `a command line holds the nonce: ${line.slice(0, 200)}`;
     }
     if (line.includes(FIXTURE)) return `a command line holds the fixture: ${line.slice(0, 200)}`;
-    if (line.includes(MARKER) && ours.some((o) => line.includes(o))) {
-      return `a command line holds the frame: ${line.slice(0, 200)}`;
-    }
   }
-  return null;
+  const framed = r.ours.find((line) => line.includes(MARKER));
+  return framed ? `a command line holds the frame: ${framed.slice(0, 200)}` : null;
 }
 
 async function sender(
@@ -210,7 +213,7 @@ async function sender(
   const handoff = w.journal((j) => j.handoffs()[0] ?? null);
   const text = handoff?.filePath ? readFileSync(handoff.filePath, "utf8") : "";
   const nonce = frameIn(text)?.nonce ?? null;
-  const exposed = exposure(r.lines, nonce, [bin, FAKES, "mod.ts"]);
+  const exposed = exposure(r, nonce);
   const limited = w.mock.requests().find((q) => q.limited && q.account === "agent");
   const next = runs[1] ? Date.parse(runs[1].startedAt) : NaN;
   const handoffS = limited && !Number.isNaN(next) ? (next - limited.t) / 1000 : undefined;
@@ -223,7 +226,7 @@ async function sender(
     runs[0]?.endReason !== "limit" ? `${name}'s run ended on ${runs[0]?.endReason}` : null,
     !nonce || !got.includes(nonce) ? `${partner} did not read the framed handoff on stdin` : null,
     exposed,
-    sampledAgent(r.lines, name, version) ? null : `${name}'s command line was never sampled`,
+    sampledAgent(r.ours, name, version) ? null : `${name}'s command line was never sampled`,
   ].filter(Boolean);
   const reset = first?.resetsAt ? `, resets ${first.resetsAt}` : ", no reset given";
   return {
@@ -233,7 +236,7 @@ async function sender(
     note: problems.length
       ? problems.join("; ")
       : `limit "${
-        String(first?.limitMessage ?? "").slice(0, 90)
+        String(first?.limitMessage ?? "").replace(/\s+/g, " ").slice(0, 90)
       }"${reset}; ${partner} read the frame on stdin`,
   };
 }
@@ -260,7 +263,7 @@ async function receiver(
   const body = firstReq ? decoded(firstReq.body) : "";
   const frame = frameIn(body);
   const outside = frame ? body.replace(frame.body, "") : body;
-  const exposed = exposure(r.lines, nonce, [bin, FAKES, "mod.ts"]);
+  const exposed = exposure(r, nonce);
   const summary = r.stdout.trim().startsWith("{") ? JSON.parse(r.stdout) : null;
   const problems = [
     r.code !== 0 ? `exit ${r.code}: ${r.stderr.trim().split("\n").at(-1)}` : null,
@@ -271,7 +274,7 @@ async function receiver(
     frame && !frame.body.includes(FIXTURE) ? "the fixture is not inside the frame" : null,
     frame && outside.includes(FIXTURE) ? "the fixture is outside the frame" : null,
     exposed,
-    sampledAgent(r.lines, name, version) ? null : `${name}'s command line was never sampled`,
+    sampledAgent(r.ours, name, version) ? null : `${name}'s command line was never sampled`,
   ].filter(Boolean);
   return {
     ...base,
@@ -309,8 +312,8 @@ async function limitedCell(
       : null,
     w.mock.requests().length !== requests ? "the second exec sent a model request" : null,
     w.journal((j) => j.runs().length) !== runs ? "the second exec started the agent" : null,
-    exposure(lines, null, [bin, FAKES, "mod.ts"]),
-    sampledAgent(first.lines, name, version) ? null : `${name}'s command line was never sampled`,
+    exposure({ lines, ours: [...first.ours, ...second.ours] }, null),
+    sampledAgent(first.ours, name, version) ? null : `${name}'s command line was never sampled`,
   ].filter(Boolean);
   const skipped = /skipping \S+: (limited [^\n]*)/.exec(second.stderr)?.[1] ?? "";
   return {
