@@ -30,7 +30,7 @@ import { Journal } from "../../src/journal/journal.ts";
 import { REPO_DIR } from "../../tests/_paths.ts";
 import { runUuldana, type UuldanaOutput } from "../../tests/_uuldana.ts";
 import { CmdlineSampler } from "../../tests/_cmdlines.ts";
-import { type AgentSpec, Mock } from "./matrix_world.ts";
+import { type AgentSpec, decoded, frameIn, Mock, prepareAgent } from "./matrix_world.ts";
 
 const HERE = dirname(new URL(import.meta.url).pathname);
 const FAKES = join(REPO_DIR, "tests", "fixtures", "headless_agents");
@@ -107,23 +107,11 @@ class ExecWorld {
 
   /** The config: the real agent on `base` (the limited account or the receiver's), fakes beside. */
   configure(chain: string[], real: string, bin: string, base: string, fakeEnv = {}): void {
-    const spec = SPECS[real];
-    const fill = (s: string) =>
-      s.replaceAll("{base}", base).replaceAll("{home}", this.home).replaceAll("{ws}", this.ws);
-    for (const [path, content] of Object.entries(spec.files)) {
-      mkdirSync(dirname(fill(path)), { recursive: true });
-      writeFileSync(fill(path), fill(content));
-    }
+    const env = prepareAgent(SPECS[real], { base, home: this.home, ws: this.ws });
     const agents: Record<string, unknown> = {};
     for (const name of chain) {
       agents[name] = name === real
-        ? {
-          bin,
-          env: {
-            HOME: this.home,
-            ...Object.fromEntries(Object.entries(spec.env).map(([k, v]) => [k, fill(v)])),
-          },
-        }
+        ? { bin, env }
         : { bin: join(FAKES, name), env: { FAKE_AGENT_LOG: this.log, ...fakeEnv } };
     }
     writeFileSync(join(this.root, "config.json"), JSON.stringify({ chain, agents }));
@@ -160,22 +148,6 @@ class ExecWorld {
       j.close();
     }
   }
-}
-
-// The frame's preamble names its END line too: the frame ends at the last one.
-function frameIn(text: string): { nonce: string; body: string } | null {
-  const m =
-    /----- BEGIN UULDANA HANDOFF ([0-9a-f]+) -----([\s\S]*)----- END UULDANA HANDOFF \1 -----/
-      .exec(text);
-  return m ? { nonce: m[1], body: m[2] } : null;
-}
-
-// Request bodies are JSON: the framed text in them has escaped newlines and quotes.
-function decoded(body: string): string {
-  return body.replace(/\\n/g, "\n").replace(/\\"/g, '"').replace(/\\u003c/g, "<").replace(
-    /\\u003e/g,
-    ">",
-  );
 }
 
 /** Whether the agent's own process was among the sampled command lines. */
