@@ -66,6 +66,18 @@ Deno.test("exec: Qwen's first retry of a quota stops it and hands off at once, i
   }
 });
 
+Deno.test("exec: a 32 MB stderr line is cut, and the retry line after it still heard", async () => {
+  const r = await exec([TASK, "--agents", "qwen,codex", "--json"], { modes: { qwen: "flood" } });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    const summary = JSON.parse(r.stdout);
+    assertEquals(summary.runs[0].endReason, "limit");
+    assert(summary.runs[0].limitMessage.includes("You exceeded your current quota"));
+  } finally {
+    cleanup(r);
+  }
+});
+
 Deno.test("exec: Qwen retrying a per-minute rate limit is left to its retries", async () => {
   const r = await exec([TASK, "--agents", "qwen,codex"], { modes: { qwen: "rate-retry" } });
   try {
