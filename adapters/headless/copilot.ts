@@ -31,6 +31,7 @@ import {
 } from "./json_line.ts";
 import { classifyLimit } from "./limit_text.ts";
 import { USAGE_WORDS } from "../limit_messages.ts";
+import { parseResetTime } from "../reset_time.ts";
 
 /** Copilot CLI's structured mode. */
 export const copilotHeadless: HeadlessAdapter = {
@@ -57,11 +58,10 @@ function _callFailure(data: JsonObject): HeadlessEvent[] {
     `${status} ${str(data.errorCode)}`.trim();
   const words = `${str(data.errorCode)} ${str(data.errorType)} ${message}`;
   if (!USAGE_WORDS.test(words)) return [];
-  const limit = classifyLimit("copilot", message);
   return [{
     kind: "limit",
     message: `${status} ${message}`,
-    resetsAt: limit?.resetsAt ?? null,
+    resetsAt: parseResetTime(message, new Date()),
     retrying: true,
   }];
 }

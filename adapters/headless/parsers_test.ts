@@ -314,6 +314,21 @@ Deno.test("copilot: a failed call answered with a quota is a limit at once; a pe
   );
 });
 
+Deno.test("copilot: a failed call's quota carries the reset its text names", () => {
+  const [limit] = headlessAdapter("copilot")!.newParser().parse(JSON.stringify({
+    type: "model.call_failure",
+    data: {
+      statusCode: 429,
+      errorCode: "insufficient_quota",
+      errorMessage: JSON.stringify({
+        message: "Your quota has been exhausted and will reset at 2026-12-04T21:52:56.000Z.",
+        type: "insufficient_quota",
+      }),
+    },
+  }));
+  assertEquals((limit as { resetsAt: string }).resetsAt, "2026-12-04T21:52:56.000Z");
+});
+
 Deno.test("copilot: a handoff, and a prompt too long for one argument, go on its stdin", () => {
   const h = headlessAdapter("copilot")!;
   assertEquals(h.launch("copilot", "fix it", ["--allow-all-tools"]), {

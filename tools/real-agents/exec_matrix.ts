@@ -19,6 +19,7 @@
  *
  *   deno run -A tools/real-agents/exec_matrix.ts --agents-dir /work/agents \
  *     [--agents qwen,copilot] [--cells sender,receiver,limited] [--dir /tmp/uuldana-exec-matrix]
+ *     [--provider reset]   # chat agents get this chat-completions limit (mock_api.ts) instead
  *
  * Prints one line per cell and the results table (Markdown) at the end.
  *
@@ -53,6 +54,7 @@ function args() {
     cells: (at("--cells")?.split(",") ?? [...CELLS]) as Cell[],
     dir: at("--dir") ?? "/tmp/uuldana-exec-matrix",
     agentsDir: at("--agents-dir") ?? Deno.env.get("UULDANA_AGENTS_DIR") ?? "/work/agents",
+    provider: at("--provider"),
   };
 }
 
@@ -178,7 +180,7 @@ async function sender(
 ): Promise<Omit<Result, "agent" | "version" | "cell">> {
   const partner = name === "codex" ? "claude" : "codex";
   w.configure([name, partner], name, bin, w.mock.base);
-  await w.mock.limit(SPECS[name].limitProvider);
+  await w.mock.limit(limitProvider(name));
   const r = await w.exec([TASK, "--agents", `${name},${partner}`, "--json"]);
   const base = { totalS: r.seconds, sampled: r.lines.length };
   const runs = w.journal((j) => j.runs().reverse());
@@ -266,7 +268,7 @@ async function limitedCell(
   version: string,
 ): Promise<Omit<Result, "agent" | "version" | "cell">> {
   w.configure([name], name, bin, w.mock.base);
-  await w.mock.limit(SPECS[name].limitProvider);
+  await w.mock.limit(limitProvider(name));
   const first = await w.exec([TASK, "--agents", name]);
   const requests = w.mock.requests().length;
   const runs = w.journal((j) => j.runs().length);
@@ -296,6 +298,11 @@ async function limitedCell(
       ? problems.join("; ")
       : `exit 3, then exit 3 from the ledger (${skipped})`,
   };
+}
+
+/** Whose limit the mock answers the agent with: `--provider`, else agents.json's. */
+function limitProvider(name: string): string | undefined {
+  return args().provider ?? SPECS[name].limitProvider;
 }
 
 const CELL_RUNNERS: Record<Cell, typeof sender> = { sender, receiver, limited: limitedCell };
