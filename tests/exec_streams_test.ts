@@ -10,6 +10,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AGENTS, argvOf, cleanup, exec, type ExecResult, withJournal } from "./_exec.ts";
 import { CmdlineSampler } from "./_cmdlines.ts";
+import { installSimAgents } from "../src/sim/install.ts";
+import { readSimLog } from "../src/sim/log.ts";
+import { UULDANA } from "./_paths.ts";
+import { runUuldana } from "./_uuldana.ts";
 
 const TASK = "fix the failing test in tests/foo_test.ts";
 
@@ -155,3 +159,47 @@ function _alive(pid: number): boolean {
     return false;
   }
 }
+
+Deno.test("exec with the simulated agents: Gemini's quota (exit 173), Qwen's retry, Copilot on stdin", async () => {
+  // uuldana's own simulated agents in their JSON modes, each limited at its first turn but the
+  // last: gemini → qwen → copilot, the handoff reaching copilot on its piped stdin.
+  const home = Deno.makeTempDirSync({ prefix: "uuldana-exec-sim-" });
+  const sims = installSimAgents(join(home, "bin"), ["gemini", "qwen", "copilot"], UULDANA);
+  const log = (name: string) => join(home, `${name}.jsonl`);
+  const agents = Object.fromEntries(
+    Object.entries(sims).map(([name, bin]) => [name, {
+      bin,
+      env: { SIM_AGENT_LOG: log(name), ...(name === "copilot" ? {} : { SIM_LIMIT_AFTER: "1" }) },
+    }]),
+  );
+  Deno.writeTextFileSync(
+    join(home, "config.json"),
+    JSON.stringify({ chain: ["gemini", "qwen", "copilot"], agents }),
+  );
+  const started = Date.now();
+  const r = await runUuldana(["exec", TASK, "--json"], {
+    cwd: home,
+    env: { UULDANA_HOME: join(home, "data"), UULDANA_CONFIG: join(home, "config.json") },
+  });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    assert(Date.now() - started < 90_000, "qwen was stopped at its first retry");
+    const summary = JSON.parse(r.stdout);
+    assertEquals(
+      summary.runs.map((x: { agent: string; endReason: string }) => [x.agent, x.endReason]),
+      [["gemini", "limit"], ["qwen", "limit"], ["copilot", "exit"]],
+    );
+    assertEquals(summary.runs[0].exitCode, 173);
+    assert(summary.runs[0].resetsAt !== null, "gemini's reset after 2h17m0s");
+    assert(summary.runs[1].limitMessage.includes("You exceeded your current quota"));
+    assert(summary.finalText.startsWith("Continuing from the handoff:"), summary.finalText);
+    const start = readSimLog(log("copilot")).find((e) =>
+      e.event === "start" && e.mode === "print"
+    )!;
+    assertEquals(start.argv, ["--output-format", "json"]);
+    const submit = readSimLog(log("copilot")).find((e) => e.event === "submit")!;
+    assert(String(submit.text).includes("BEGIN UULDANA HANDOFF"), "copilot read it on stdin");
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
