@@ -27,11 +27,18 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { Journal } from "../../src/journal/journal.ts";
+import type { Journal } from "../../src/journal/journal.ts";
 import { REPO_DIR } from "../../tests/_paths.ts";
 import { runUuldana, type UuldanaOutput } from "../../tests/_uuldana.ts";
 import { CmdlineSampler } from "../../tests/_cmdlines.ts";
-import { type AgentSpec, decoded, frameIn, Mock, prepareAgent } from "./matrix_world.ts";
+import {
+  type AgentSpec,
+  decoded,
+  frameIn,
+  Mock,
+  prepareAgent,
+  withJournal,
+} from "./matrix_world.ts";
 
 const HERE = dirname(new URL(import.meta.url).pathname);
 const FAKES = join(REPO_DIR, "tests", "fixtures", "headless_agents");
@@ -143,12 +150,7 @@ class ExecWorld {
   }
 
   journal<T>(fn: (j: Journal) => T): T {
-    const j = Journal.open(this.data);
-    try {
-      return fn(j);
-    } finally {
-      j.close();
-    }
+    return withJournal(this.data, fn);
   }
 }
 

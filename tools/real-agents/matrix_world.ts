@@ -72,6 +72,16 @@ export function decoded(body: string): string {
   return body.replaceAll("\\n", "\n").replaceAll('\\"', '"').replaceAll("\\u003e", ">");
 }
 
+/** Runs `fn` on the journal in the data folder `data`, closed after. */
+export function withJournal<T>(data: string, fn: (j: Journal) => T): T {
+  const j = Journal.open(data);
+  try {
+    return fn(j);
+  } finally {
+    j.close();
+  }
+}
+
 /** Runs `cmd ARGV` and returns its stdout (stderr dropped; a failure is its output). */
 export async function run(
   cmd: string,
@@ -274,12 +284,7 @@ export class World {
     return f === "0 1 0 0 0 0 39" ? null : `tmux modes after the run: ${f} (want 0 1 0 0 0 0 39)`;
   }
   journal<T>(fn: (j: Journal) => T): T {
-    const j = Journal.open(this.data);
-    try {
-      return fn(j);
-    } finally {
-      j.close();
-    }
+    return withJournal(this.data, fn);
   }
   async close(): Promise<void> {
     await this.term.close();
