@@ -19,6 +19,8 @@ import { classifyLimit } from "../../adapters/headless/limit_text.ts";
 export const STDERR_TAIL_BYTES = 64 * 1024;
 /** Longest stderr line read, in UTF-16 code units (a longer one is cut). */
 export const STDERR_LINE_MAX = 16 * 1024;
+/** Longest stderr line read as a possible limit message (longer: a dump or a stack, not one). */
+const _LIMIT_LINE_MAX = 4096;
 /** How long a stopped agent gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 3000;
 /** How long stdout may stay open after the agent exited (grandchildren holding it). */
@@ -156,7 +158,7 @@ export async function runAgent(opts: HeadlessRunOptions): Promise<HeadlessRunOut
   const stderrLines = new LineSplitter(STDERR_LINE_MAX);
   const onStderrLine = (line: string) => {
     for (const ev of opts.parser.parseStderr?.(line) ?? []) handle(ev);
-    const found = line.length < 4096 ? classifyLimit(opts.agent, line) : null;
+    const found = line.length <= _LIMIT_LINE_MAX ? classifyLimit(opts.agent, line) : null;
     if (found) stderrLimit = { kind: "limit", message: found.message, resetsAt: found.resetsAt };
   };
   const stderrDone = _tail(child.stderr, STDERR_TAIL_BYTES, (chunk) => {
