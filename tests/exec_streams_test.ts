@@ -14,6 +14,7 @@ import { installSimAgents } from "../src/sim/install.ts";
 import { readSimLog } from "../src/sim/log.ts";
 import { UULDANA } from "./_paths.ts";
 import { runUuldana } from "./_uuldana.ts";
+import { Journal } from "../src/journal/journal.ts";
 
 const TASK = "fix the failing test in tests/foo_test.ts";
 
@@ -160,9 +161,9 @@ function _alive(pid: number): boolean {
   }
 }
 
-Deno.test("exec with the simulated agents: Gemini's quota (exit 173), Qwen's retry, Copilot on stdin", async () => {
+Deno.test("exec with the simulated agents: Qwen's retry, Gemini's quota (exit 173), Copilot on stdin", async () => {
   // uuldana's own simulated agents in their JSON modes, each limited at its first turn but the
-  // last: gemini → qwen → copilot, the handoff reaching copilot on its piped stdin.
+  // last: qwen → gemini → copilot, the handoff reaching copilot on its piped stdin.
   const home = Deno.makeTempDirSync({ prefix: "uuldana-exec-sim-" });
   const sims = installSimAgents(join(home, "bin"), ["gemini", "qwen", "copilot"], UULDANA);
   const log = (name: string) => join(home, `${name}.jsonl`);
@@ -174,7 +175,7 @@ Deno.test("exec with the simulated agents: Gemini's quota (exit 173), Qwen's ret
   );
   Deno.writeTextFileSync(
     join(home, "config.json"),
-    JSON.stringify({ chain: ["gemini", "qwen", "copilot"], agents }),
+    JSON.stringify({ chain: ["qwen", "gemini", "copilot"], agents }),
   );
   const started = Date.now();
   const r = await runUuldana(["exec", TASK, "--json"], {
@@ -187,11 +188,11 @@ Deno.test("exec with the simulated agents: Gemini's quota (exit 173), Qwen's ret
     const summary = JSON.parse(r.stdout);
     assertEquals(
       summary.runs.map((x: { agent: string; endReason: string }) => [x.agent, x.endReason]),
-      [["gemini", "limit"], ["qwen", "limit"], ["copilot", "exit"]],
+      [["qwen", "limit"], ["gemini", "limit"], ["copilot", "exit"]],
     );
-    assertEquals(summary.runs[0].exitCode, 173);
-    assert(summary.runs[0].resetsAt !== null, "gemini's reset after 2h17m0s");
-    assert(summary.runs[1].limitMessage.includes("You exceeded your current quota"));
+    assert(summary.runs[0].limitMessage.includes("You exceeded your current quota"));
+    assertEquals(summary.runs[1].exitCode, 173);
+    assert(summary.runs[1].resetsAt !== null, "gemini's reset after 2h17m0s");
     assert(summary.finalText.startsWith("Continuing from the handoff:"), summary.finalText);
     const start = readSimLog(log("copilot")).find((e) =>
       e.event === "start" && e.mode === "print"
@@ -199,6 +200,18 @@ Deno.test("exec with the simulated agents: Gemini's quota (exit 173), Qwen's ret
     assertEquals(start.argv, ["--output-format", "json"]);
     const submit = readSimLog(log("copilot")).find((e) => e.event === "submit")!;
     assert(String(submit.text).includes("BEGIN UULDANA HANDOFF"), "copilot read it on stdin");
+    // Gemini echoed the first handoff (its stdin and the short --prompt): that echo is no user
+    // turn, so the second handoff does not carry the first one quoted in it.
+    const j = Journal.open(join(home, "data"));
+    try {
+      const [first, second] = j.handoffs().reverse();
+      const nonce =
+        /BEGIN UULDANA HANDOFF ([0-9a-f]+)/.exec(readFileSync(first.filePath!, "utf8"))![1];
+      assert(!readFileSync(second.filePath!, "utf8").includes(nonce), "the first frame nested");
+      assertEquals(j.entries(summary.runs[1].id).filter((e) => e.role === "user").length, 0);
+    } finally {
+      j.close();
+    }
   } finally {
     Deno.removeSync(home, { recursive: true });
   }

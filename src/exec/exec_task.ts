@@ -349,7 +349,8 @@ async function _runOne(
     switch (ev.kind) {
       case "message": {
         // Some CLIs echo the prompt as a user message; it is already recorded (or is the handoff).
-        if (ev.role === "user" && !echoSkipped && ev.text.trim() === prompt.trim()) {
+        // Gemini's echo of a prompt on stdin holds the short follow-up after it.
+        if (ev.role === "user" && !echoSkipped && ev.text.includes(prompt.trim())) {
           echoSkipped = true;
           return;
         }

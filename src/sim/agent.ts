@@ -177,9 +177,9 @@ async function _printMode(
   log.write({ event: "submit", text: prompt, turn: 1 });
   if (limitAfter() === 1 && json) {
     log.write({ event: "limit", turn: 1 });
-    return await _script(jsonLimit(p.name, env("SIM_RESET_AT")));
+    return await _script(jsonLimit(p.name, env("SIM_RESET_AT"), prompt));
   }
-  if (json) return await _script(jsonAnswer(p.name, replyLines(p.name, prompt, 1)));
+  if (json) return await _script(jsonAnswer(p.name, replyLines(p.name, prompt, 1), prompt));
   if (limitAfter() === 1) {
     const reset = env("SIM_RESET_AT");
     const text = p.name === "claude"

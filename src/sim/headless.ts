@@ -45,8 +45,8 @@ export function promptFromStdin(persona: string, args: readonly string[]): boole
 
 const _QUOTA = "429 You exceeded your current quota, please check your plan and billing details.";
 
-/** The answer `lines` as persona `persona`'s JSON events. */
-export function jsonAnswer(persona: string, lines: readonly string[]): HeadlessScript {
+/** The answer `lines` to `prompt` as persona `persona`'s JSON events. */
+export function jsonAnswer(persona: string, lines: readonly string[], prompt = ""): HeadlessScript {
   const text = lines.join("\n");
   const j = (v: unknown) => JSON.stringify(v);
   const stdout: Record<string, string[]> = {
@@ -57,6 +57,7 @@ export function jsonAnswer(persona: string, lines: readonly string[]): HeadlessS
     ],
     gemini: [
       j({ type: "init", session_id: "sim", model: "gemini-2.5-pro" }),
+      j({ type: "message", role: "user", content: prompt }),
       j({ type: "message", role: "assistant", content: text, delta: true }),
       j({ type: "result", status: "success", stats: {} }),
     ],
@@ -73,14 +74,18 @@ export function jsonAnswer(persona: string, lines: readonly string[]): HeadlessS
   return { stdout: stdout[persona] ?? [text], stderr: [], waitMs: 0, exitCode: 0 };
 }
 
-/** Persona `persona`'s limit as its real CLI reports it headless (`resetAt`: Claude's shown reset). */
-export function jsonLimit(persona: string, resetAt?: string): HeadlessScript {
+/**
+ * Persona `persona`'s limit as its real CLI reports it headless (`resetAt`: Claude's shown reset;
+ * `prompt`: what Gemini echoes first, its whole input, a piped stdin included).
+ */
+export function jsonLimit(persona: string, resetAt?: string, prompt = ""): HeadlessScript {
   const j = (v: unknown) => JSON.stringify(v);
   switch (persona) {
     case "gemini":
       return {
         stdout: [
           j({ type: "init", session_id: "sim", model: "gemini-2.5-pro" }),
+          j({ type: "message", role: "user", content: prompt }),
           j({
             type: "result",
             status: "error",

@@ -21,6 +21,12 @@ Deno.test("sim headless: each limit reads back as the real CLI's through exec's 
     "limit",
     "result",
   ]);
+  const echoed = jsonLimit("gemini", undefined, "the task");
+  assertEquals(echoed.stdout.flatMap((l) => gParser.parse(l))[0], {
+    kind: "message",
+    role: "user",
+    text: "the task",
+  });
   const qwen = jsonLimit("qwen");
   const qParser = headlessAdapter("qwen")!.newParser();
   const heard = [
