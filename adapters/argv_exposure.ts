@@ -7,6 +7,7 @@
  * @module
  */
 import type { Adapter, Road } from "./adapter.ts";
+import type { HeadlessAdapter } from "./headless/event.ts";
 
 const _SAMPLE = "uuldana sample handoff 6b1f0c";
 
@@ -28,4 +29,13 @@ export function handoffInArgv(adapter: Adapter, road: Road): boolean {
   } catch {
     return false; // a road that cannot carry this launch carries nothing
   }
+}
+
+/**
+ * Whether `headless` would put a handoff in its command line in `uuldana exec` (its launch with
+ * `keepOutOfArgv`): exec then refuses it as a receiver rather than expose the handoff.
+ */
+export function headlessHandoffInArgv(headless: HeadlessAdapter): boolean {
+  const launch = headless.launch("/usr/bin/agent", _SAMPLE, [], true);
+  return launch.argv.some((a) => a.includes(_SAMPLE));
 }

@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { handoffInArgv } from "./argv_exposure.ts";
+import { handoffInArgv, headlessHandoffInArgv } from "./argv_exposure.ts";
+import { HEADLESS_ADAPTERS } from "./headless/registry.ts";
 import { ADAPTERS } from "./registry.ts";
 
 Deno.test("which roads put the handoff in the agent's arguments", () => {
@@ -17,4 +18,9 @@ Deno.test("which roads put the handoff in the agent's arguments", () => {
     "copilot:prompt",
     "kilo:prompt",
   ]);
+});
+
+Deno.test("uuldana exec: no agent takes a handoff on its command line", () => {
+  const exposed = HEADLESS_ADAPTERS.filter((h) => headlessHandoffInArgv(h)).map((h) => h.name);
+  assertEquals(exposed, []);
 });

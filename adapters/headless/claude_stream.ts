@@ -7,7 +7,7 @@
  */
 import type { HeadlessEvent, HeadlessParser } from "./event.ts";
 import { arr, brief, type JsonObject, obj, parseJsonLine, str } from "./json_line.ts";
-import { limitFromText } from "./limit_text.ts";
+import { classifyLimit, limitFromText } from "./limit_text.ts";
 import { isoFromEpoch } from "./epoch.ts";
 
 /** Options of a Claude-format parser. */
@@ -16,6 +16,13 @@ export interface ClaudeStreamOptions {
   agent: string;
   /** The clock used to resolve reset times; defaults to the real one. */
   now?: () => Date;
+  /**
+   * Agent texts that are the CLI's report of a provider error, not conversation (Qwen closes a
+   * failed turn with an assistant message `[API Error: 429 …]`): an error or a limit, never a turn.
+   */
+  providerError?: RegExp;
+  /** Other event types this agent adds (Qwen's `system` retry events); none by default. */
+  extra?: (ev: JsonObject, now: Date) => HeadlessEvent[] | null;
 }
 
 /** A parser for Claude-format `stream-json` lines. */
@@ -26,17 +33,18 @@ export function claudeStreamParser(opts: ClaudeStreamOptions): HeadlessParser {
       const parsed = parseJsonLine(line);
       if (parsed.kind === "blank") return [];
       if (parsed.kind === "malformed") return [parsed];
-      return _event(parsed.value, opts.agent, now());
+      return opts.extra?.(parsed.value, now()) ?? _event(parsed.value, opts, now());
     },
     finish: () => [],
   };
 }
 
-function _event(ev: JsonObject, agent: string, now: Date): HeadlessEvent[] {
+function _event(ev: JsonObject, opts: ClaudeStreamOptions, now: Date): HeadlessEvent[] {
+  const agent = opts.agent;
   switch (ev.type) {
     case "assistant":
     case "user":
-      return _message(ev, now);
+      return _message(ev, opts, now);
     case "rate_limit_event": {
       const info = obj(ev.rate_limit_info);
       if (info.status !== "rejected") return [];
@@ -56,7 +64,7 @@ function _event(ev: JsonObject, agent: string, now: Date): HeadlessEvent[] {
   }
 }
 
-function _message(ev: JsonObject, now: Date): HeadlessEvent[] {
+function _message(ev: JsonObject, opts: ClaudeStreamOptions, now: Date): HeadlessEvent[] {
   const message = obj(ev.message);
   const role = ev.type === "user" ? "user" : "agent";
   const content = message.content;
@@ -75,6 +83,15 @@ function _message(ev: JsonObject, now: Date): HeadlessEvent[] {
   if (typeof ev.error === "string" && ev.error !== "") {
     const limit = ev.error === "rate_limit" ? limitFromText(text, now) ?? _limitOf(text) : null;
     return [...out, limit ?? { kind: "error", message: text || ev.error }];
+  }
+  if (role === "agent" && opts.providerError?.test(text)) {
+    const found = classifyLimit(opts.agent, text, now);
+    return [
+      ...out,
+      found
+        ? { kind: "limit", message: found.message, resetsAt: found.resetsAt }
+        : { kind: "error", message: text },
+    ];
   }
   if (text !== "") out.unshift({ kind: "message", role, text });
   return out;

@@ -28,6 +28,11 @@ export interface LimitEvent {
   resetsAt: string | null;
   /** True when `message` was composed by uuldana (e.g. from a structured status field). */
   synthetic?: boolean;
+  /**
+   * True when the agent reports that it waits to retry a quota (Qwen's retry events, Copilot's
+   * failed calls): nothing comes of the wait, so exec stops it at once and hands off.
+   */
+  retrying?: boolean;
 }
 
 /** The agent reported an error that is not a usage limit (often non-fatal: warnings, retries). */
@@ -67,6 +72,11 @@ export interface HeadlessParser {
   parse(line: string): HeadlessEvent[];
   /** Flushes anything still buffered when the stream ends. */
   finish(): HeadlessEvent[];
+  /**
+   * Reads one stderr line as it arrives (agents that report retries there); absent: stderr is only
+   * searched for a limit text once the agent failed.
+   */
+  parseStderr?(line: string): HeadlessEvent[];
 }
 
 /** What to run for one headless attempt. */

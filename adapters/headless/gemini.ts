@@ -4,7 +4,11 @@
  * corpus]: `init`, `message` {role, content, delta?}, `tool_use` {tool_name, parameters},
  * `tool_result`, `error` {severity, message}, `result` {status, error?: {type, message}}.
  * Assistant text arrives as deltas; they are joined into one message per turn. `-p` is appended
- * to stdin input, so a prompt too long for one argument goes on stdin.
+ * to stdin input, so a prompt too long for one argument goes on stdin. A quota ends the run as its
+ * result, `{"type":"result","status":"error","error":{"type":"unknown","message":"[API Error: …]"}}`
+ * with exit code 173 (0.61.0 against the local mock: "You have exhausted your daily quota on this
+ * model."; reported: "Quota exceeded for quota metric … reset after 2h17m0s"): a limit, its reset
+ * read from the text when it gives one.
  *
  * @module
  */
@@ -16,7 +20,7 @@ import {
   STDIN_FOLLOW_UP,
 } from "./event.ts";
 import { brief, type JsonObject, obj, parseJsonLine, str } from "./json_line.ts";
-import { limitFromText } from "./limit_text.ts";
+import { classifyLimit } from "./limit_text.ts";
 
 /** Gemini CLI's structured mode. */
 export const geminiHeadless: HeadlessAdapter = {
@@ -33,7 +37,7 @@ export const geminiHeadless: HeadlessAdapter = {
 };
 
 /** A parser for Gemini `stream-json` lines (joins assistant deltas into one message). */
-export function geminiStreamParser(): HeadlessParser {
+export function geminiStreamParser(now: () => Date = () => new Date()): HeadlessParser {
   let pending = "";
   let lastAgentText = "";
   const flush = (): HeadlessEvent[] => {
@@ -62,15 +66,15 @@ export function geminiStreamParser(): HeadlessParser {
       }
       const out = flush();
       if (ev.type === "result") {
-        return [...out, ..._result(ev, lastAgentText)];
+        return [...out, ..._result(ev, lastAgentText, now())];
       }
-      return [...out, ..._event(ev)];
+      return [...out, ..._event(ev, now())];
     },
     finish: flush,
   };
 }
 
-function _event(ev: JsonObject): HeadlessEvent[] {
+function _event(ev: JsonObject, now: Date): HeadlessEvent[] {
   switch (ev.type) {
     case "message": {
       const text = str(ev.content).trim();
@@ -80,7 +84,7 @@ function _event(ev: JsonObject): HeadlessEvent[] {
       return [{ kind: "tool", summary: `${str(ev.tool_name) || "tool"} ${brief(ev.parameters)}` }];
     case "error": {
       const message = str(ev.message) || "error";
-      return [limitFromText(message) ?? { kind: "error", message }];
+      return [_limitOf(message, now) ?? { kind: "error", message }];
     }
     default:
       // init, tool_result, future types.
@@ -88,13 +92,13 @@ function _event(ev: JsonObject): HeadlessEvent[] {
   }
 }
 
-function _result(ev: JsonObject, lastAgentText: string): HeadlessEvent[] {
+function _result(ev: JsonObject, lastAgentText: string, now: Date): HeadlessEvent[] {
   const isError = ev.status === "error" || (ev.status !== "success" && ev.error !== undefined);
   const out: HeadlessEvent[] = [];
   if (isError) {
     const error = obj(ev.error);
     const message = str(error.message) || str(error.type) || "error";
-    const limit = limitFromText(message) ??
+    const limit = _limitOf(message, now) ??
       (/quota|rate_?limit|resource_exhausted/i.test(str(error.type))
         ? { kind: "limit" as const, message, resetsAt: null }
         : null);
@@ -102,4 +106,9 @@ function _result(ev: JsonObject, lastAgentText: string): HeadlessEvent[] {
   }
   out.push({ kind: "result", text: str(ev.response) || lastAgentText, isError });
   return out;
+}
+
+function _limitOf(message: string, now: Date): HeadlessEvent | null {
+  const found = classifyLimit("gemini", message, now);
+  return found ? { kind: "limit", message: found.message, resetsAt: found.resetsAt } : null;
 }

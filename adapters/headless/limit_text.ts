@@ -6,6 +6,9 @@
  * @module
  */
 import { parseResetTime } from "../reset_time.ts";
+import { type LimitRule, matchRule } from "../screen_text.ts";
+// The agents' own messages: the same data as their screens (adapters/limits/<agent>.json).
+import { limitRules, surfaceMessages, surfaces } from "../limit_data.ts";
 
 /** Usage-limit messages of all agents (apostrophes ASCII or U+2019). */
 const _LIMIT_PATTERNS: readonly RegExp[] = [
@@ -57,4 +60,59 @@ export function limitFromText(
   if (!isLimitText(text)) return null;
   const message = text.trim();
   return { kind: "limit", message, resetsAt: parseResetTime(message, now) };
+}
+
+/** What an agent's error text means: the user's quota (`usage`) or a passing rate limit (`rate`). */
+export interface ClassifiedLimit {
+  kind: "limit";
+  /** `usage`: the account's quota, nothing comes of waiting; `rate`: a passing rate limit. */
+  limitKind: "usage" | "rate";
+  message: string;
+  resetsAt: string | null;
+}
+
+/**
+ * Each agent's rules for the error texts its structured mode carries, from its data on every
+ * surface: its hard messages as they are, its transient ones (it retries) as a passing rate limit;
+ * its fallbacks, warnings and notices are look-alikes. Made once per agent.
+ */
+function _agentRules(agent: string): { rules: readonly LimitRule[]; not: readonly RegExp[] } {
+  const known = _ruleCache.get(agent);
+  if (known) return known;
+  const all = surfaces(agent).flatMap((s) => surfaceMessages(agent, s));
+  const made = {
+    rules: [
+      ...surfaces(agent).flatMap((s) => limitRules(agent, s)),
+      ...all.filter((m) => m.class === "transient").map((m) => ({
+        re: m.re,
+        kind: "rate" as const,
+      })),
+    ],
+    not: all.filter((m) => ["fallback", "warning", "notice"].includes(m.class)).map((m) => m.re),
+  };
+  _ruleCache.set(agent, made);
+  return made;
+}
+
+const _ruleCache = new Map<string, { rules: readonly LimitRule[]; not: readonly RegExp[] }>();
+
+/**
+ * The one classification of an error text an agent's stream (or stderr) marks as an error: its
+ * own rule list first (the same data its screen is read with), then the shared limit texts above
+ * (a usage limit). Null when the text is no limit. The reset is resolved against `now`.
+ */
+export function classifyLimit(
+  agent: string,
+  text: string,
+  now: Date = new Date(),
+): ClassifiedLimit | null {
+  const message = text.trim();
+  const own = surfaces(agent).length ? _agentRules(agent) : undefined;
+  if (message === "" || [..._NOT_LIMIT, ...(own?.not ?? [])].some((re) => re.test(message))) {
+    return null;
+  }
+  const rule = own ? matchRule(message, own.rules) : null;
+  const limitKind = rule ? rule.kind : isLimitText(message) ? "usage" : null;
+  if (limitKind === null) return null;
+  return { kind: "limit", limitKind, message, resetsAt: parseResetTime(message, now) };
 }

@@ -2,7 +2,9 @@
  * OpenCode (and Kilo) headless: `opencode run --format json [args] PROMPT` (PROVIDERS.md §1.4).
  * Raw JSON events [from docs; not recorded in the corpus]: `step_start`, `text` {part: {text}},
  * `reasoning`, `tool_use` {part: {tool, state: {input, title, status}}}, `step_finish`, and
- * `error` {error: {name, data: {message, statusCode}}}. No stdin road is documented for the
+ * `error` {error: {name, data: {message, statusCode, isRetryable, responseHeaders, responseBody}}}
+ * (1.18.33 against the local mock: the quota's 429 after 84 s of silent retries, nothing on stderr;
+ * the reset comes from its text, else the provider's `retry-after` header). No stdin road is documented for the
  * prompt (non-TTY stdin is prepended to the message [from binary]), so a prompt too long for one
  * argument goes on stdin with a short message.
  *
@@ -15,7 +17,7 @@ import {
   STDIN_FOLLOW_UP,
 } from "./event.ts";
 import { brief, type JsonObject, obj, perLineParser, str } from "./json_line.ts";
-import { limitFromText } from "./limit_text.ts";
+import { classifyLimit } from "./limit_text.ts";
 
 /** OpenCode's structured mode. */
 export const opencodeHeadless: HeadlessAdapter = {
@@ -46,12 +48,31 @@ function _event(ev: JsonObject): HeadlessEvent[] {
       const error = obj(ev.error);
       const data = obj(error.data);
       const message = str(data.message) || str(error.message) || str(error.name) || "error";
-      const limit = limitFromText(message) ??
-        (data.statusCode === 429 ? { kind: "limit" as const, message, resetsAt: null } : null);
-      return [limit ?? { kind: "error", message }];
+      // A quota by OpenCode's own rule list (the same data as its screen), or any 429.
+      const found = classifyLimit("opencode", message);
+      const resetsAt = found?.resetsAt ?? retryAfter(obj(data.responseHeaders), new Date());
+      return [
+        found?.limitKind === "usage" || data.statusCode === 429
+          ? { kind: "limit", message, resetsAt }
+          : { kind: "error", message },
+      ];
     }
     default:
       // step_start, step_finish, reasoning, future types.
       return [];
   }
+}
+
+/**
+ * The instant a provider's `retry-after` header names (seconds, or an HTTP date), or null. Exported
+ * for tests.
+ */
+export function retryAfter(headers: JsonObject, now: Date): string | null {
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === "retry-after");
+  const value = key ? str(headers[key]).trim() : "";
+  if (/^\d+(?:\.\d+)?$/.test(value)) {
+    return new Date(now.getTime() + Number(value) * 1000).toISOString();
+  }
+  const at = value ? Date.parse(value) : NaN;
+  return Number.isNaN(at) ? null : new Date(at).toISOString();
 }

@@ -8,6 +8,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type HeadlessEvent, type HeadlessParser, launchFits, MAX_ARG_BYTES } from "./event.ts";
 import { headlessAdapter } from "./registry.ts";
+import { geminiStreamParser } from "./gemini.ts";
+import { retryAfter } from "./opencode.ts";
 import { HEADLESS_CORPUS_DIR } from "../../tests/_paths.ts";
 
 const CORPUS = HEADLESS_CORPUS_DIR;
@@ -189,7 +191,7 @@ Deno.test("launch: the prompt is one argument, or stdin when over MAX_ARG_STRLEN
   const claudeBig = headlessAdapter("claude")!.launch("claude", big, []);
   assert(!claudeBig.argv.includes(big));
   assertEquals(claudeBig.stdin, big);
-  assertEquals(headlessAdapter("copilot")!.promptViaStdin, false);
+  assertEquals(headlessAdapter("copilot")!.promptViaStdin, true);
   assertEquals(headlessAdapter("nope"), null);
 });
 
@@ -200,6 +202,165 @@ Deno.test("launch: a `--prompt=TEXT` argument counts its prefix against MAX_ARG_
   assert(launchFits(gemini));
   assertEquals(gemini.stdin, edge);
   const copilot = headlessAdapter("copilot")!.launch("copilot", edge, []);
-  assertEquals(launchFits(copilot), false);
+  assert(launchFits(copilot));
+  assertEquals(copilot.stdin, edge);
   assert(launchFits(headlessAdapter("copilot")!.launch("copilot", "fix it", [])));
+});
+
+Deno.test("gemini: the quota result it exits 173 with is a limit, its reset read from the text", () => {
+  const p = geminiStreamParser(() => new Date("2026-12-04T10:00:00Z"));
+  const line = JSON.stringify({
+    type: "result",
+    timestamp: "t",
+    status: "error",
+    error: {
+      type: "unknown",
+      message:
+        "[API Error: Quota exceeded for quota metric 'Gemini 2.5 Pro Requests' and limit 'Gemini 2.5 Pro Requests per day per user per tier' of service 'cloudcode-pa.googleapis.com'. Your quota will reset after 2h17m0s.]",
+    },
+  });
+  const events = parseAll(p, line);
+  assertEquals(events[0].kind, "limit");
+  assertEquals((events[0] as { resetsAt: string }).resetsAt, "2026-12-04T12:17:00.000Z");
+  assertEquals(events[1], { kind: "result", text: "", isError: true });
+  // What 0.61.0 says for a daily quota against the local mock: a limit with no reset.
+  const daily = parseAll(
+    headlessAdapter("gemini")!.newParser(),
+    '{"type":"result","status":"error","error":{"type":"unknown","message":"[API Error: You have exhausted your daily quota on this model.]\\nPlease wait and try again later."}}',
+  );
+  assertEquals(daily[0].kind, "limit");
+});
+
+Deno.test("qwen: a retry of a quota is a limit at the first retry (stderr, then stdout); a rate limit is not", () => {
+  const p = headlessAdapter("qwen")!.newParser();
+  const retry =
+    '{"type":"system","subtype":"retry","uuid":"u","session_id":"s","parent_tool_use_id":null,"data":{"reason":"retry","attempt":1,"maxRetries":10,"delayMs":60000,"discardedToolCalls":0,"preserveText":false}}';
+  // A per-minute rate limit: Qwen's retries are left alone.
+  assertEquals(
+    p.parseStderr!(
+      "Retrying in 20s (attempt 1/10): [API Error: 429 Rate limit reached for mock-1 in organization org-mock on requests per min (RPM). Please try again in 20s.]",
+    ),
+    [],
+  );
+  assertEquals(p.parse(retry), []);
+  const quota = p.parseStderr!(
+    "Retrying in 60s (attempt 2/10): [API Error: 429 You exceeded your current quota, please check your plan and billing details.]",
+  );
+  assertEquals(quota, [{
+    kind: "limit",
+    message:
+      "[API Error: 429 You exceeded your current quota, please check your plan and billing details.]",
+    resetsAt: null,
+    retrying: true,
+  }]);
+  assertEquals(p.parse(retry), quota);
+  assertEquals(p.parseStderr!("Ripgrep not available: falling back"), []);
+});
+
+Deno.test("qwen: its closing `[API Error: …]` message is the provider's error, never an agent turn", () => {
+  const p = headlessAdapter("qwen")!.newParser();
+  const events = parseAll(
+    p,
+    [
+      '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Working on it"}]}}',
+      '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"[API Error: 429 Free allocated quota exceeded.]"}]}}',
+      '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"[API Error: Connection error.]"}]}}',
+    ].join("\n"),
+  );
+  assertEquals(events, [
+    { kind: "message", role: "agent", text: "Working on it" },
+    { kind: "limit", message: "[API Error: 429 Free allocated quota exceeded.]", resetsAt: null },
+    { kind: "error", message: "[API Error: Connection error.]" },
+  ]);
+});
+
+Deno.test("copilot: a failed call answered with a quota is a limit at once; a per-minute 429 waits", () => {
+  const p = headlessAdapter("copilot")!.newParser();
+  const failure = (errorMessage: string, errorCode: string) =>
+    JSON.stringify({
+      type: "model.call_failure",
+      data: {
+        model: "mock-1",
+        statusCode: 429,
+        retryAttempt: 0,
+        errorMessage,
+        errorCode,
+        errorType: errorCode,
+      },
+      ephemeral: true,
+    });
+  assertEquals(
+    p.parse(
+      failure(
+        '{"message":"Rate limit reached for mock-1 on requests per min (RPM). Please try again in 20s.","code":"rate_limit_exceeded"}',
+        "rate_limit_exceeded",
+      ),
+    ),
+    [],
+  );
+  assertEquals(
+    p.parse(
+      failure(
+        '{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","code":"insufficient_quota"}',
+        "insufficient_quota",
+      ),
+    ),
+    [{
+      kind: "limit",
+      message: "429 You exceeded your current quota, please check your plan and billing details.",
+      resetsAt: null,
+      retrying: true,
+    }],
+  );
+});
+
+Deno.test("copilot: a failed call's quota carries the reset its text names", () => {
+  const [limit] = headlessAdapter("copilot")!.newParser().parse(JSON.stringify({
+    type: "model.call_failure",
+    data: {
+      statusCode: 429,
+      errorCode: "insufficient_quota",
+      errorMessage: JSON.stringify({
+        message: "Your quota has been exhausted and will reset at 2026-12-04T21:52:56.000Z.",
+        type: "insufficient_quota",
+      }),
+    },
+  }));
+  assertEquals((limit as { resetsAt: string }).resetsAt, "2026-12-04T21:52:56.000Z");
+});
+
+Deno.test("copilot: a handoff, and a prompt too long for one argument, go on its stdin", () => {
+  const h = headlessAdapter("copilot")!;
+  assertEquals(h.launch("copilot", "fix it", ["--allow-all-tools"]), {
+    argv: ["copilot", "--output-format", "json", "--allow-all-tools", "--prompt=fix it"],
+    stdin: null,
+  });
+  assertEquals(h.launch("copilot", "the handoff", [], true), {
+    argv: ["copilot", "--output-format", "json"],
+    stdin: "the handoff",
+  });
+});
+
+Deno.test("opencode: a quota's reset from its text, else from the provider's retry-after header", () => {
+  const now = new Date("2026-12-04T10:00:00Z");
+  assertEquals(retryAfter({ "Retry-After": "3600" }, now), "2026-12-04T11:00:00.000Z");
+  assertEquals(
+    retryAfter({ "retry-after": "Fri, 04 Dec 2026 12:00:00 GMT" }, now),
+    "2026-12-04T12:00:00.000Z",
+  );
+  assertEquals(retryAfter({ "content-type": "application/json" }, now), null);
+  const [limit] = headlessAdapter("opencode")!.newParser().parse(JSON.stringify({
+    type: "error",
+    error: {
+      name: "APIError",
+      data: {
+        message: "You exceeded your current quota, please check your plan and billing details.",
+        statusCode: 429,
+        isRetryable: true,
+        responseHeaders: { "content-type": "application/json", "retry-after": "60" },
+      },
+    },
+  }));
+  assertEquals(limit.kind, "limit");
+  assert((limit as { resetsAt: string }).resetsAt !== null);
 });

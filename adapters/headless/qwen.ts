@@ -1,13 +1,32 @@
 /**
  * Qwen Code headless: `qwen -o stream-json [args] PROMPT` (positional is one-shot; `-p` is
  * deprecated). Its stream-json follows Claude's event format (`system`, `assistant`, `user`,
- * `result`) [from docs; not recorded in the corpus]. `-p` text is appended to stdin input, so a
- * prompt too long for one argument goes on stdin with a short `-p` pointing at it.
+ * `result`). `-p` text is appended to stdin input, so a prompt too long for one argument, and a
+ * handoff, go on stdin with a short `-p` pointing at it.
+ *
+ * A quota the provider answers with a 429 is retried by Qwen 0.24.4 for tens of minutes: silently
+ * at first (its SDK and its backoff), then, about 100 s after the first answer (against the local
+ * mock), one `{"type":"system","subtype":"retry","data":{"reason":"retry","attempt":1,
+ * "maxRetries":10,"delayMs":60000,…}}` on stdout and `Retrying in 60s (attempt 1/10): [API Error:
+ * 429 You exceeded your current quota…]` on stderr per retry. The stderr line names the error: when
+ * it is a quota (Qwen's own rule list, the same data as its screen) it is a limit at once, and the
+ * stdout event of that retry is too; a passing rate limit is left to Qwen's retries. A turn that
+ * fails is closed by an assistant message `[API Error: …]`: the provider's error, never a turn.
  *
  * @module
  */
-import { fitsInArgument, type HeadlessAdapter, STDIN_FOLLOW_UP } from "./event.ts";
+import {
+  fitsInArgument,
+  type HeadlessAdapter,
+  type HeadlessEvent,
+  STDIN_FOLLOW_UP,
+} from "./event.ts";
 import { claudeStreamParser } from "./claude_stream.ts";
+import { type JsonObject, obj } from "./json_line.ts";
+import { classifyLimit } from "./limit_text.ts";
+
+/** Qwen's stderr line before each retry (0.24.4, `emitRetryProgress`). */
+const _RETRY_LINE = /^Retrying in (\d+)s \(attempt (\d+)\/(\d+)\)(?:: (.*))?$/;
 
 /** Qwen Code's structured mode. */
 export const qwenHeadless: HeadlessAdapter = {
@@ -19,5 +38,31 @@ export const qwenHeadless: HeadlessAdapter = {
       ? { argv: [...base, prompt], stdin: null }
       : { argv: [...base, "-p", STDIN_FOLLOW_UP], stdin: prompt };
   },
-  newParser: () => claudeStreamParser({ agent: "qwen" }),
+  newParser() {
+    // The quota the latest stderr retry line named (the stdout event of the same retry follows it).
+    let quota: HeadlessEvent | null = null;
+    const retry = (ev: JsonObject): HeadlessEvent[] | null => {
+      if (ev.type !== "system" || ev.subtype !== "retry") return null;
+      return quota && obj(ev.data).reason !== "model_fallback" ? [quota] : [];
+    };
+    const parser = claudeStreamParser({
+      agent: "qwen",
+      providerError: /^\[API Error: /,
+      extra: retry,
+    });
+    return {
+      ...parser,
+      parseStderr(line: string): HeadlessEvent[] {
+        const m = _RETRY_LINE.exec(line.trim());
+        if (!m || !m[4]) return [];
+        const found = classifyLimit("qwen", m[4]);
+        if (found?.limitKind !== "usage") {
+          quota = null;
+          return [];
+        }
+        quota = { kind: "limit", message: found.message, resetsAt: found.resetsAt, retrying: true };
+        return [quota];
+      },
+    };
+  },
 };

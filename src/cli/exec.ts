@@ -41,10 +41,20 @@ export function execCommand() {
     .addHelpText(
       "after",
       `
-The first agent runs the task through its structured JSON mode (claude -p --output-format
-stream-json, codex exec --json, gemini -o stream-json, opencode run --format json, qwen -o
-stream-json, copilot --output-format json). When it reports a usage limit, the conversation is
-handed to the next agent as its opening prompt, framed as untrusted history. No terminal needed.
+The first agent runs the task through its structured JSON mode. When it reports a usage limit,
+the conversation is handed to the next agent as its opening prompt, framed as untrusted history.
+No terminal needed. Each agent's JSON output and stderr are read as they arrive: an agent that
+says it waits to retry a quota (qwen's retry events, copilot's failed calls) is stopped at once and
+the work handed on, with the reset its message gives when it gives one.
+
+How each agent starts. The task is one argument when it fits; a handoff is never an argument (any
+local user can read a process's command line), always stdin:
+  claude    claude -p --output-format stream-json --verbose -- TASK   handoff: stdin
+  codex     codex exec --json --skip-git-repo-check -- TASK          handoff: stdin (-)
+  gemini    gemini -o stream-json --prompt=TASK                      handoff: stdin, a short --prompt
+  opencode  opencode run --format json TASK                          handoff: stdin, a short message
+  qwen      qwen -o stream-json TASK                                 handoff: stdin, a short -p
+  copilot   copilot --output-format json --prompt=TASK               handoff: stdin (piped, no -p)
 
 Output: the final agent's answer on stdout; progress on stderr.
 Exit code: 0 done; 1 an agent failed (or the task timed out); 2 bad usage; 3 every agent was

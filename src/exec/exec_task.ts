@@ -12,6 +12,7 @@ import { findAgent } from "../../adapters/find.ts";
 import type { HeadlessAdapter, HeadlessEvent } from "../../adapters/headless/event.ts";
 import { launchFits, MAX_ARG_BYTES } from "../../adapters/headless/event.ts";
 import { headlessAdapter } from "../../adapters/headless/registry.ts";
+import { headlessHandoffInArgv } from "../../adapters/argv_exposure.ts";
 import { resumeFlagIn } from "../../adapters/launch_rules.ts";
 import type { Context } from "../context.ts";
 import { ExitCode, NotFoundError, UsageError } from "../errors.ts";
@@ -303,6 +304,11 @@ async function _member(
   if (resume) {
     return skip(`its configured arguments hold ${resume}, which would resume an old session`);
   }
+  if (!firstPrompt && headlessHandoffInArgv(headless)) {
+    return skip(
+      "it would take the handoff on its command line, where every local user can read it",
+    );
+  }
   if (firstPrompt && !launchFits(headless.launch(found.path, firstPrompt, conf.args))) {
     return skip(`the task is longer than one argument may be (${MAX_ARG_BYTES} bytes)`);
   }
@@ -354,7 +360,8 @@ async function _runOne(
     switch (ev.kind) {
       case "message": {
         // Some CLIs echo the prompt as a user message; it is already recorded (or is the handoff).
-        if (ev.role === "user" && !echoSkipped && ev.text.trim() === prompt.trim()) {
+        // Gemini's echo of a prompt on stdin holds the short follow-up after it.
+        if (ev.role === "user" && !echoSkipped && ev.text.includes(prompt.trim())) {
           echoSkipped = true;
           return;
         }
@@ -382,6 +389,7 @@ async function _runOne(
     }
   };
   const outcome = await runAgent({
+    agent: member.name,
     launch,
     cwd: opts.cwd,
     env: launchEnv(member),
@@ -433,6 +441,7 @@ function _classify(
   if (o.spawnError !== null) return { endReason: "error", error: `cannot start: ${o.spawnError}` };
   if (o.stoppedFor === "abort") return { endReason: "signal", error: "interrupted" };
   if (o.stoppedFor === "timeout") return { endReason: "error", error: "the task timed out" };
+  if (o.stoppedFor === "limit") return { endReason: "limit", error: null };
   if (o.stoppedFor === "stall") {
     return {
       endReason: "stall",

@@ -1,7 +1,8 @@
 /**
  * Runs one headless agent process: spawns it in its own process group, parses its stdout as JSON
- * lines while they arrive, keeps a bounded tail of stderr, and stops it (the whole group) on the
- * task deadline, on a stall, or when aborted.
+ * lines and reads its stderr line by line, both as they arrive (each line bounded, a bounded tail of
+ * stderr kept), and stops it (the whole group) on the task deadline, on a stall, when aborted, or
+ * when it reports that it waits to retry a quota (nothing comes of that wait).
  *
  * @module
  */
@@ -12,10 +13,14 @@ import type {
   LimitEvent,
 } from "../../adapters/headless/event.ts";
 import { LineSplitter } from "../../adapters/headless/lines.ts";
-import { isLimitText, limitFromText } from "../../adapters/headless/limit_text.ts";
+import { classifyLimit } from "../../adapters/headless/limit_text.ts";
 
 /** Longest stderr tail kept, in bytes. */
 export const STDERR_TAIL_BYTES = 64 * 1024;
+/** Longest stderr line read, in UTF-16 code units (a longer one is cut). */
+export const STDERR_LINE_MAX = 16 * 1024;
+/** Longest stderr line read as a possible limit message (longer: a dump or a stack, not one). */
+const _LIMIT_LINE_MAX = 4096;
 /** How long a stopped agent gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 3000;
 /** How long stdout may stay open after the agent exited (grandchildren holding it). */
@@ -23,6 +28,8 @@ const _DRAIN_MS = 2000;
 
 /** Input to `runAgent`. */
 export interface HeadlessRunOptions {
+  /** The agent's name (whose limit rules read its stderr). */
+  agent: string;
   /** What to run. */
   launch: HeadlessLaunch;
   /** Working directory. */
@@ -47,8 +54,8 @@ export interface HeadlessRunOutcome {
   exitCode: number | null;
   /** The signal that ended it, if any. */
   signal: string | null;
-  /** Why uuldana stopped it, if it did. */
-  stoppedFor: "stall" | "timeout" | "abort" | null;
+  /** Why uuldana stopped it, if it did (`limit`: it waited to retry a quota). */
+  stoppedFor: "stall" | "timeout" | "abort" | "limit" | null;
   /** The first limit reported (its reset time filled from later reports). */
   limit: LimitEvent | null;
   /** The final answer: the last successful result text, else the last agent message. */
@@ -88,6 +95,8 @@ export async function runAgent(opts: HeadlessRunOptions): Promise<HeadlessRunOut
         break;
       case "limit":
         outcome.limit = _mergeLimit(outcome.limit, ev);
+        // The agent waits to retry a quota: the work stands still until it is stopped.
+        if (ev.retrying) stop("limit");
         break;
       case "error":
         outcome.lastError = ev.message;
@@ -127,7 +136,7 @@ export async function runAgent(opts: HeadlessRunOptions): Promise<HeadlessRunOut
     stallTimer?.cancel();
     stallTimer = _after(opts.stallMs, () => stop("stall"));
   };
-  const stop = (why: "stall" | "timeout" | "abort") => {
+  const stop = (why: "stall" | "timeout" | "abort" | "limit") => {
     if (outcome.stoppedFor !== null || exited) return;
     outcome.stoppedFor = why;
     stopper.stop();
@@ -144,7 +153,20 @@ export async function runAgent(opts: HeadlessRunOptions): Promise<HeadlessRunOut
   const stdinDone = opts.launch.stdin === null
     ? Promise.resolve()
     : _writeStdin(child.stdin, opts.launch.stdin);
-  const stderrDone = _tail(child.stderr, STDERR_TAIL_BYTES).then((t) => outcome.stderrTail = t);
+  // The last stderr line that reads as a limit: used when the agent fails without a structured one.
+  let stderrLimit: LimitEvent | null = null;
+  const stderrLines = new LineSplitter(STDERR_LINE_MAX);
+  const onStderrLine = (line: string) => {
+    for (const ev of opts.parser.parseStderr?.(line) ?? []) handle(ev);
+    const found = line.length <= _LIMIT_LINE_MAX ? classifyLimit(opts.agent, line) : null;
+    if (found) stderrLimit = { kind: "limit", message: found.message, resetsAt: found.resetsAt };
+  };
+  const stderrDone = _tail(child.stderr, STDERR_TAIL_BYTES, (chunk) => {
+    for (const line of stderrLines.push(chunk)) onStderrLine(line);
+  }).then((t) => {
+    for (const line of stderrLines.end()) onStderrLine(line);
+    outcome.stderrTail = t;
+  });
   const splitter = new LineSplitter();
   const reader = child.stdout.getReader();
   const stdoutDone = (async () => {
@@ -186,9 +208,7 @@ export async function runAgent(opts: HeadlessRunOptions): Promise<HeadlessRunOut
   outcome.finalText = resultText || lastAgentText;
   // Some CLIs print the limit only as plain text before a non-zero exit.
   if (outcome.limit === null && outcome.exitCode !== 0 && outcome.stoppedFor === null) {
-    const line = outcome.stderrTail.split(/\r?\n/).reverse().find((l) => isLimitText(l));
-    const fromStderr = line ? limitFromText(line) : null;
-    if (fromStderr) handle(fromStderr);
+    if (stderrLimit) handle(stderrLimit);
   }
   return outcome;
 }
@@ -243,12 +263,17 @@ async function _writeStdin(stdin: WritableStream<Uint8Array>, text: string): Pro
   }
 }
 
-// Keeps the last `max` bytes of a stream.
-async function _tail(stream: ReadableStream<Uint8Array>, max: number): Promise<string> {
+// Keeps the last `max` bytes of a stream, handing each chunk to `each` as it arrives.
+async function _tail(
+  stream: ReadableStream<Uint8Array>,
+  max: number,
+  each: (chunk: Uint8Array) => void,
+): Promise<string> {
   let chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for await (const chunk of stream) {
+      each(chunk);
       chunks.push(chunk);
       size += chunk.length;
       while (size - chunks[0].length >= max) size -= chunks.shift()!.length;

@@ -39,7 +39,11 @@
  * POSTed there as an OpenAI chat-completions request, so a local mock sees this agent's model
  * requests beside a real agent's: the real-agent matrix times a handoff by them),
  * `SIM_WARN_AFTER=N` (Claude: the N-th turn shows a usage warning against the right edge above its
- * input box as the turn starts, as 2.1.332 does; `SIM_WARN_TEXT` its text).
+ * input box as the turn starts, as 2.1.332 does; `SIM_WARN_TEXT` its text). One-shot with its
+ * JSON flag (`-o stream-json` for gemini and qwen, `--output-format json` for copilot, `-p
+ * --output-format stream-json` for claude) it prints JSON lines as the real CLI does for
+ * `uuldana exec`, its limit as the real one reports it headless (headless.ts), and copilot takes
+ * its prompt from a piped stdin.
  *
  * @module
  */
@@ -49,6 +53,7 @@ import { parseLaunch, type SimLaunch } from "./launch.ts";
 import { SimLog } from "./log.ts";
 import { findPersona, helpText, type Persona, PERSONA_NAMES } from "./persona.ts";
 import { replyLines } from "./reply.ts";
+import { type HeadlessScript, jsonAnswer, jsonLimit, wantsJson } from "./headless.ts";
 import { SimSession } from "./session.ts";
 import { countSession, env, envInt, limitAfter, sleep, termSize, write } from "./env.ts";
 
@@ -111,7 +116,7 @@ export async function runSimAgent(persona: string, args: string[]): Promise<numb
       break;
     }
     case "print":
-      code = await _printMode(p, launch, log);
+      code = await _printMode(p, launch, log, args);
       break;
     default:
       countSession(p.name);
@@ -119,6 +124,14 @@ export async function runSimAgent(persona: string, args: string[]): Promise<numb
   }
   log.write({ event: "exit", code });
   return code;
+}
+
+// Prints a JSON-mode run, stands still as long as the real CLI would (a retry's wait), exits.
+async function _script(script: HeadlessScript): Promise<number> {
+  for (const line of script.stdout) write(Deno.stdout, line + "\n");
+  for (const line of script.stderr) write(Deno.stderr, line + "\n");
+  await sleep(script.waitMs);
+  return script.exitCode;
 }
 
 function _import(launch: SimLaunch, log: SimLog): number {
@@ -145,9 +158,19 @@ function _import(launch: SimLaunch, log: SimLog): number {
   }
 }
 
-async function _printMode(p: Persona, launch: SimLaunch, log: SimLog): Promise<number> {
+async function _printMode(
+  p: Persona,
+  launch: SimLaunch,
+  log: SimLog,
+  args: readonly string[],
+): Promise<number> {
+  const json = wantsJson(p.name, args);
   let prompt = launch.prompt;
-  if (prompt === null && !Deno.stdin.isTerminal()) {
+  if (json && !Deno.stdin.isTerminal()) {
+    // The real CLIs' JSON modes read a piped stdin: the prompt, or text before a short one.
+    const piped = (await new Response(Deno.stdin.readable).text()).trim();
+    if (piped) prompt = prompt ? `${piped}\n${prompt}` : piped;
+  } else if (prompt === null && !Deno.stdin.isTerminal()) {
     prompt = (await new Response(Deno.stdin.readable).text()).trim();
   }
   if (!prompt) {
@@ -155,6 +178,11 @@ async function _printMode(p: Persona, launch: SimLaunch, log: SimLog): Promise<n
     return 1;
   }
   log.write({ event: "submit", text: prompt, turn: 1 });
+  if (limitAfter() === 1 && json) {
+    log.write({ event: "limit", turn: 1 });
+    return await _script(jsonLimit(p.name, env("SIM_RESET_AT"), prompt));
+  }
+  if (json) return await _script(jsonAnswer(p.name, replyLines(p.name, prompt, 1), prompt));
   if (limitAfter() === 1) {
     const reset = env("SIM_RESET_AT");
     const text = p.name === "claude"

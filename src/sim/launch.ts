@@ -6,6 +6,7 @@
  */
 import { parseArgv, type ParsedArgv, stringOption } from "./options.ts";
 import { type Persona, personaOptions } from "./persona.ts";
+import { promptFromStdin } from "./headless.ts";
 
 /** What one invocation asks for. */
 export interface SimLaunch {
@@ -100,6 +101,8 @@ export function parseLaunch(p: Persona, args: readonly string[]): SimLaunch {
       if (stringOption(parsed, "prompt") !== undefined) {
         launch.mode = "print";
         launch.prompt = stringOption(parsed, "prompt")!;
+      } else if (promptFromStdin(p.name, args)) {
+        launch.mode = "print"; // `--output-format json` with its prompt on a piped stdin
       } else {
         launch.prompt = stringOption(parsed, "interactive") ?? null;
       }

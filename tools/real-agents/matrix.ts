@@ -40,7 +40,7 @@ import { adapterByName } from "../../adapters/registry.ts";
 import { REPO_DIR } from "../../tests/_paths.ts";
 import { assertRunsReplay } from "../../tests/_replay_check.ts";
 import { type NpmView, type Release, resolveRelease } from "./release.ts";
-import { type AgentSpec, run, sleep, World } from "./matrix_world.ts";
+import { type AgentSpec, decoded, frameIn, run, sleep, World } from "./matrix_world.ts";
 import {
   type AgentRun,
   mergeRun,
@@ -186,19 +186,6 @@ async function ready(w: World, text: string | null): Promise<void> {
     last = s;
     return still >= 12;
   }, START_MS);
-}
-
-// The frame's preamble names its END line too: the frame ends at the last one.
-function frameIn(text: string): { nonce: string; body: string } | null {
-  const m =
-    /----- BEGIN UULDANA HANDOFF ([0-9a-f]+) -----([\s\S]*)----- END UULDANA HANDOFF \1 -----/
-      .exec(text);
-  return m ? { nonce: m[1], body: m[2] } : null;
-}
-
-// Request bodies are JSON: the framed text in them has escaped newlines and quotes.
-function decoded(body: string): string {
-  return body.replaceAll("\\n", "\n").replaceAll('\\"', '"').replaceAll("\\u003e", ">");
 }
 
 /** A simulated partner that is not the agent under test. */

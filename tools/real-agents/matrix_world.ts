@@ -39,6 +39,49 @@ export interface AgentSpec {
   notRun?: string;
 }
 
+/**
+ * Writes the agent's files (agents.json `files`) into its scratch HOME and returns its environment
+ * (`HOME` and agents.json `env`), with `{base}`, `{home}` and `{ws}` filled in.
+ */
+export function prepareAgent(
+  spec: AgentSpec,
+  at: { base: string; home: string; ws: string },
+): Record<string, string> {
+  const fill = (s: string) =>
+    s.replaceAll("{base}", at.base).replaceAll("{home}", at.home).replaceAll("{ws}", at.ws);
+  for (const [path, content] of Object.entries(spec.files)) {
+    mkdirSync(dirname(fill(path)), { recursive: true });
+    writeFileSync(fill(path), fill(content));
+  }
+  return {
+    HOME: at.home,
+    ...Object.fromEntries(Object.entries(spec.env).map(([k, v]) => [k, fill(v)])),
+  };
+}
+
+/** The frame in `text` (the preamble names its END line too: the frame ends at the last one). */
+export function frameIn(text: string): { nonce: string; body: string } | null {
+  const m =
+    /----- BEGIN UULDANA HANDOFF ([0-9a-f]+) -----([\s\S]*)----- END UULDANA HANDOFF \1 -----/
+      .exec(text);
+  return m ? { nonce: m[1], body: m[2] } : null;
+}
+
+/** A request body's text as sent: JSON escapes its newlines, quotes and `>`. */
+export function decoded(body: string): string {
+  return body.replaceAll("\\n", "\n").replaceAll('\\"', '"').replaceAll("\\u003e", ">");
+}
+
+/** Runs `fn` on the journal in the data folder `data`, closed after. */
+export function withJournal<T>(data: string, fn: (j: Journal) => T): T {
+  const j = Journal.open(data);
+  try {
+    return fn(j);
+  } finally {
+    j.close();
+  }
+}
+
 /** Runs `cmd ARGV` and returns its stdout (stderr dropped; a failure is its output). */
 export async function run(
   cmd: string,
@@ -159,25 +202,14 @@ export class World {
     simEnv = {},
     road?: string,
   ): void {
-    const fill = (s: string) =>
-      s.replaceAll("{base}", this.mock.base).replaceAll("{home}", this.home).replaceAll(
-        "{ws}",
-        this.ws,
-      );
-    for (const [path, content] of Object.entries(spec.files)) {
-      mkdirSync(dirname(fill(path)), { recursive: true });
-      writeFileSync(fill(path), fill(content));
-    }
+    const env = prepareAgent(spec, { base: this.mock.base, home: this.home, ws: this.ws });
     const agents: Record<string, unknown> = {};
     for (const name of chain) {
       agents[name] = name === real
         ? {
           bin,
           ...(road ? { road } : {}),
-          env: {
-            HOME: this.home,
-            ...Object.fromEntries(Object.entries(spec.env).map(([k, v]) => [k, fill(v)])),
-          },
+          env,
         }
         : {
           bin: this.sims[name],
@@ -266,12 +298,7 @@ export class World {
     return f === "0 1 0 0 0 0 39" ? null : `tmux modes after the run: ${f} (want 0 1 0 0 0 0 39)`;
   }
   journal<T>(fn: (j: Journal) => T): T {
-    const j = Journal.open(this.data);
-    try {
-      return fn(j);
-    } finally {
-      j.close();
-    }
+    return withJournal(this.data, fn);
   }
   async close(): Promise<void> {
     await this.term.close();
