@@ -18,14 +18,8 @@
  * @module
  */
 import type { DetectOptions, InputBox, LimitHit } from "./adapter.ts";
-import {
-  CLAUDE_FOOTER_LIMITS,
-  CLAUDE_FOOTER_NOT_LIMITS,
-  CLAUDE_LIMITS,
-  CLAUDE_NOT_LIMITS,
-  CLAUDE_NOTICES,
-  CLAUDE_WAITS_FOR_RESET,
-} from "./limit_messages.ts";
+import { CLAUDE_NOTICES, CLAUDE_WAITS_FOR_RESET } from "./limit_messages.ts";
+import { limitRules, limitVetoes } from "./limit_data.ts";
 import { findInputBox } from "./input_box.ts";
 import {
   BUSY_ROW,
@@ -58,6 +52,11 @@ const _RIGHT_ALIGNED = /^ {20,}\S/;
 // `esc to interrupt` in the footer (2.1.197: in the spinner row, which BUSY_ROW catches).
 const _SPINNER = /^[✻✶✳✢✽·*]\s+\S+…/;
 const _INTERRUPT = /\besc to interrupt\b/i;
+// The messages of its `⎿` row, and of its footer (which shows the row's wordings too).
+const _ROW_RULES = limitRules("claude", "row");
+const _ROW_VETOES = limitVetoes("claude", "row");
+const _FOOTER_RULES = [...limitRules("claude", "footer"), ..._ROW_RULES];
+const _FOOTER_VETOES = [..._ROW_VETOES, ...limitVetoes("claude", "footer")];
 // The footer's own marker before a notice.
 const _FOOTER_MARK = /^\s*(?:⚠\s*)?/;
 
@@ -158,7 +157,7 @@ function _readLimitRow(
     parts.push(rows[stop++]);
   }
   const message = normalizeSpace(parts.join(" "));
-  const rule = matchRule(message, CLAUDE_LIMITS, CLAUDE_NOT_LIMITS);
+  const rule = matchRule(message, _ROW_RULES, _ROW_VETOES);
   return rule ? { rule, message, stop } : null;
 }
 
@@ -204,9 +203,7 @@ function _answersTurn(rows: readonly string[], echo: number, at: number): boolea
 function _footerLimit(footer: readonly string[], limitRowShown: boolean): string | null {
   const texts = footer.map((r) => normalizeSpace(r.replace(_FOOTER_MARK, "")))
     .filter((t) => t && !/^[/@]/.test(t));
-  const limit = texts.findIndex((t) =>
-    matchRule(t, [...CLAUDE_FOOTER_LIMITS, ...CLAUDE_LIMITS], CLAUDE_FOOTER_NOT_LIMITS) !== null
-  );
+  const limit = texts.findIndex((t) => matchRule(t, _FOOTER_RULES, _FOOTER_VETOES) !== null);
   const waits = texts.findIndex((t) => CLAUDE_WAITS_FOR_RESET.test(t));
   if (limit < 0 && !(waits >= 0 && limitRowShown)) return null;
   return [limit, waits].filter((i) => i >= 0).sort((a, b) => a - b).map((i) => texts[i])

@@ -10,7 +10,7 @@ import { refuseResume, requireArgFits, requireRoad } from "./launch_rules.ts";
 import { CODEX_CHANNEL, codexChannelArgs } from "./channels/codex.ts";
 import { withChannel } from "./channels/launch.ts";
 import { helpLineProof } from "./proof.ts";
-import { CODEX_LIMITS } from "./limit_messages.ts";
+import { limitRules, limitVetoes } from "./limit_data.ts";
 import {
   hideDelivered,
   idleInputBelow,
@@ -41,6 +41,10 @@ function _roadLaunch(req: LaunchRequest): Launch {
   return { argv: [...base, "--", req.handoff], opening: req.handoff };
 }
 
+// Its messages in a `■` history cell.
+const _RULES = limitRules("codex", "cell");
+const _VETOES = limitVetoes("codex", "cell");
+
 // The composer and the echo of a submitted turn: `› ` at column 0.
 const _isPrompt = (rows: readonly string[], i: number) => /^›(?:\s|$)/.test(rows[i]);
 
@@ -55,7 +59,7 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
     if (idleInputBelow(rows, i, _isPrompt) < 0) return null;
     const para = paragraphFrom(rows, i, (l) => /^\s*[■›•─]/.test(l));
     const message = joinRows(para, opts.cols).replace(/^■\s*/, "");
-    const rule = matchRule(message, CODEX_LIMITS);
+    const rule = matchRule(message, _RULES, _VETOES);
     return rule ? ruleHit(rule, message, opts) : null;
   }
   return null;

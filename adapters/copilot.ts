@@ -10,7 +10,7 @@ import { COPILOT_CHANNEL, copilotChannelLaunch } from "./channels/copilot.ts";
 import { withChannel } from "./channels/launch.ts";
 import { optionPromptLaunch } from "./launch_rules.ts";
 import { helpLineProof } from "./proof.ts";
-import { COPILOT_LIMITS } from "./limit_messages.ts";
+import { limitRules, limitVetoes } from "./limit_data.ts";
 import {
   hideDelivered,
   isBoxEdge,
@@ -44,6 +44,10 @@ const _isPrompt = (rows: readonly string[], i: number) =>
 // the real-agent matrix showed; at column 0 in the screens it was first read from.
 const _ECHO = /^( ?)❯ \S/;
 
+// Its messages on its own `✗` row.
+const _RULES = limitRules("copilot", "row");
+const _VETOES = limitVetoes("copilot", "row");
+
 /**
  * Copilot's limit: its own `✗` row at column 0 (or its echo's column) whose text starts with a
  * limit message (a failed tool call is a `✗` row too, and its output below it is not read), after
@@ -52,7 +56,7 @@ const _ECHO = /^( ?)❯ \S/;
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = turnsAtColumnZero(hideDelivered(lines, opts.delivered), _ECHO);
   // The message wraps onto rows indented by two; tool output sits in a `│`/`└` frame.
-  return markedRowHit(rows, /^✗\s+(.*)$/, /^ {2}[^\s│└├╰●✗❯]/, COPILOT_LIMITS, opts, _isPrompt);
+  return markedRowHit(rows, /^✗\s+(.*)$/, /^ {2}[^\s│└├╰●✗❯]/, _RULES, opts, _isPrompt, _VETOES);
 }
 
 /** The GitHub Copilot CLI adapter. */

@@ -8,7 +8,7 @@
 import type { Adapter, DetectOptions, InputBox, LimitHit, Road } from "./adapter.ts";
 import { optionPromptLaunch } from "./launch_rules.ts";
 import { helpLineProof } from "./proof.ts";
-import { GEMINI_DIALOG_LIMITS, GEMINI_ERROR_LIMITS, GEMINI_NOT_LIMITS } from "./limit_messages.ts";
+import { limitRules, limitVetoes } from "./limit_data.ts";
 import {
   anyShown,
   hideDelivered,
@@ -46,13 +46,14 @@ const _SELECTED_OPTION = /^\s*●\s*\d+\.\s/;
 /**
  * Finds a limit in a bordered dialog (rows between a `╭─`/`┌─` and a `╰─`/`└─` edge that offer a
  * choice, `● 1. …`): the box's paragraphs, borders stripped and rows re-joined, matched against
- * `rules`.
+ * `rules`; a paragraph `vetoes` match is not a limit.
  */
 export function detectInDialogs(
   rows: readonly string[],
   rules: readonly LimitRule[],
   opts: DetectOptions,
   isPrompt: PromptTest = isGeminiPrompt,
+  vetoes: readonly RegExp[] = [],
 ): LimitHit | null {
   for (let end = rows.length - 1; end >= 0; end--) {
     if (!isBoxEdge(rows[end], "bottom")) continue;
@@ -76,7 +77,7 @@ export function detectInDialogs(
     }
     for (const p of paragraphs) {
       const joined = normalizeSpace(joinRows(p));
-      const rule = matchRule(joined, rules);
+      const rule = matchRule(joined, rules, vetoes);
       if (!rule) continue;
       const message = cutLimitSentences(joined, joined.search(rule.re));
       return limitHit(rule.kind, message, opts, rule.final ? { final: true } : {});
@@ -104,7 +105,7 @@ const _RETRY_NOTICE = /^\s*↻ Retrying in .*\(attempt \d+\/\d+\)/;
  * Finds the latest `✕ [API Error: …]` row (column 0 or 1; a quote in a reply or code block is
  * indented) that names a quota or rate limit, after the latest prompt echo, with the agent idle
  * below it (its input box back) or showing its retry notice; null when `vetoes` match a row of the
- * turn (the agent goes on by itself).
+ * turn (the agent goes on by itself) or `textVetoes` the error's text (not a limit).
  */
 export function detectApiErrorLine(
   rows: readonly string[],
@@ -112,6 +113,7 @@ export function detectApiErrorLine(
   opts: DetectOptions,
   isPrompt: PromptTest,
   vetoes: readonly RegExp[] = [],
+  textVetoes: readonly RegExp[] = [],
 ): LimitHit | null {
   for (let i = rows.length - 1; i >= 0; i--) {
     const m = /^ ?✕\s+(\[API Error:.*)$/.exec(rows[i]);
@@ -125,7 +127,7 @@ export function detectApiErrorLine(
       rest.push(rows[j]);
     }
     const message = normalizeSpace(rest.join(" "));
-    const rule = matchRule(message, rules);
+    const rule = matchRule(message, rules, textVetoes);
     if (!rule) return null;
     const attempt = /\(attempt (\d+)\/\d+\)/.exec(message);
     const wait = /Retrying in (\d+)s/.exec(message);
@@ -138,6 +140,14 @@ export function detectApiErrorLine(
   return null;
 }
 
+// Its messages: in its limit dialog, on its `✕ [API Error: …]` row, and its own notices in the
+// turn (a switch to another model it made itself: it goes on, none of the turn is a limit).
+const _DIALOG_RULES = limitRules("gemini", "dialog");
+const _DIALOG_VETOES = limitVetoes("gemini", "dialog");
+const _ERROR_RULES = limitRules("gemini", "error");
+const _ERROR_VETOES = limitVetoes("gemini", "error");
+const _INFO_VETOES = limitVetoes("gemini", "info");
+
 const _launch = optionPromptLaunch("gemini", "--prompt-interactive", _ROADS, _RESUME);
 
 /**
@@ -149,9 +159,9 @@ function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null
   const rows = hideDelivered(lines, opts.delivered);
   // Below the last prompt row (the latest echo while a dialog hides the input box).
   const lastPrompt = promptAbove(rows, rows.length, isGeminiPrompt);
-  if (anyShown(rows.slice(lastPrompt + 1), GEMINI_NOT_LIMITS)) return null;
-  return detectInDialogs(rows, GEMINI_DIALOG_LIMITS, opts) ??
-    detectApiErrorLine(rows, GEMINI_ERROR_LIMITS, opts, isGeminiPrompt, GEMINI_NOT_LIMITS);
+  if (anyShown(rows.slice(lastPrompt + 1), _INFO_VETOES)) return null;
+  return detectInDialogs(rows, _DIALOG_RULES, opts, isGeminiPrompt, _DIALOG_VETOES) ??
+    detectApiErrorLine(rows, _ERROR_RULES, opts, isGeminiPrompt, _INFO_VETOES, _ERROR_VETOES);
 }
 
 /**

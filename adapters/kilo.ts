@@ -4,7 +4,6 @@
  * @module
  */
 import type { Adapter } from "./adapter.ts";
-import { KILO_EXTRA_LIMITS } from "./limit_messages.ts";
 import { openCodeAdapter } from "./opencode.ts";
 
 /** The Kilo Code CLI adapter. */
@@ -13,6 +12,5 @@ export const kilo: Adapter = openCodeAdapter({
   displayName: "Kilo Code CLI",
   installHint: "npm install -g @kilocode/cli",
   fallbackVersion: "7.7.7",
-  extraRules: KILO_EXTRA_LIMITS,
   configVar: "KILO_CONFIG_CONTENT",
 });

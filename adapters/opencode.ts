@@ -13,8 +13,7 @@ import { optionWithValue, refuseResume, requireRoad, RoadError } from "./launch_
 import { openCodeId } from "./opencode_id.ts";
 import { helpLineProof } from "./proof.ts";
 import { openCodeDetector } from "./opencode_limit.ts";
-import { type LimitRule, normalizeSpace } from "./screen_text.ts";
-import { OPENCODE_PROVIDER_LIMITS } from "./limit_messages.ts";
+import { normalizeSpace } from "./screen_text.ts";
 import { withChannel } from "./channels/launch.ts";
 import { inheritedEnv, openCodeChannel, openCodeChannelLaunch } from "./channels/opencode.ts";
 
@@ -28,8 +27,6 @@ export interface OpenCodeFlavor {
   installHint: string;
   /** Version recorded in the import when the binary's is unknown. */
   fallbackVersion: string;
-  /** Extra fixed limit strings this flavor shows. */
-  extraRules?: readonly LimitRule[];
   /** The variable holding its inline configuration (`OPENCODE_CONFIG_CONTENT`). */
   configVar: string;
 }
@@ -195,7 +192,7 @@ export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
     };
   };
 
-  const detectLimit = openCodeDetector(flavor.extraRules);
+  const detectLimit = openCodeDetector(name);
 
   return {
     name,
@@ -212,10 +209,7 @@ export function openCodeAdapter(flavor: OpenCodeFlavor): Adapter {
     quitKeys: ["\x03", "\x03"],
     submitKey: "\r",
     inputReady: openCodeInputReady,
-    channel: openCodeChannel(flavor.configVar, [
-      ...(flavor.extraRules ?? []),
-      ...OPENCODE_PROVIDER_LIMITS,
-    ]),
+    channel: openCodeChannel(flavor.configVar, name),
   };
 }
 

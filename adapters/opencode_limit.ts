@@ -7,21 +7,10 @@
  * @module
  */
 import type { DetectOptions, LimitHit } from "./adapter.ts";
-import {
-  OPENCODE_DIALOG_LIMITS,
-  OPENCODE_DIALOG_TITLES,
-  OPENCODE_NOT_LIMITS,
-  OPENCODE_PROVIDER_LIMITS,
-} from "./limit_messages.ts";
+import { OPENCODE_DIALOG_TITLES } from "./limit_messages.ts";
+import { type SurfaceRules, surfaceRules } from "./limit_data.ts";
 import { parseDuration } from "./reset_time.ts";
-import {
-  hideDelivered,
-  type LimitRule,
-  matchRule,
-  normalizeSpace,
-  ruleHit,
-  stripBorders,
-} from "./screen_text.ts";
+import { hideDelivered, matchRule, normalizeSpace, ruleHit, stripBorders } from "./screen_text.ts";
 
 // `[retrying in 13s attempt #1]`; at 120 columns real OpenCode 1.18.33 and Kilo 7.7.7 break it
 // over two rows and lose the end of `attempt`: `[retrying attemp` / `#1]`, `[retrying in 1s` / `#1]`.
@@ -38,21 +27,21 @@ const _HINT = /\s{2,}(?:esc interrupt|tab agents\s+ctrl\+p commands)\s*$/;
 // The busy footer: a progress bar of `■`/`⬝` cells.
 const _BUSY = /^\s*[■⬝]{4,}(?:\s|$)/;
 
-/** The detector for OpenCode, or a fork with `extraRules` (its own fixed strings) first. */
+/** The detector for OpenCode, or a fork (`agent`) with its own limit data. */
 export function openCodeDetector(
-  extraRules: readonly LimitRule[] = [],
+  agent = "opencode",
 ): (lines: readonly string[], opts: DetectOptions) => LimitHit | null {
-  const providerRules = [...extraRules, ...OPENCODE_PROVIDER_LIMITS];
-  const dialogRules = [...extraRules, ...OPENCODE_DIALOG_LIMITS];
+  const provider = surfaceRules(agent, "provider");
+  const dialog = surfaceRules(agent, "dialog");
   return (lines, opts) => {
     const rows = hideDelivered(lines, opts.delivered);
     let box = -1;
     for (let i = rows.length - 1; i >= 0 && box < 0; i--) if (_BOX_BOTTOM.test(rows[i])) box = i;
     const footer = box < 0 ? [] : rows.slice(box + 1).filter((r) => r.trim() !== "");
-    return _retryFooter(footer, providerRules, opts) ??
-      _dialog(rows, dialogRules, opts) ??
+    return _retryFooter(footer, provider, opts) ??
+      _dialog(rows, dialog, opts) ??
       (box >= 0 && !footer.some((r) => _BUSY.test(r))
-        ? _errorBlock(rows, box, providerRules, opts)
+        ? _errorBlock(rows, box, provider, opts)
         : null);
   };
 }
@@ -60,7 +49,7 @@ export function openCodeDetector(
 // The footer rows joined (it wraps at 120 columns: `… (click to expand) [retrying in` / `…]`).
 function _retryFooter(
   footer: readonly string[],
-  rules: readonly LimitRule[],
+  messages: SurfaceRules,
   opts: DetectOptions,
 ): LimitHit | null {
   const joined = normalizeSpace(footer.map((r) => r.replace(_HINT, "")).join(" "));
@@ -69,8 +58,7 @@ function _retryFooter(
   const before = normalizeSpace(joined.slice(0, retry.index).replace(_BAR_CELLS, " "))
     .replace(/^[^\p{L}\p{N}]+/u, "")
     .replace(/\s*\(click to expand\)\s*$/, "");
-  if (OPENCODE_NOT_LIMITS.some((v) => v.test(before))) return null;
-  const rule = matchRule(before, rules);
+  const rule = matchRule(before, messages.rules, messages.vetoes);
   if (!rule) return null;
   // OpenCode draws `[retrying in 2s attempt #3]` while it counts down and `[retrying attempt #3]`
   // (no `in`) once the countdown is over and the request is out: a wait of 0, it is working.
@@ -86,13 +74,13 @@ function _retryFooter(
 // A "Free limit reached" / "Go limit reached" dialog: its text within a few rows of its title.
 function _dialog(
   rows: readonly string[],
-  rules: readonly LimitRule[],
+  messages: SurfaceRules,
   opts: DetectOptions,
 ): LimitHit | null {
   for (let i = rows.length - 1; i >= 0; i--) {
     if (!OPENCODE_DIALOG_TITLES.test(normalizeSpace(stripBorders(rows[i])))) continue;
     const text = normalizeSpace(rows.slice(i + 1, i + 8).map(stripBorders).join(" "));
-    const rule = matchRule(text, rules);
+    const rule = matchRule(text, messages.rules, messages.vetoes);
     if (rule) return ruleHit(rule, text.slice(text.search(rule.re)), opts);
   }
   return null;
@@ -103,7 +91,7 @@ function _dialog(
 function _errorBlock(
   rows: readonly string[],
   box: number,
-  rules: readonly LimitRule[],
+  messages: SurfaceRules,
   opts: DetectOptions,
 ): LimitHit | null {
   let i = box - 1;
@@ -119,7 +107,6 @@ function _errorBlock(
   while (above >= 0 && rows[above].trim() === "") above--;
   if (!meta && !(above >= 0 && _META.test(rows[above]))) return null;
   const text = normalizeSpace(rows.slice(i + 1, end).map((r) => r.replace(_BAR, "")).join(" "));
-  if (OPENCODE_NOT_LIMITS.some((v) => v.test(text))) return null;
-  const rule = matchRule(text, rules);
+  const rule = matchRule(text, messages.rules, messages.vetoes);
   return rule ? ruleHit(rule, text, opts, { final: true }) : null;
 }

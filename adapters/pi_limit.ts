@@ -6,7 +6,7 @@
  * @module
  */
 import type { DetectOptions, LimitHit } from "./adapter.ts";
-import { PI_LIMITS, PI_NOT_USAGE } from "./limit_messages.ts";
+import { limitRules } from "./limit_data.ts";
 import { limitHit, matchRule } from "./screen_text.ts";
 
 // Once pi's own retries are spent: `Retry failed after 3 attempts: 429 …`.
@@ -26,12 +26,9 @@ export function piErrorHit(
 ): LimitHit | null {
   const gaveUp = _GAVE_UP.exec(text);
   const message = gaveUp ? gaveUp[2] : text;
-  const rule = matchRule(message, PI_LIMITS);
+  const rule = matchRule(message, limitRules("pi", "error"));
   if (!rule) return null;
-  const kind = rule.kind === "usage" && PI_NOT_USAGE.some((v) => v.test(message))
-    ? "rate"
-    : rule.kind;
-  const hit = limitHit(kind, text, opts, gaveUp ? { final: true } : retry);
+  const hit = limitHit(rule.kind, text, opts, gaveUp ? { final: true } : retry);
   if (hit.resetsAt === null) {
     const at = _RESETS_AT.exec(message);
     const within = _RESETS_IN.exec(message);

@@ -9,7 +9,7 @@ import type { Adapter, DetectOptions, Launch, LaunchRequest, LimitHit, Road } fr
 import { QWEN_CHANNEL, qwenChannelLaunch } from "./channels/qwen.ts";
 import { withChannel } from "./channels/launch.ts";
 import { detectApiErrorLine, isGeminiPrompt, type PromptTest } from "./gemini.ts";
-import { QWEN_API_LIMITS, QWEN_LINE_LIMITS } from "./limit_messages.ts";
+import { limitRules, limitVetoes } from "./limit_data.ts";
 import { optionPromptLaunch } from "./launch_rules.ts";
 import { helpLineProof } from "./proof.ts";
 import {
@@ -41,6 +41,12 @@ function _launch(req: LaunchRequest): Launch {
 // `  ↻ Retrying in …` countdown; a reply's text at column 4); older versions at column 0.
 const _ECHO = /^( {0,2})> \S/;
 
+// Its messages: in its `✕ [API Error: …]` row, and on its other `✕` rows.
+const _API_RULES = limitRules("qwen", "api");
+const _API_VETOES = limitVetoes("qwen", "api");
+const _LINE_RULES = limitRules("qwen", "line");
+const _LINE_VETOES = limitVetoes("qwen", "line");
+
 /**
  * Qwen's limit: its own `✕` row (column 0, or the column of its echo; text in a reply is indented
  * further or unmarked) after the latest turn, with its input box back or its retry notice below:
@@ -49,9 +55,9 @@ const _ECHO = /^( {0,2})> \S/;
  */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = turnsAtColumnZero(hideDelivered(lines, opts.delivered), _ECHO);
-  const api = detectApiErrorLine(rows, QWEN_API_LIMITS, opts, _isPrompt);
+  const api = detectApiErrorLine(rows, _API_RULES, opts, _isPrompt, [], _API_VETOES);
   if (api) return api;
-  return markedRowHit(rows, /^✕\s+(.*)$/, /^\s{2,}\S/, QWEN_LINE_LIMITS, opts, _isPrompt);
+  return markedRowHit(rows, /^✕\s+(.*)$/, /^\s{2,}\S/, _LINE_RULES, opts, _isPrompt, _LINE_VETOES);
 }
 
 /** The Qwen Code adapter. */

@@ -265,8 +265,8 @@ export function ruleHit(
  * The limit of an agent that marks its error rows (Copilot's `✗`, Qwen's `✕`): the latest row
  * `mark` matches (the message in its group 1) with the rows below it that `wrapped` matches (the
  * message wrapped onto them), as a hit when one of `rules` matches the message. Null when no row
- * is marked, when the message matches no rule, or when the agent's input box (`isPrompt`) is not
- * back and idle below the latest marked row.
+ * is marked, when the message matches no rule or one of `vetoes`, or when the agent's input box
+ * (`isPrompt`) is not back and idle below the latest marked row.
  */
 export function markedRowHit(
   rows: readonly string[],
@@ -275,6 +275,7 @@ export function markedRowHit(
   rules: readonly LimitRule[],
   opts: DetectOptions,
   isPrompt: (rows: readonly string[], i: number) => boolean,
+  vetoes: readonly RegExp[] = [],
 ): LimitHit | null {
   for (let i = rows.length - 1; i >= 0; i--) {
     const m = mark.exec(rows[i]);
@@ -283,7 +284,7 @@ export function markedRowHit(
     const parts = [m[1]];
     for (let j = i + 1; j < rows.length && wrapped.test(rows[j]); j++) parts.push(rows[j]);
     const message = normalizeSpace(parts.join(" "));
-    const rule = matchRule(message, rules);
+    const rule = matchRule(message, rules, vetoes);
     return rule ? ruleHit(rule, message, opts) : null;
   }
   return null;

@@ -15,7 +15,8 @@
  * @module
  */
 import type { AgentChannel, ChannelEvent, ChannelParseOptions, ChannelParser } from "../channel.ts";
-import { CLAUDE_LIMITS, CLAUDE_NOT_LIMITS, USAGE_WORDS } from "../limit_messages.ts";
+import { USAGE_WORDS } from "../limit_messages.ts";
+import { limitRules, limitVetoes } from "../limit_data.ts";
 import { limitHit, matchRule, normalizeSpace, ruleHit } from "../screen_text.ts";
 
 /** The hooks uuldana adds, in the order Claude fires them in a session. */
@@ -61,6 +62,10 @@ function _str(v: unknown): string | null {
  * What a StopFailure means: a limit when Claude calls it `rate_limit` (or `billing_error`) and its
  * text is not one Claude uses for a server-side throttle; anything else is an error, not a limit.
  */
+// The texts of Claude's `⎿` limit row: its StopFailure hook carries the same.
+const _RULES = limitRules("claude", "row");
+const _VETOES = limitVetoes("claude", "row");
+
 export function claudeFailure(
   error: string,
   message: string,
@@ -69,9 +74,9 @@ export function claudeFailure(
   const text = normalizeSpace(message);
   const code = { code: error };
   if (error === "rate_limit" || error === "billing_error") {
-    const rule = matchRule(text, CLAUDE_LIMITS, CLAUDE_NOT_LIMITS);
+    const rule = matchRule(text, _RULES, _VETOES);
     if (rule) return { type: "limit", ...ruleHit(rule, text, opts), ...code };
-    if (!CLAUDE_NOT_LIMITS.some((v) => v.test(text))) {
+    if (!_VETOES.some((v) => v.test(text))) {
       // A text this uuldana does not know yet: a reset time or quota words mean a usage limit;
       // otherwise Claude gave up retrying a rate limit (the turn is over).
       const usage = error === "billing_error" || USAGE_WORDS.test(text) ||

@@ -32,8 +32,8 @@ import type {
   ChannelRelay,
 } from "../channel.ts";
 import type { LaunchFile } from "../adapter.ts";
-import { OPENCODE_NOT_LIMITS, OPENCODE_PROVIDER_LIMITS } from "../limit_messages.ts";
-import { limitHit, type LimitRule, matchRule, normalizeSpace, ruleHit } from "../screen_text.ts";
+import { type SurfaceRules, surfaceRules } from "../limit_data.ts";
+import { limitHit, matchRule, normalizeSpace, ruleHit } from "../screen_text.ts";
 import {
   OPENCODE_CHANNEL_ENV,
   OPENCODE_PART_MAX,
@@ -124,11 +124,12 @@ function _providerCode(body: unknown): string | undefined {
 
 /**
  * The limit a retry or a final error names, or null when its text is not a limit (a server error,
- * a lost connection). `account_rate_limit` is OpenCode's own usage limit (Zen/Go plans).
+ * a lost connection: one of `rules.vetoes`). `account_rate_limit` is OpenCode's own usage limit
+ * (Zen/Go plans).
  */
 export function openCodeLimit(
   message: string,
-  rules: readonly LimitRule[],
+  rules: SurfaceRules,
   opts: ChannelParseOptions,
   extra: Partial<Omit<ChannelLimit, "type" | "kind" | "message" | "resetsAt">> = {},
   reason?: string,
@@ -137,19 +138,19 @@ export function openCodeLimit(
   if (reason === "account_rate_limit") {
     return { type: "limit", ...limitHit("usage", text, opts), ...extra, code: reason };
   }
-  const rule = matchRule(text, rules, OPENCODE_NOT_LIMITS);
+  const rule = matchRule(text, rules.rules, rules.vetoes);
   return rule ? { type: "limit", ...ruleHit(rule, text, opts), ...extra } : null;
 }
 
 // One run: the user's sessions (a subagent's session has a parent), and the open turn's text.
 class _OpenCodeParser implements ChannelParser {
-  readonly #rules: readonly LimitRule[];
+  readonly #rules: SurfaceRules;
   readonly #children = new Set<string>();
   #busy = false;
   #parts = new Map<string, string>();
   #size = 0;
 
-  constructor(rules: readonly LimitRule[]) {
+  constructor(rules: SurfaceRules) {
     this.#rules = rules;
   }
 
@@ -247,11 +248,12 @@ class _OpenCodeParser implements ChannelParser {
   }
 }
 
-/** The channel of OpenCode or a fork whose inline configuration is `configVar`. */
-export function openCodeChannel(
-  configVar: string,
-  rules: readonly LimitRule[] = OPENCODE_PROVIDER_LIMITS,
-): AgentChannel {
+/**
+ * The channel of OpenCode or a fork (`agent`, whose limit data it reads) whose inline
+ * configuration is `configVar`.
+ */
+export function openCodeChannel(configVar: string, agent = "opencode"): AgentChannel {
+  const rules = surfaceRules(agent, "provider");
   return {
     kind: "plugin",
     // A quota is a limit at the first `session.status` retry that names it.

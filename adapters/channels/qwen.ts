@@ -30,7 +30,8 @@ import type {
   ChannelRelay,
 } from "../channel.ts";
 import type { LaunchFile } from "../adapter.ts";
-import { QWEN_API_LIMITS, QWEN_LINE_LIMITS, USAGE_WORDS } from "../limit_messages.ts";
+import { USAGE_WORDS } from "../limit_messages.ts";
+import { limitRules } from "../limit_data.ts";
 import { limitHit, matchRule, normalizeSpace, ruleHit } from "../screen_text.ts";
 
 /** The hooks uuldana adds, in the order Qwen fires them. */
@@ -122,7 +123,8 @@ export function qwenFailure(
     ...(cause ? { status: Number(cause[2]), code: cause[1] } : { code: error }),
   };
   if (error === "rate_limit" || error === "billing_error") {
-    const rule = matchRule(text, QWEN_LINE_LIMITS) ?? matchRule(text, QWEN_API_LIMITS);
+    const rule = matchRule(text, limitRules("qwen", "line")) ??
+      matchRule(text, limitRules("qwen", "api"));
     if (rule) return { type: "limit", ...ruleHit(rule, text, opts), ...provider };
     const usage = error === "billing_error" || USAGE_WORDS.test(text);
     const hit = usage
