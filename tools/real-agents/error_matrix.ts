@@ -18,6 +18,9 @@
  *     [--agents claude,codex] [--errors chat-rate-limit,chat-503] [--dir /tmp/uuldana-errors]
  *     [--patience N] [--jobs N]
  *
+ * `--channel-off` runs Claude Code with its hooks off (`--settings {}`: uuldana leaves a launch
+ * that brings its own settings alone), so only the screen can see the error.
+ *
  * `--jobs N` runs N cells at once (default 1: real agents start slowly on a loaded machine). The
  * results go to `DIR/error-matrix.json` (merged run after run) and the table, in Markdown, to
  * stdout (`--table` prints it from that file alone).
@@ -74,6 +77,9 @@ export interface ErrorCell {
 /** What a cell finds itself (the rest of {@link ErrorCell} is the run's). */
 type CellCore = Omit<ErrorCell, "agent" | "version" | "lane" | "dir" | "load" | "date">;
 
+/** The arguments that turn an agent's channel off for one launch (docs/channels.md). */
+const CHANNEL_OFF_ARGS: Readonly<Record<string, string[]>> = { claude: ["--settings", "{}"] };
+
 const ERROR_WORDS =
   /error|limit|credit|quota|retry|retrying|overload|usage|capacity|exhausted|disabled|rate|balance|429|529|503|switch|increase/i;
 const MOCKREPLY = /MOCKREPLY-(\d+)/g;
@@ -104,6 +110,7 @@ function args() {
     patience: Number(at("--patience") ?? 1),
     jobs: Math.max(1, Number(at("--jobs") ?? 1)),
     tableOnly: a.includes("--table"),
+    channelOff: a.includes("--channel-off"),
   };
 }
 
@@ -169,7 +176,8 @@ async function errorCell(
   while (Date.now() < deadline) {
     if (started()) break;
     const screen = await w.term.capture();
-    agentScreen = screen;
+    // The agent's own screen, before uuldana's line about the switch is printed under it.
+    if (!/^uuldana: \S+ → /m.test(screen)) agentScreen = screen;
     if (succeededAt === null && [...replies(screen)].some((n) => !before.has(n))) {
       succeededAt = Date.now();
     }
@@ -271,12 +279,17 @@ async function main(): Promise<void> {
   // Each agent's release and binary first (npm is asked once per agent), then the cells.
   const jobs: (() => Promise<ErrorCell>)[] = [];
   for (const x of opts.agents) {
-    const spec = SPECS[x];
+    const known = SPECS[x];
+    if (opts.channelOff && !CHANNEL_OFF_ARGS[x]) {
+      throw new Error(`no way to turn ${x}'s channel off`);
+    }
+    const spec = opts.channelOff ? { ...known, args: CHANNEL_OFF_ARGS[x] } : known;
     if (!spec || !AGENT_API[x]) throw new Error(`no agent "${x}" the error matrix knows`);
     const release = await resolveRelease(spec, npmView, node);
     const { bin } = await install(opts.agentsDir, x, spec, release);
     for (const [name, lane] of Object.entries(lanes)) {
       if (lane.api !== AGENT_API[x] || (opts.errors && !opts.errors.includes(name))) continue;
+      const label = opts.channelOff ? `${name} (channel off)` : name;
       jobs.push(async () => {
         const w = new World(opts.dir, `${x}-${name}`);
         let got: CellCore;
@@ -296,7 +309,7 @@ async function main(): Promise<void> {
         const cell: ErrorCell = {
           agent: x,
           version: release.version,
-          lane: name,
+          lane: label,
           ...got,
           dir: w.root,
           load: load(),
@@ -304,7 +317,9 @@ async function main(): Promise<void> {
         };
         await w.end().catch(() => {});
         await w.close();
-        console.log(`${x} ${release.version} ${name} (${lane.class}): ${cell.result}  [${w.root}]`);
+        console.log(
+          `${x} ${release.version} ${label} (${lane.class}): ${cell.result}  [${w.root}]`,
+        );
         console.log(`  drawn: ${cell.drawn.join(" ⏎ ") || "—"}`);
         console.log(
           `  channel: ${cell.channel ?? "—"}; uuldana: ${cell.uuldana}; load ${cell.load}`,

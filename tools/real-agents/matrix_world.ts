@@ -37,6 +37,8 @@ export interface AgentSpec {
   limitProvider?: string;
   /** Why the agent cannot run here; it is not started. */
   notRun?: string;
+  /** Arguments uuldana passes the agent (its config's `args`). */
+  args?: string[];
 }
 
 /** Runs `cmd ARGV` and returns its stdout (stderr dropped; a failure is its output). */
@@ -174,6 +176,7 @@ export class World {
         ? {
           bin,
           ...(road ? { road } : {}),
+          ...(spec.args ? { args: spec.args } : {}),
           env: {
             HOME: this.home,
             ...Object.fromEntries(Object.entries(spec.env).map(([k, v]) => [k, fill(v)])),
