@@ -86,15 +86,18 @@ const MOCKREPLY = /MOCKREPLY-(\d+)/g;
 const replies = (screen: string) => new Set([...screen.matchAll(MOCKREPLY)].map((m) => m[1]));
 const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
 
-/** The rows of `screen` after the last echo of the second turn that speak of the error. */
-export function drawnRows(screen: string, max = 4): string[] {
+/**
+ * The rows of `screen` after the last echo of the second turn that speak of the error (not the
+ * rows naming the cell's folder `root`, whose path may hold those words).
+ */
+export function drawnRows(screen: string, root = "", max = 4): string[] {
   const rows = screen.split("\n");
   let from = -1;
   rows.forEach((r, i) => {
     if (r.includes(SECOND)) from = i;
   });
   return rows.slice(from + 1).map((r) => r.trim()).filter((r) =>
-    r && ERROR_WORDS.test(r) && !r.includes(SECOND)
+    r && ERROR_WORDS.test(r) && !r.includes(SECOND) && !(root && r.includes(root))
   ).slice(0, max).map((r) => r.slice(0, 140));
 }
 
@@ -118,10 +121,10 @@ function args() {
 function journalSays(
   w: World,
   x: string,
-): { channel: string | null; acted: string | null; rejected: number } {
+): { channel: string | null; acted: string | null; rejected: number; screen: string[] } {
   return w.journal((j) => {
     const run = j.runs(50).findLast((r) => r.agent === x);
-    if (!run) return { channel: null, acted: null, rejected: 0 };
+    if (!run) return { channel: null, acted: null, rejected: 0, screen: [] };
     const ds = j.decisions(run.id);
     const ev = ds.find((d) =>
       d.verdict === "event" && (d.event?.type === "limit" || d.event?.type === "error")
@@ -139,7 +142,13 @@ function journalSays(
     const acted = act
       ? `${act.source}${act.hit ? `: ${act.hit.kind} "${act.hit.message.slice(0, 80)}"` : ""}`
       : null;
-    return { channel, acted, rejected: ds.filter((d) => d.verdict === "rejected").length };
+    return {
+      channel,
+      acted,
+      rejected: ds.filter((d) => d.verdict === "rejected").length,
+      // The screen the run ended on (kept at a handoff): the agent's own, whole.
+      screen: j.screen(run.id) ?? [],
+    };
   });
 }
 
@@ -187,7 +196,7 @@ async function errorCell(
   const handed = started();
   const said = journalSays(w, x);
   const errorAt = firstError()?.t;
-  const drawn = drawnRows(agentScreen);
+  const drawn = drawnRows(said.screen.length ? said.screen.join("\n") : agentScreen, w.root);
   const base = {
     class: lane.class,
     drawn,
@@ -299,7 +308,7 @@ async function main(): Promise<void> {
         } catch (e) {
           got = {
             class: lane.class,
-            drawn: drawnRows(await w.term.capture().catch(() => "")),
+            drawn: drawnRows(await w.term.capture().catch(() => ""), w.root),
             channel: null,
             uuldana: "?",
             result: `FAIL: ${(e as Error).message.split("\n")[0]}`,
