@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { DEFAULT_HANDOFF_POLICY, shouldHandOff } from "./policy.ts";
+import { parseDuration } from "./reset_time.ts";
 
 const rate = { kind: "rate" as const, message: "Rate limit reached", resetsAt: null };
 
@@ -20,7 +21,9 @@ Deno.test("the agent's own stated wait outweighs the attempt count", () => {
   assertEquals(shouldHandOff({ ...rate, attempt: 3, waitSeconds: 0 }), false);
   // An hours-long wait drawn as a retry: "retrying in 3h 20m", "retrying in 2h (2:15pm)".
   assertEquals(shouldHandOff({ ...rate, attempt: 1, waitSeconds: 3 * 3600 + 20 * 60 }), true);
-  assertEquals(shouldHandOff({ ...rate, attempt: 2, waitSeconds: 2 * 3600 }), true);
+  const twoHours = parseDuration("2h (2:15pm)");
+  assertEquals(twoHours, 2 * 3600);
+  assertEquals(shouldHandOff({ ...rate, attempt: 2, waitSeconds: twoHours! }), true);
   // Ten retries are the work standing still, however short each wait.
   assertEquals(shouldHandOff({ ...rate, attempt: 9, waitSeconds: 30 }), false);
   assertEquals(shouldHandOff({ ...rate, attempt: 10, waitSeconds: 30 }), true);
