@@ -115,8 +115,10 @@ export function detectClaudeLimit(lines: readonly string[], opts: DetectOptions)
 // An API error Claude does not retry is the turn's only message, on a `●` row of its own, not a
 // `⎿` row: `● API Error: 400 This organization has been disabled.` (2.1.332, the error matrix).
 // A limit when its text is one of the row's; the prompt's continuation rows may come before it and
-// only right-aligned status after it: a reply the model wrote in those words ends with the
-// turn-time row (`✻ Cogitated for 0s · done 6:13 PM`), an error does not.
+// only Claude's status after it, indented deeper than any message (right-aligned, or its notice
+// above the input box inside tmux: `tmux focus-events off · add 'set -g focus-events on' …` at
+// column 18): a reply the model wrote in those words ends with the turn-time row (`✻ Cogitated for
+// 0s · done 6:13 PM`), an error does not.
 function _apiErrorBlock(turn: readonly string[]): Omit<_LimitRow, "last"> | null {
   const at = turn.findIndex((r) => _HEADER.test(r));
   if (at < 0 || !/^[⏺●] API Error: /.test(turn[at])) return null;
@@ -128,7 +130,7 @@ function _apiErrorBlock(turn: readonly string[]): Omit<_LimitRow, "last"> | null
   }
   for (; k < turn.length; k++) {
     const r = turn[k];
-    if (r.trim() !== "" && !_RIGHT_ALIGNED.test(r)) return null;
+    if (r.trim() !== "" && !/^ {8,}\S/.test(r)) return null;
   }
   const message = normalizeSpace(parts.join(" "));
   const rule = matchRule(message, _ROW_RULES, _ROW_VETOES);
