@@ -32,19 +32,15 @@ import { join } from "node:path";
 import { readSimLog } from "../../src/sim/log.ts";
 import { AGENT_API, type ErrorLane, loadLanes } from "./error_lanes.ts";
 import {
+  firstTurn,
   handoffTimes,
   install,
   leftovers,
   nodeVersion,
   npmView,
-  partner,
-  ready,
-  REQUEST,
   SECOND,
   setPatience,
   SPECS,
-  START_MS,
-  until,
 } from "./matrix.ts";
 import { type AgentSpec, sleep, World } from "./matrix_world.ts";
 import { resolveRelease } from "./release.ts";
@@ -161,17 +157,7 @@ async function errorCell(
   name: string,
   lane: ErrorLane,
 ): Promise<CellCore> {
-  const to = partner(x, "codex", "gemini");
-  w.configure([x, to], x, bin, spec, { SIM_MODEL_URL: w.mock.receiverUrl });
-  await w.start(["run", x]);
-  await ready(w, spec.ready);
-  await w.type(REQUEST);
-  await until(
-    "the mock's first reply on screen",
-    async () => (await w.term.capture()).includes("MOCKREPLY-"),
-    START_MS,
-  );
-  await sleep(1500);
+  const to = await firstTurn(w, x, bin, spec);
   const before = replies(await w.term.capture());
   await w.mock.lane(name);
   await w.type(SECOND);
