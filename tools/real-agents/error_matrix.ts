@@ -233,6 +233,8 @@ const round = (n: number) => Math.round(n * 10) / 10;
 export function renderErrorTable(cells: readonly ErrorCell[]): string {
   const order = Object.keys(AGENT_API);
   const esc = (s: string) => s.replaceAll("|", "\\|").replaceAll("`", "'");
+  // A dialog's borders and padding say nothing.
+  const row = (s: string) => s.replace(/[│┃]/g, " ").replace(/\s+/g, " ").trim();
   const rows = [...cells].sort((a, b) =>
     order.indexOf(a.agent) - order.indexOf(b.agent) || a.lane.localeCompare(b.lane)
   ).map((c) => {
@@ -242,7 +244,7 @@ export function renderErrorTable(cells: readonly ErrorCell[]): string {
       c.toSuccess !== undefined ? `success ${c.toSuccess} s` : "",
     ].filter(Boolean).join(", ");
     return `| ${c.agent} ${c.version} | ${c.lane} (${c.class}) | ${
-      esc(c.drawn.join(" ⏎ ") || "—")
+      esc(c.drawn.map(row).join(" ⏎ ") || "—")
     } | ${esc(c.channel ?? "—")} | ${esc(c.uuldana)} | ${times || "—"} | ${
       esc(c.result)
     } | ${c.load} |`;
