@@ -166,6 +166,8 @@ async function errorCell(
   const firstError = () => w.mock.requests().find((r) => r.limited && r.account === "agent");
   // Watch the screen until the handoff, or (transient, warning) the agent's later success and 8 s.
   let agentScreen = "";
+  // The last screen that showed the error (a transient one is gone once the agent succeeds).
+  let errorScreen = "";
   let succeededAt: number | null = null;
   const deadline = Date.now() + (lane.class === "hard" ? 180_000 : 240_000) * patienceOf();
   while (Date.now() < deadline) {
@@ -173,6 +175,7 @@ async function errorCell(
     const screen = await w.term.capture();
     // The agent's own screen, before uuldana's line about the switch is printed under it.
     if (!/^uuldana: \S+ → /m.test(screen)) agentScreen = screen;
+    if (succeededAt === null && drawnRows(agentScreen, w.root).length) errorScreen = agentScreen;
     if (succeededAt === null && [...replies(screen)].some((n) => !before.has(n))) {
       succeededAt = Date.now();
     }
@@ -182,7 +185,10 @@ async function errorCell(
   const handed = started();
   const said = journalSays(w, x);
   const errorAt = firstError()?.t;
-  const drawn = drawnRows(said.screen.length ? said.screen.join("\n") : agentScreen, w.root);
+  const drawn = drawnRows(
+    handed && said.screen.length ? said.screen.join("\n") : errorScreen || agentScreen,
+    w.root,
+  );
   const base = {
     class: lane.class,
     drawn,
