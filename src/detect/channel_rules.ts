@@ -152,10 +152,13 @@ export class ChannelRules {
         this.#turns.add(event.turn ?? "");
         this.#notLimit = null;
         this.#vetoed = null;
+        // A new turn's retries are its own (OpenCode says busy again with each retry: not then).
+        if (event.type === "prompt") this.#retrying = null;
         return null;
       case "idle":
         if (event.turn === undefined) this.#turns.clear();
         else this.#turns.delete(event.turn);
+        this.#retrying = null;
         return null;
       case "error":
         this.#notLimit = event;
@@ -290,7 +293,6 @@ export class ChannelRules {
     return this.#host.reach(hit, atMs);
   }
 
-  // The screen's limit, rejected because the channel called the turn's failure an error.
   // The screen's rate limit is at an attempt the channel already said the agent retries.
   #retriedPast(hit: LimitHit): boolean {
     return hit.kind === "rate" && !hit.final && hit.attempt !== undefined &&
@@ -313,6 +315,7 @@ export class ChannelRules {
     });
   }
 
+  // The screen's limit, rejected because the channel called the turn's failure an error.
   #rejectScreen(hit: LimitHit, atMs: number, error: ChannelError): void {
     const said = error.code ? `${error.code}: ${error.message}` : error.message;
     const at = { atMs, offset: this.#host.offset(), hit };

@@ -467,6 +467,19 @@ Deno.test("the channel's word that the agent retries a rate limit rejects the sc
     kilo,
   );
   assertEquals(after.verdict, null);
+  // A new turn's rate limit is its own: the word on the last turn's retries does not carry over.
+  const next = drive(
+    [
+      { at: 0, event: prompt },
+      { at: 10, event: retry(3) },
+      { at: 100, event: { type: "idle" } },
+      { at: 200, event: prompt },
+      { at: 300, bytes: footer(3) },
+    ],
+    5000,
+    kilo,
+  );
+  assertEquals(next.verdict?.kind, "limit");
   // Without the channel's word the screen acts on attempt 3 (it could read no wait).
   const silent = drive([{ at: 0, event: prompt }, { at: 10, bytes: footer(3) }], 5000, kilo);
   assertEquals(silent.verdict?.kind, "limit");
