@@ -125,6 +125,18 @@ const _geminiRow = (mark: string): _Draw => (text) => {
     { name: "0.61 busy", rows: geminiScreen(row, true), state: "busy" },
   ];
 };
+// Its `ℹ` notices in the turn, also right after a limit row: it went on after that limit.
+const _geminiNotice: _Draw = (text) => [
+  ..._geminiRow("ℹ")(text),
+  {
+    name: "0.61 after a limit row",
+    rows: geminiScreen([
+      "✕ [API Error: You have exhausted your daily quota on this model.]",
+      ..._w(text, COLS, "ℹ ", "  "),
+    ]),
+    state: "idle",
+  },
+];
 
 // Qwen's `✕` rows, at column 0 and at column 2 (0.24.4).
 const _qwenRow: _Draw = (text) => {
@@ -156,7 +168,8 @@ const _openCodeProvider = (frame: typeof opencodeScreen): _Draw => (text) => {
     { name: "retry footer", rows: frame([], footer), state: "retrying" },
   ];
 };
-// Their limit dialogs: a title ("Free limit reached", "Go limit reached") over the text.
+// OpenCode's limit dialogs (not recorded; drawn from its source): a title ("Free limit reached",
+// "Go limit reached") over the text.
 const _openCodeDialog = (frame: typeof opencodeScreen): _Draw => (text) => {
   const title = /^Go\b/.test(text) ? "Go limit reached" : "Free limit reached";
   const box = [
@@ -180,13 +193,14 @@ const _piError: _Draw = (text) => {
 export const SURFACES: Record<string, Record<string, _Draw>> = {
   claude: { row: _claudeRow, footer: _claudeFooter },
   codex: { cell: _codexCell },
-  gemini: { dialog: _geminiDialog, error: _geminiRow("✕"), info: _geminiRow("ℹ") },
+  gemini: { dialog: _geminiDialog, error: _geminiRow("✕"), info: _geminiNotice },
   qwen: { api: _qwenRow, line: _qwenRow },
   copilot: { row: _copilotRow },
   opencode: {
     provider: _openCodeProvider(opencodeScreen),
     dialog: _openCodeDialog(opencodeScreen),
   },
-  kilo: { provider: _openCodeProvider(kiloScreen), dialog: _openCodeDialog(kiloScreen) },
+  // Kilo 7.7.7's TUI has no usage dialogs.
+  kilo: { provider: _openCodeProvider(kiloScreen) },
   pi: { error: _piError },
 };

@@ -152,16 +152,17 @@ const _launch = optionPromptLaunch("gemini", "--prompt-interactive", _ROADS, _RE
 
 /**
  * Gemini's limit: its limit dialog (a box offering `● 1. …`, with no later prompt below), or its
- * `✕ [API Error: …]` row after the latest turn with the input box back; never when it says it is
- * switching to another model by itself.
+ * `✕ [API Error: …]` row after the latest turn with the input box back; never one shown before
+ * Gemini says it switched to another model by itself or is retrying (it went on after it).
  */
 function _detect(lines: readonly string[], opts: DetectOptions): LimitHit | null {
   const rows = hideDelivered(lines, opts.delivered);
-  // Below the last prompt row (the latest echo while a dialog hides the input box).
-  const lastPrompt = promptAbove(rows, rows.length, isGeminiPrompt);
-  if (anyShown(rows.slice(lastPrompt + 1), _INFO_VETOES)) return null;
+  // What its turn showed up to its latest own notice is over; a limit after it still counts.
+  let wentOn = rows.length - 1;
+  while (wentOn >= 0 && !_INFO_VETOES.some((v) => v.test(rows[wentOn]))) wentOn--;
+  if (wentOn >= 0) rows.fill("", promptAbove(rows, wentOn, isGeminiPrompt) + 1, wentOn + 1);
   return detectInDialogs(rows, _DIALOG_RULES, opts, isGeminiPrompt, _DIALOG_VETOES) ??
-    detectApiErrorLine(rows, _ERROR_RULES, opts, isGeminiPrompt, _INFO_VETOES, _ERROR_VETOES);
+    detectApiErrorLine(rows, _ERROR_RULES, opts, isGeminiPrompt, [], _ERROR_VETOES);
 }
 
 /**

@@ -5,7 +5,7 @@
  * needs on one of its surfaces (where that agent draws the text): the hard messages as
  * {@linkcode LimitRule}s, every other class as a veto, and the warnings with their reset for the
  * limit ledger. Within a surface the file's order is kept: the first entry that matches wins.
- * docs/detection.md says how to add a release's messages. Pure.
+ * docs/limit-data.md says how the data is made and how to add a release's messages. Pure.
  *
  * @module
  */
@@ -188,4 +188,22 @@ export function warningIn(
   const m = classifyText(agent, surface, text);
   if (m?.class !== "warning") return null;
   return { id: m.id, message: text, resetsAt: readResetTime(text, now, timeZone).at };
+}
+
+/**
+ * The usage warning `text` is on any of `agent`'s surfaces (for a text a channel carried, which
+ * names no surface), as {@linkcode warningIn} reads it; null when it is none of its warnings.
+ */
+export function warningAnywhere(
+  agent: string,
+  text: string,
+  now: Date,
+  timeZone?: string,
+): LimitWarning | null {
+  if (!LIMIT_FILES[agent]) return null;
+  for (const surface of surfaces(agent)) {
+    const warning = warningIn(agent, surface, text, now, timeZone);
+    if (warning) return warning;
+  }
+  return null;
 }

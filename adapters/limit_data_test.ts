@@ -7,6 +7,7 @@ import {
   limitRules,
   limitVetoes,
   surfaces,
+  warningAnywhere,
   warningIn,
 } from "./limit_data.ts";
 import { matchRule } from "./screen_text.ts";
@@ -30,7 +31,7 @@ Deno.test("every agent has a limit file, and each is valid against limits.schema
   }
 });
 
-Deno.test("ids are unique, every example matches its own pattern, no reset where none is stated", () => {
+Deno.test("ids are unique, every example matches its own pattern, a limit states the reset it has", () => {
   const problems: string[] = [];
   for (const [agent, file] of Object.entries(LIMIT_FILES)) {
     const seen = new Set<string>();
@@ -46,7 +47,9 @@ Deno.test("ids are unique, every example matches its own pattern, no reset where
           );
         }
       });
-      if (m.reset === "none" && m.resetExample !== null) {
+      // Where the reset is used (a limit's, a warning's for the ledger), the two must agree.
+      const used = m.class === "hard" || m.class === "warning";
+      if (used && m.reset === "none" && m.resetExample !== null) {
         problems.push(`${agent}.json: ${m.id}: reset "none" but resetExample ${m.resetExample}`);
       }
     }
@@ -110,6 +113,14 @@ Deno.test("a warning is told apart, with the reset it states; a limit or a plain
     null,
   );
   assertEquals(warningIn("claude", "row", "Done: the tests pass.", now, "UTC"), null);
+  // A channel's text names no surface: every surface of the agent is asked.
+  const codexWarning = LIMIT_FILES.codex.messages.find((m) => m.class === "warning");
+  assert(codexWarning, "codex.json has a warning");
+  assertEquals(
+    warningAnywhere("codex", codexWarning.examples[0], now, "UTC")?.id,
+    codexWarning.id,
+  );
+  assertEquals(warningAnywhere("auggie", "You've used 90% of your limit", now), null);
 });
 
 Deno.test("an agent or a surface the data does not have is an error, not an empty list", () => {

@@ -8,7 +8,7 @@
  */
 import type { DetectOptions, LimitHit } from "./adapter.ts";
 import { OPENCODE_DIALOG_TITLES } from "./limit_messages.ts";
-import { type SurfaceRules, surfaceRules } from "./limit_data.ts";
+import { type SurfaceRules, surfaceRules, surfaces } from "./limit_data.ts";
 import { parseDuration } from "./reset_time.ts";
 import { hideDelivered, matchRule, normalizeSpace, ruleHit, stripBorders } from "./screen_text.ts";
 
@@ -32,14 +32,15 @@ export function openCodeDetector(
   agent = "opencode",
 ): (lines: readonly string[], opts: DetectOptions) => LimitHit | null {
   const provider = surfaceRules(agent, "provider");
-  const dialog = surfaceRules(agent, "dialog");
+  // Kilo 7.7.7's TUI has no usage dialogs (its web console does); OpenCode's has two.
+  const dialog = surfaces(agent).includes("dialog") ? surfaceRules(agent, "dialog") : null;
   return (lines, opts) => {
     const rows = hideDelivered(lines, opts.delivered);
     let box = -1;
     for (let i = rows.length - 1; i >= 0 && box < 0; i--) if (_BOX_BOTTOM.test(rows[i])) box = i;
     const footer = box < 0 ? [] : rows.slice(box + 1).filter((r) => r.trim() !== "");
     return _retryFooter(footer, provider, opts) ??
-      _dialog(rows, dialog, opts) ??
+      (dialog ? _dialog(rows, dialog, opts) : null) ??
       (box >= 0 && !footer.some((r) => _BUSY.test(r))
         ? _errorBlock(rows, box, provider, opts)
         : null);

@@ -1,7 +1,8 @@
 /**
  * Reset times as agents print them ("resets 3:01am (UTC)", "try again at 3:02 AM",
  * "Access resets at 3:06 AM UTC", "Dec 2nd, 2026 7:52 PM", "try again in 5 days 22 hours",
- * "reset after 1h2m3s") resolved to an instant against a clock. Pure.
+ * "reset after 1h2m3s", "Try again in ~142 min.", "resets in 12m") resolved to an instant against
+ * a clock. A retry's countdown ("retrying in 13s") is not a reset. Pure.
  *
  * @module
  */
@@ -73,14 +74,15 @@ const _DATE = String
 const _ZONE = String
   .raw`(?:\s*\(([^)\n]{1,40})\)|\s+((?:UTC|GMT)(?:[+-]\d{1,2}(?::?\d{2})?)?|[A-Z]{2,5}(?![a-z])))?`;
 const _ABSOLUTE = new RegExp(
-  String.raw`\b(?:resets?(?:\s+(?:at|on))?|try again at|reset at)\s+(?:${_DATE})?${_TIME}${_ZONE}`,
+  String
+    .raw`\b(?:resets?(?:\s+(?:at|on))?|try again (?:at|after|on)|reset at)\s+(?:${_DATE})?${_TIME}${_ZONE}`,
   "i",
 );
 const _UNIT = String
   .raw`\d+(?:\.\d+)?\s*(?:days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)(?![a-z])`;
 const _RELATIVE = new RegExp(
   String
-    .raw`\b(?:resets?|reset|try again|retry|Please retry|will reset)\s+(?:in|after)\s+((?:${_UNIT}(?:,?\s*(?:and\s+)?)?)+)`,
+    .raw`\b(?:resets?|reset|try again|retry|Please retry|will reset)\s+(?:in|after)\s+(?:~\s?|about\s+|approximately\s+|around\s+)?((?:${_UNIT}(?:,?\s*(?:and\s+)?)?)+)`,
   "i",
 );
 // "will reset at 2026-12-02T00:52:26.000Z" (a provider's quota error, as Qwen Code shows it).

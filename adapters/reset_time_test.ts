@@ -68,3 +68,44 @@ Deno.test("durations", () => {
   assertEquals(parseDuration("1h2m3.5s"), 3724);
   assertEquals(parseDuration("soon"), null);
 });
+
+Deno.test("relative resets as the agents print them: approximate, compact, spelled out", () => {
+  // pi 0.73 (issue 29): a provider's wait, approximate.
+  assertEquals(parseResetTime("Try again in ~142 min.", now), "2026-03-10T04:22:00.000Z");
+  assertEquals(parseResetTime("try again in about 2 hours", now), "2026-03-10T04:00:00.000Z");
+  assertEquals(parseResetTime("try again in 3h 20m", now), "2026-03-10T05:20:00.000Z");
+  assertEquals(
+    parseResetTime("Go usage limit reached. It will reset in 4 days 20 hours.", now),
+    "2026-03-14T22:00:00.000Z",
+  );
+  // Claude's fast mode (a fallback: it goes on at normal speed), its reset all the same.
+  assertEquals(
+    parseResetTime("Fast limit reached, fast mode paused · resets in 12m", now),
+    "2026-03-10T02:12:00.000Z",
+  );
+  // Gemini: a per-minute 429's suggestion, and a capacity's reset (Go's duration format).
+  assertEquals(parseResetTime("Suggested retry after 60s.", now), "2026-03-10T02:01:00.000Z");
+  assertEquals(
+    parseResetTime("Your quota will reset after 2h17m0s.", now),
+    "2026-03-10T04:17:00.000Z",
+  );
+  assertEquals(parseResetTime("resets in 1 hr 5 min", now), "2026-03-10T03:05:00.000Z");
+  // A retry's countdown is not when the limit resets.
+  assertEquals(parseResetTime("retrying in 3h 20m attempt #2", now), null);
+});
+
+Deno.test("dates with years, in either order of day and time", () => {
+  assertEquals(
+    parseResetTime("or try again at Apr 28th, 2026 10:03 PM.", now, "UTC"),
+    "2026-04-28T22:03:00.000Z",
+  );
+  // A year shown is kept even when the date has passed.
+  assertEquals(
+    parseResetTime("try again at Jan 3rd, 2026 7:52 PM.", now, "UTC"),
+    "2026-01-03T19:52:00.000Z",
+  );
+  assertEquals(
+    parseResetTime("Please try again after April 20, 2026 at 2:00 AM (UTC).", now),
+    "2026-04-20T02:00:00.000Z",
+  );
+});

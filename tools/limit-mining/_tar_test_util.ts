@@ -4,6 +4,8 @@
  * @module
  */
 
+import { bytesOf } from "./_bytes_test_util.ts";
+
 const enc = new TextEncoder();
 
 /** A ustar archive of `files` (path → text or bytes). */
@@ -30,11 +32,5 @@ export function tarArchive(files: Record<string, string | Uint8Array>): Uint8Arr
     blocks.push(body);
   }
   blocks.push(new Uint8Array(1024));
-  const out = new Uint8Array(blocks.reduce((n, b) => n + b.length, 0));
-  let o = 0;
-  for (const b of blocks) {
-    out.set(b, o);
-    o += b.length;
-  }
-  return out;
+  return bytesOf(...blocks);
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { scanJsLiterals } from "./js_literals.ts";
-import { scanTextRuns, splitRun, type TextRun } from "./raw_strings.ts";
+import { type FillMarker, scanTextRuns, splitRun, type TextRun } from "./raw_strings.ts";
 import { isTopicText } from "./topic.ts";
 
 /** One candidate message, as written to `testdata/limit-mining/<agent>-<version>.json`. */
@@ -73,8 +73,8 @@ export class CandidateSet {
     else this.#byText.set(t, { text: t, file, offset, code: code(), count: 1 });
   }
 
-  /** Mines one file's bytes. */
-  mine(file: string, bytes: Uint8Array, kind: SourceKind): void {
+  /** Mines one file's bytes (`fill`: the byte a binary's format strings mark a fill with). */
+  mine(file: string, bytes: Uint8Array, kind: SourceKind, fill?: FillMarker): void {
     if (kind === "js") {
       scanJsLiterals(
         bytes,
@@ -86,7 +86,7 @@ export class CandidateSet {
     // its bundle so (and again as bytecode strings): its literals are the agent's texts and the
     // rest is the runtime's own. In a native binary every other run is read as text.
     const runs: TextRun[] = [];
-    scanTextRuns(bytes, (run) => runs.push(run));
+    scanTextRuns(bytes, (run) => runs.push(run), 8, 0, bytes.length, fill);
     const scripts = runs.filter((r) =>
       r.end - r.start >= JS_RUN && contains(bytes, FUNCTION, r.start, r.end)
     );
@@ -107,7 +107,7 @@ export class CandidateSet {
     if (scripts.some((r) => contains(bytes, BUN, r.start, r.start + 256))) return;
     for (const run of runs) {
       if (scripts.includes(run)) continue;
-      for (const piece of splitRun(bytes, run)) {
+      for (const piece of splitRun(bytes, run, fill)) {
         this.add(
           piece.value,
           file,

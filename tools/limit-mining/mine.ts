@@ -23,7 +23,8 @@ Usage:
   deno run -A tools/limit-mining/mine.ts [options] [NAME | NAME@VERSION ...]
 
 With no NAME, mines every NAME@VERSION folder in the agents folder whose NAME it knows
-(${Object.keys(LAYOUTS).join(", ")}; tools/limit-mining/agents.json says where each keeps its code).
+(${Object.keys(LAYOUTS).join(", ")};
+tools/limit-mining/agents.json says where each keeps its code).
 
 Options:
   --agents-dir DIR   where agents are installed as NAME@VERSION/ (default: $UULDANA_AGENTS_DIR)
@@ -118,9 +119,14 @@ async function previousRelease(
   return best ? await readJson<CandidatesFile>(`${out}/${agent}-${best}.json`) : null;
 }
 
+/** A text on one line: its line breaks shown as \\n. */
+function oneLine(text: string): string {
+  return text.replace(/\r?\n/g, "\\n");
+}
+
 function list(title: string, items: string[], limit = Infinity): void {
   console.log(`${title}: ${items.length}`);
-  for (const t of items.slice(0, limit)) console.log(`  ${t}`);
+  for (const t of items.slice(0, limit)) console.log(`  ${oneLine(t)}`);
   if (items.length > limit) console.log(`  … ${items.length - limit} more (--all lists them)`);
 }
 
@@ -135,7 +141,7 @@ async function mineOne(
   const files: string[] = [];
   await forEachSource(`${agentsDir}/${agent}@${version}`, layout, (source) => {
     files.push(source.file);
-    set.mine(source.file, source.bytes, source.kind);
+    set.mine(source.file, source.bytes, source.kind, source.fill);
   });
   if (files.length === 0) {
     fail(`No code found for ${agent}@${version} in ${agentsDir}: is it installed there?`);
@@ -159,13 +165,13 @@ async function mineOne(
     console.log(`-- against ${agent} ${previous.version}`);
     list("new", d.added);
     console.log(`changed: ${d.changed.length}`);
-    for (const c of d.changed) console.log(`  - ${c.before}\n  + ${c.after}`);
+    for (const c of d.changed) console.log(`  - ${oneLine(c.before)}\n  + ${oneLine(c.after)}`);
     list("removed", d.removed);
     fresh = new Set([...d.added, ...d.changed.map((c) => c.after)]);
   }
   const data = await readJson<{ messages: DataMessage[] }>(`${opts.data}/${agent}.json`);
   if (data) {
-    const d = diffData(data.messages, candidates);
+    const d = diffData(data.messages, candidates, version);
     console.log(`-- against ${opts.data}/${agent}.json (${data.messages.length} messages)`);
     console.log(`changed: ${d.changed.length}`);
     for (const c of d.changed) {
@@ -188,18 +194,24 @@ async function mineOne(
 }
 
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({
-    args: Deno.args,
-    allowPositionals: true,
-    options: {
-      "agents-dir": { type: "string" },
-      out: { type: "string", default: `${REPO}/testdata/limit-mining` },
-      data: { type: "string", default: `${REPO}/adapters/limits` },
-      date: { type: "string", default: new Date().toISOString().slice(0, 10) },
-      all: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: Deno.args,
+      allowPositionals: true,
+      options: {
+        "agents-dir": { type: "string" },
+        out: { type: "string", default: `${REPO}/testdata/limit-mining` },
+        data: { type: "string", default: `${REPO}/adapters/limits` },
+        date: { type: "string", default: new Date().toISOString().slice(0, 10) },
+        all: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (e) {
+    fail(`${(e as Error).message.split(". ")[0]}: see --help.`);
+  }
+  const { values, positionals } = parsed;
   if (values.help) {
     console.log(HELP);
     Deno.exit(0);

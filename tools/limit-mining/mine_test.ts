@@ -1,20 +1,10 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import zlib from "node:zlib";
+import { bytesOf } from "./_bytes_test_util.ts";
 import { tarArchive } from "./_tar_test_util.ts";
 
 const MINE = new URL("./mine.ts", import.meta.url).pathname;
 const enc = new TextEncoder();
-
-function join(...parts: (string | Uint8Array)[]): Uint8Array {
-  const chunks = parts.map((p) => typeof p === "string" ? enc.encode(p) : p);
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.length;
-  }
-  return out;
-}
 
 async function put(path: string, bytes: Uint8Array | string): Promise<void> {
   await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
@@ -55,12 +45,12 @@ Deno.test("one command mines JS, a Bun binary, a Rust binary and an embedded pac
       "function f(){return 1}".repeat(4000) + "})";
     await put(
       `${agents}/claude@2.0.0/node_modules/@anthropic-ai/claude-code/bin/claude.exe`,
-      join(ELF, NUL, "Vec capacity overflow in the runtime", NUL, bundle, NUL),
+      bytesOf(ELF, NUL, "Vec capacity overflow in the runtime", NUL, bundle, NUL),
     );
     // codex: Rust constants packed side by side.
     await put(
       `${agents}/codex@0.1.0/node_modules/@openai/codex-linux-x64/vendor/bin/codex`,
-      join(
+      bytesOf(
         ELF,
         NUL,
         "Implement this plan?You’re out of credits. Your workspace is out of credits.Request increase?",
@@ -71,11 +61,11 @@ Deno.test("one command mines JS, a Bun binary, a Rust binary and an embedded pac
     const tar = tarArchive({
       "package/cli-main.js":
         'log("You\\u2019ve reached your additional usage limit for your plan.")',
-      "package/prebuilds/linux-x64/runtime.node": join(
+      "package/prebuilds/linux-x64/runtime.node": bytesOf(
         ELF,
         NUL,
         "You've used all your Copilot Free chat requests for the month.",
-        new Uint8Array([0xc0, 0x4d]),
+        [0xc0, 0x4d],
         " Upgrade your plan.",
         NUL,
       ),
@@ -83,7 +73,7 @@ Deno.test("one command mines JS, a Bun binary, a Rust binary and an embedded pac
     });
     await put(
       `${agents}/copilot@1.0.0/node_modules/@github/copilot-linux-x64/copilot`,
-      join(ELF, NUL, "NODE_SEA_BLOB", zlib.gzipSync(tar), "trailing bytes"),
+      bytesOf(ELF, NUL, "NODE_SEA_BLOB", zlib.gzipSync(tar), "trailing bytes"),
     );
     const out = `${dir}/out`;
     const r = await mine("--agents-dir", agents, "--out", out, "--data", `${dir}/none`);

@@ -8,6 +8,7 @@
  */
 import { embeddedFiles } from "./embedded_archives.ts";
 import type { SourceKind } from "./candidates.ts";
+import type { FillMarker } from "./raw_strings.ts";
 
 /** Where an agent's shipped code lives inside `NAME@VERSION/`. */
 export interface AgentLayout {
@@ -19,6 +20,8 @@ export interface AgentLayout {
   skip?: string[];
   /** Paths inside a binary's embedded package tarball to mine instead of the binary's own text. */
   embedded?: string[];
+  /** The byte its binaries' format strings mark a fill with (Copilot's runtime: 192, 0xC0). */
+  fillMarker?: FillMarker;
 }
 
 /** One file to mine. */
@@ -27,6 +30,8 @@ export interface Source {
   file: string;
   kind: SourceKind;
   bytes: Uint8Array;
+  /** The layout's fill marker, for a binary. */
+  fill?: FillMarker;
 }
 
 const JS = /\.(?:js|mjs|cjs)$/;
@@ -90,11 +95,16 @@ export async function forEachSource(
         for (const inner of embeddedFiles(bytes)) {
           if (!layout.embedded.some((e) => inner.name === e)) continue;
           const innerKind = JS.test(inner.name) ? "js" : "binary";
-          use({ file: `${file} → ${inner.name}`, kind: innerKind, bytes: inner.bytes });
+          use({
+            file: `${file} → ${inner.name}`,
+            kind: innerKind,
+            bytes: inner.bytes,
+            fill: layout.fillMarker,
+          });
         }
         continue;
       }
-      use({ file, kind, bytes });
+      use({ file, kind, bytes, fill: layout.fillMarker });
     }
   }
 }

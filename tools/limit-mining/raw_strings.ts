@@ -36,9 +36,14 @@ function multiByte(bytes: Uint8Array, i: number, to: number): number {
 }
 
 /**
- * Calls `emit` with every run of at least `minLength` printable bytes in `bytes[from, to)`.
- * A 0xC0 byte and the byte after it stay inside a run: Copilot's native runtime marks the fills
- * of its format strings so (`…for the month.\xC0M Upgrade your plan…`).
+ * A byte that marks a format string's fill inside a run, followed by one byte of its own: Copilot's
+ * native runtime writes `…for the month.\xC0M Upgrade your plan…`. Never valid UTF-8.
+ */
+export type FillMarker = 0xc0;
+
+/**
+ * Calls `emit` with every run of at least `minLength` printable bytes in `bytes[from, to)`. With
+ * `fill`, that byte and the byte after it stay inside a run.
  */
 export function scanTextRuns(
   bytes: Uint8Array,
@@ -46,6 +51,7 @@ export function scanTextRuns(
   minLength = 8,
   from = 0,
   to = bytes.length,
+  fill?: FillMarker,
 ): void {
   let start = -1;
   let i = from;
@@ -53,7 +59,7 @@ export function scanTextRuns(
     const c = bytes[i];
     let n = 0;
     if ((c >= 0x20 && c < 0x7f) || c === 9 || c === 10 || c === 13) n = 1;
-    else if (c >= 0x80) n = c === 0xc0 && start >= 0 && i + 1 < to ? 2 : multiByte(bytes, i, to);
+    else if (c >= 0x80) n = c === fill && start >= 0 && i + 1 < to ? 2 : multiByte(bytes, i, to);
     if (n > 0) {
       if (start < 0) start = i;
       i += n;
@@ -90,12 +96,12 @@ const NAMES = new Set([
 
 const utf8 = new TextDecoder("utf-8");
 
-/** The run's text, with Copilot's 0xC0 fill markers written `${…}`. */
-function decodeRun(bytes: Uint8Array, start: number, end: number): string {
+/** The run's text, with its fill markers written `${…}`. */
+function decodeRun(bytes: Uint8Array, start: number, end: number, fill?: FillMarker): string {
   let out = "";
   let seg = start;
-  for (let k = start; k < end; k++) {
-    if (bytes[k] === 0xc0) {
+  for (let k = start; fill !== undefined && k < end; k++) {
+    if (bytes[k] === fill) {
       out += utf8.decode(bytes.subarray(seg, k)) + "${…}";
       k++;
       seg = k + 1;
@@ -109,11 +115,11 @@ function decodeRun(bytes: Uint8Array, start: number, end: number): string {
  * ends and the next begins with no space (`continue.Your`, `secondsYou`), and at line breaks.
  * Offsets are byte offsets in `bytes`.
  */
-export function splitRun(bytes: Uint8Array, run: TextRun): TextPiece[] {
+export function splitRun(bytes: Uint8Array, run: TextRun, fill?: FillMarker): TextPiece[] {
   const pieces: TextPiece[] = [];
   let seg = run.start;
   const push = (end: number) => {
-    if (end > seg) pieces.push({ value: decodeRun(bytes, seg, end), start: seg, end });
+    if (end > seg) pieces.push({ value: decodeRun(bytes, seg, end, fill), start: seg, end });
     seg = end;
   };
   for (let k = run.start + 1; k < run.end - 1; k++) {

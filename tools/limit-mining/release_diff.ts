@@ -14,7 +14,8 @@ export interface DataMessage {
   template: string;
   match: string;
   matchFlags?: string;
-  source?: { reported?: string };
+  source?: { reported?: string; code?: string };
+  versions?: string[];
 }
 
 /** One text that changed wording between two releases. */
@@ -93,21 +94,42 @@ function matcher(m: DataMessage): RegExp | null {
   }
 }
 
-/** Compares the classified messages with a release's candidates. */
+/** How much of a literal's start to look for in a message's code (before any `\u2014` escape). */
+const PREFIX = 24;
+
+/**
+ * True if `candidate` is the text `m` was classified from: the same shape as its template, matched
+ * by its pattern, or the literal its source's code shows (templates name their fills for people,
+ * `${time}`, where the release has `${H}`).
+ */
+function ships(m: DataMessage, re: RegExp | null, candidate: string): boolean {
+  if (shape(candidate) === shape(m.template) || re?.test(candidate)) return true;
+  const code = m.source?.code;
+  return code !== undefined && candidate.length >= PREFIX &&
+    code.includes(candidate.slice(0, PREFIX));
+}
+
+/**
+ * Compares the classified messages with a release's candidates. A message whose `versions` name
+ * `version` was classified from this release and ships (even when the topic words missed it).
+ */
 export function diffData(
   messages: readonly DataMessage[],
   candidates: readonly Candidate[],
+  version?: string,
 ): DataDiff {
-  const shapes = new Set(candidates.map((c) => shape(c.text)));
   const changed: DataDiff["changed"] = [];
   const removed: DataDiff["removed"] = [];
   const covered = new Set<string>();
   for (const m of messages) {
     const re = matcher(m);
+    let shipped = false;
     for (const c of candidates) {
-      if (re?.test(c.text) || shape(c.text) === shape(m.template)) covered.add(c.text);
+      if (!ships(m, re, c.text)) continue;
+      covered.add(c.text);
+      shipped = true;
     }
-    if (shapes.has(shape(m.template)) || m.source?.reported) continue;
+    if (shipped || m.source?.reported || (version && m.versions?.includes(version))) continue;
     const now = candidates.find((c) => likeness(c.text, m.template) >= ALIKE);
     if (now) changed.push({ id: m.id, template: m.template, now: now.text });
     else removed.push({ id: m.id, template: m.template });

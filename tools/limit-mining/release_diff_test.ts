@@ -57,3 +57,14 @@ Deno.test("classified messages against a release: reworded, no longer shipped, r
   assertEquals(d.removed, [{ id: "c", template: "Usage is paused" }]);
   assertEquals(d.unclassified, ["Your organization is out of usage", "Fast limit reached"]);
 });
+
+Deno.test("a message is still shipped when its source's code shows the release's literal", () => {
+  const d = diffData([{
+    id: "seat",
+    class: "hard",
+    template: "Your seat type doesn't include ${usage credits|usage}",
+    match: "^Your seat type doesn't include\\b",
+    source: { code: 'return`Your seat type doesn\'t include ${o?"usage":"usage credits"}`' },
+  }], [candidate('Your seat type doesn\'t include ${o?"usage":"usage credits"}')]);
+  assertEquals(d, { changed: [], removed: [], unclassified: [] });
+});

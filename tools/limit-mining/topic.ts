@@ -14,7 +14,8 @@ export const TOPIC: RegExp = new RegExp(
     String
       .raw`rate[- ]?limit(?:ed|s)?|retrying|retry (?:in|after|attempts?|failed)|retries|after \S+ attempts|limits? (?:reached|hit|exceeded|resets?)`,
     String.raw`(?:hit|reached|exceeded) (?:your|the|a) (?:[\w-]+ ){0,2}limit`,
-    String.raw`resets? (?:at|in|on)|too many requests|high demand|try again (?:at|in|later)`,
+    String
+      .raw`resets? (?:at|in|on)|too many requests|high (?:demand|load)|try again (?:at|in|later)`,
     String
       .raw`your plan|plan['’]s|upgrade (?:to|your)|429|529|RESOURCE_EXHAUSTED|insufficient_quota`,
     // warnings and fallbacks whose topic word is a fill: "Over ${pct}% of your ${limit} used"
