@@ -28,7 +28,7 @@
  * @module
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { readSimLog } from "../../src/sim/log.ts";
 import { AGENT_API, type ErrorLane, loadLanes } from "./error_lanes.ts";
 import {
@@ -84,7 +84,8 @@ const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3)
 
 /**
  * The rows of `screen` after the last echo of the second turn that speak of the error (not the
- * rows naming the cell's folder `root`, whose path may hold those words).
+ * rows naming the cell's folder `root`, whole or shortened to its name, `/tmp/.../qwen-chat-503-…`,
+ * whose path may hold those words).
  */
 export function drawnRows(screen: string, root = "", max = 4): string[] {
   const rows = screen.split("\n");
@@ -93,7 +94,8 @@ export function drawnRows(screen: string, root = "", max = 4): string[] {
     if (r.includes(SECOND)) from = i;
   });
   return rows.slice(from + 1).map((r) => r.trim()).filter((r) =>
-    r && ERROR_WORDS.test(r) && !r.includes(SECOND) && !(root && r.includes(root))
+    r && ERROR_WORDS.test(r) && !r.includes(SECOND) &&
+    !(root && (r.includes(root) || r.includes(basename(root))))
   ).slice(0, max).map((r) => r.slice(0, 140));
 }
 

@@ -16,6 +16,14 @@ Deno.test("what the agent drew: the rows after the second turn that speak of the
     "■ Your workspace is out of credits. Ask your workspace owner to refill in order to continue.",
     "Request a limit increase from your owner to continue using codex. Request increase?",
   ]);
+  // Nor Qwen's banner row, which names the folder shortened.
+  assertEquals(
+    drawnRows(
+      "› and a test for it\n  ╚██╝ /tmp/.../qwen-chat-503-3c04/ws",
+      "/tmp/x/qwen-chat-503-3c04",
+    ),
+    [],
+  );
   // The first turn's rows are not the error's.
   assertEquals(drawnRows("› rate limit me\n› and a test for it\n• done"), []);
 });
