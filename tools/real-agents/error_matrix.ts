@@ -12,7 +12,8 @@
  * - **warning**: a normal answer with the provider's warning headers; the reply shows, no handoff.
  *
  * Each cell records what the agent drew (its screen rows after the second turn), what its channel
- * said (the journal's first channel event of the run), what uuldana did and how long it took.
+ * said (the journal's first channel event of the run), what uuldana did and how long it took, and
+ * whether its runs replay from their recordings to the decisions they made.
  *
  *   deno run -A tools/real-agents/error_matrix.ts --agents-dir /work/agents
  *     [--agents claude,codex] [--errors chat-rate-limit,chat-503] [--dir /tmp/uuldana-errors]
@@ -38,6 +39,7 @@ import {
   leftovers,
   nodeVersion,
   npmView,
+  replayCheck,
   SECOND,
   setPatience,
   SPECS,
@@ -64,6 +66,8 @@ export interface ErrorCell {
   toNextAgent?: number;
   /** Seconds from the first error answer to the agent's later success (transient, warning). */
   toSuccess?: number;
+  /** The cell's runs replayed from their recordings (`same: …` or `FAIL: …`, matrix.ts). */
+  replay?: string;
   /** The cell's world, where its screen, mock log and journal stay. */
   dir: string;
   load: string;
@@ -321,6 +325,11 @@ async function main(): Promise<void> {
           date,
         };
         await w.end().catch(() => {});
+        // The runs replay from their recordings to the decisions they made, pass or fail.
+        cell.replay = replayCheck(w.data).split("\n")[0].slice(0, 200);
+        if (cell.replay.startsWith("FAIL") && cell.result === "pass") {
+          cell.result = `FAIL: the runs do not replay to their decisions (${cell.replay})`;
+        }
         await w.close();
         console.log(
           `${x} ${release.version} ${label} (${lane.class}): ${cell.result}  [${w.root}]`,
@@ -329,6 +338,7 @@ async function main(): Promise<void> {
         console.log(
           `  channel: ${cell.channel ?? "—"}; uuldana: ${cell.uuldana}; load ${cell.load}`,
         );
+        console.log(`  replay: ${cell.replay}`);
         return cell;
       });
     }
