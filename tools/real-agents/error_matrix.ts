@@ -22,6 +22,9 @@
  * `--channel-off` runs Claude Code with its hooks off (`--settings {}`: uuldana leaves a launch
  * that brings its own settings alone), so only the screen can see the error.
  *
+ * `--stall N` turns the stall rule on for the agent (`stallSeconds`: a silent retry loop hands
+ * off once the agent has shown itself busy N seconds).
+ *
  * `--jobs N` runs N cells at once (default 1: real agents start slowly on a loaded machine). The
  * results go to `DIR/error-matrix.json` (merged run after run) and the table, in Markdown, to
  * stdout (`--table` prints it from that file alone).
@@ -116,6 +119,7 @@ function args() {
     jobs: Math.max(1, Number(at("--jobs") ?? 1)),
     tableOnly: a.includes("--table"),
     channelOff: a.includes("--channel-off"),
+    stall: Number(at("--stall") ?? 0),
   };
 }
 
@@ -289,16 +293,24 @@ async function main(): Promise<void> {
   const jobs: (() => Promise<ErrorCell>)[] = [];
   for (const x of opts.agents) {
     const known = SPECS[x];
+    if (!known || !AGENT_API[x]) throw new Error(`no agent "${x}" the error matrix knows`);
     if (opts.channelOff && !CHANNEL_OFF_ARGS[x]) {
       throw new Error(`no way to turn ${x}'s channel off`);
     }
-    const spec = opts.channelOff ? { ...known, args: CHANNEL_OFF_ARGS[x] } : known;
-    if (!spec || !AGENT_API[x]) throw new Error(`no agent "${x}" the error matrix knows`);
+    const spec = {
+      ...known,
+      ...(opts.channelOff ? { args: CHANNEL_OFF_ARGS[x] } : {}),
+      ...(opts.stall > 0 ? { stallSeconds: opts.stall } : {}),
+    };
     const release = await resolveRelease(spec, npmView, node);
     const { bin } = await install(opts.agentsDir, x, spec, release);
     for (const [name, lane] of Object.entries(lanes)) {
       if (lane.api !== AGENT_API[x] || (opts.errors && !opts.errors.includes(name))) continue;
-      const label = opts.channelOff ? `${name} (channel off)` : name;
+      const label = [
+        name,
+        ...(opts.channelOff ? ["(channel off)"] : []),
+        ...(opts.stall > 0 ? [`(stall ${opts.stall} s)`] : []),
+      ].join(" ");
       jobs.push(async () => {
         const w = new World(opts.dir, `${x}-${name}`);
         let got: CellCore;

@@ -39,6 +39,8 @@ export interface AgentSpec {
   notRun?: string;
   /** Arguments uuldana passes the agent (its config's `args`). */
   args?: string[];
+  /** The stall rule for the agent (its config's `stallSeconds`). */
+  stallSeconds?: number;
 }
 
 /** Runs `cmd ARGV` and returns its stdout (stderr dropped; a failure is its output). */
@@ -177,6 +179,7 @@ export class World {
           bin,
           ...(road ? { road } : {}),
           ...(spec.args ? { args: spec.args } : {}),
+          ...(spec.stallSeconds ? { stallSeconds: spec.stallSeconds } : {}),
           env: {
             HOME: this.home,
             ...Object.fromEntries(Object.entries(spec.env).map(([k, v]) => [k, fill(v)])),
