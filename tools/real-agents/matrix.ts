@@ -370,7 +370,10 @@ export async function handoffTimes(
     ];
   });
   const timeline = [
-    `limit answers at ${limited.map((r) => ms(r.t)).join(", ")}`,
+    // An agent in a tight retry loop gets thousands: the first few and how many.
+    `limit answers at ${limited.slice(0, 8).map((r) => ms(r.t)).join(", ")}${
+      limited.length > 8 ? ` … (${limited.length} in all)` : ""
+    }`,
     ...marks,
     ...(created ? [`handoff ${ms(Date.parse(created))}`] : []),
     ...(Number.isFinite(nextStart) ? [`next agent started ${ms(nextStart)}`] : []),
