@@ -106,6 +106,8 @@ export function detectClaudeLimit(lines: readonly string[], opts: DetectOptions)
   const row = echo < 0 ? null : _limitRow(rows, echo, idle.top, false);
   const footer = _footerLimit(idle.footer, row !== null);
   if (row && (footer || row.last)) return ruleHit(row.rule, row.message, opts);
+  const apiError = _apiErrorBlock(turn);
+  if (apiError) return ruleHit(apiError.rule, apiError.message, opts);
   if (!footer) return null;
   const shown = echo < 0 ? null : _limitRow(rows, echo, idle.top, true);
   return shown ? ruleHit(shown.rule, shown.message, opts) : limitHit("usage", footer, opts);
@@ -145,6 +147,31 @@ export function detectClaudeWarning(
     if (found) return found;
   }
   return null;
+}
+
+// An API error Claude does not retry is the turn's only message, on a `●` row of its own, not a
+// `⎿` row: `● API Error: 400 This organization has been disabled.` (2.1.332, the error matrix).
+// A limit when its text is one of the row's; the prompt's continuation rows may come before it and
+// only Claude's status after it, indented deeper than any message (right-aligned, or its notice
+// above the input box inside tmux: `tmux focus-events off · add 'set -g focus-events on' …` at
+// column 18): a reply the model wrote in those words ends with the turn-time row (`✻ Cogitated for
+// 0s · done 6:13 PM`), an error does not.
+function _apiErrorBlock(turn: readonly string[]): Omit<_LimitRow, "last"> | null {
+  const at = turn.findIndex((r) => _HEADER.test(r));
+  if (at < 0 || !/^[⏺●] API Error: /.test(turn[at])) return null;
+  if (turn.slice(0, at).some((r) => r.trim() !== "" && !/^ {2}\S/.test(r))) return null;
+  const parts = [turn[at].slice(2)];
+  let k = at + 1;
+  while (k < turn.length && /^ {2}\S/.test(turn[k]) && !/^ {2}⎿/.test(turn[k])) {
+    parts.push(turn[k++]);
+  }
+  for (; k < turn.length; k++) {
+    const r = turn[k];
+    if (r.trim() !== "" && !/^ {8,}\S/.test(r)) return null;
+  }
+  const message = normalizeSpace(parts.join(" "));
+  const rule = matchRule(message, _ROW_RULES, _ROW_VETOES);
+  return rule ? { rule, message } : null;
 }
 
 /** The turn's limit row: its rule, message, and whether only Claude's notices follow it. */

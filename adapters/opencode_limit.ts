@@ -61,7 +61,9 @@ function _retryFooter(
     .replace(/\s*\(click to expand\)\s*$/, "");
   const rule = matchRule(before, messages.rules, messages.vetoes);
   if (!rule) return null;
-  const wait = retry[1] ? parseDuration(retry[1]) : null;
+  // OpenCode draws `[retrying in 2s attempt #3]` while it counts down and `[retrying attempt #3]`
+  // (no `in`) once the countdown is over and the request is out: a wait of 0, it is working.
+  const wait = retry[1] ? parseDuration(retry[1]) : 0;
   return {
     ...ruleHit(rule, before, opts),
     message: normalizeSpace(`${before} ${retry[0]}`),

@@ -1,27 +1,40 @@
 /**
  * When a detected limit is worth a handoff. Pure.
  *
+ * The principle (docs/detection.md, "Ambiguous cases"): the work must not stand still, and an agent
+ * that is still working is never replaced. A rate limit the agent retries is transient while the
+ * agent's own stated wait is short; a stated wait of many minutes or hours is the work standing
+ * still. The attempt count decides only where the agent states no wait, and a long run of retries
+ * (`maxAttempt`) is the work standing still even with short waits.
+ *
  * @module
  */
 import type { LimitHit } from "./adapter.ts";
 
 /** When a transient rate limit counts as persistent. */
 export interface HandOffPolicy {
-  /** Hand off once the agent shows this retry attempt number (or a later one). */
+  /** Hand off once the agent shows this retry attempt number (or a later) and states no wait. */
   minAttempt: number;
   /** Hand off once the agent says it will wait this many seconds (or longer) before retrying. */
   minWaitSeconds: number;
+  /** Hand off at this retry attempt (or a later) whatever wait the agent states. */
+  maxAttempt: number;
 }
 
-/** The default policy: attempt ≥ 3 or a wait ≥ 5 minutes. */
+/**
+ * The default policy: a stated wait of 5 minutes or more; attempt 3 where no wait is stated;
+ * attempt 10 whatever the wait (OpenCode's backoff, 2 to 30 s, has then retried for 3 minutes).
+ */
 export const DEFAULT_HANDOFF_POLICY: Readonly<HandOffPolicy> = Object.freeze({
   minAttempt: 3,
   minWaitSeconds: 300,
+  maxAttempt: 10,
 });
 
 /**
  * True when `hit` should end the run and hand off: always for `usage`; for `rate` only when the agent
- * gave up (`final`), or the attempt or the wait reached the policy's threshold.
+ * gave up (`final`), its stated wait reached the policy's threshold, it retried `maxAttempt` times,
+ * or (no wait stated) the attempt reached `minAttempt`.
  */
 export function shouldHandOff(
   hit: LimitHit,
@@ -29,7 +42,7 @@ export function shouldHandOff(
 ): boolean {
   if (hit.kind === "usage") return true;
   if (hit.final) return true;
-  if (hit.attempt !== undefined && hit.attempt >= policy.minAttempt) return true;
-  if (hit.waitSeconds !== undefined && hit.waitSeconds >= policy.minWaitSeconds) return true;
-  return false;
+  if (hit.attempt !== undefined && hit.attempt >= policy.maxAttempt) return true;
+  if (hit.waitSeconds !== undefined) return hit.waitSeconds >= policy.minWaitSeconds;
+  return hit.attempt !== undefined && hit.attempt >= policy.minAttempt;
 }

@@ -343,9 +343,10 @@ Deno.test("real VT: every limit recording is detected with its message and reset
     "opencode-mock-429-retry": null,
     "pi-limit-anthropic": null,
     "pi-limit-quota": null,
-    // "Please try again in 20s" on pi's rate-limit row, drawn 24.5 s into the recording (its
-    // timing): 20 s after the moment it was shown.
-    "pi-limit-rate": "2026-03-10T02:00:44.536Z",
+    // "Please try again in 20s" on pi's rate-limit row, 20 s after the moment it is acted on: pi's
+    // final `Error: Retry failed after 3 attempts: …` row, 34.1 s into the recording (its timing).
+    // Its retries before (2, 4, 8 s: waits it states) are transient by the policy.
+    "pi-limit-rate": "2026-03-10T02:00:54.146Z",
   };
   const limited = recordings().filter((r) => r.limit);
   assertEquals(limited.map((r) => r.name).sort(), Object.keys(expected).sort());

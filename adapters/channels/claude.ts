@@ -63,7 +63,8 @@ function _str(v: unknown): string | null {
 
 /**
  * What a StopFailure means: a limit when Claude calls it `rate_limit` (or `billing_error`) and its
- * text is not one Claude uses for a server-side throttle; anything else is an error, not a limit.
+ * text is not one Claude uses for a server-side throttle, or when its text is a hard limit of
+ * Claude's row whatever Claude calls it; anything else is an error, not a limit.
  */
 // The texts of Claude's `⎿` limit row: its StopFailure hook carries the same.
 const _RULES = limitRules("claude", "row");
@@ -90,6 +91,10 @@ export function claudeFailure(
       return { type: "limit", ...hit, ...code };
     }
   }
+  // Any other failure whose text is a hard limit of Claude's row (an `invalid_request` 400 "This
+  // organization has been disabled."): the work stops until someone acts.
+  const rule = matchRule(text, _RULES, _VETOES);
+  if (rule) return { type: "limit", ...ruleHit(rule, text, opts), ...code };
   return { type: "error", message: text || error, ...code };
 }
 

@@ -202,6 +202,18 @@ Deno.test("StopFailure: a limit only where Claude says so and its text is not a 
     code: "rate_limit",
   });
   assertEquals(claudeFailure("billing_error", "Credit balance is too low", NOW).type, "limit");
+  // Real Claude 2.1.332 given the API's 400 "This organization has been disabled." (the error
+  // matrix): its StopFailure says `unknown`, the text is a hard limit of its row.
+  assertEquals(
+    claudeFailure("unknown", "API Error: 400 This organization has been disabled.", NOW),
+    {
+      type: "limit",
+      kind: "usage",
+      message: "API Error: 400 This organization has been disabled.",
+      resetsAt: null,
+      code: "unknown",
+    },
+  );
   assertEquals(claudeFailure("server_error", "", NOW), {
     type: "error",
     message: "server_error",

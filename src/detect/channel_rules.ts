@@ -22,7 +22,10 @@
  *   model (it retries the error), no tool is at work. Those 500 ms are counted from the screen's
  *   last change before the report as well as after it (every look of the Detector's keeps when it
  *   last changed, {@link ChannelRules.looked}), so a report after a quiet half second acts at once;
- * - a channel report not worth a handoff by the policy (a rate limit still retried) is rejected.
+ * - a channel report not worth a handoff by the policy (a rate limit still retried) is rejected,
+ *   and it is the channel's word on the screen's rate limit at that attempt or an earlier one: the
+ *   agent said it retries (OpenCode's and Kilo's `session.status` retry carries its wait, which
+ *   their footer loses when it wraps: `[retrying in 1` / `#3]`), so the screen's is rejected too.
  *
  * Pure: times are integer microseconds passed in, as in the Detector.
  *
@@ -105,6 +108,10 @@ export class ChannelRules {
   #held: { hit: LimitHit; sinceUs: number } | null = null;
   /** A screen limit the channel vetoed: not acted on while it stays. */
   #vetoed: string | null = null;
+  /** The highest attempt of a rate limit the channel reported as still retried, or null. */
+  #retrying: number | null = null;
+  /** The screen rate limit (key and attempt) last rejected on that word: recorded once. */
+  #retryRejected = "";
   /** When the held or reported limit is looked at again (µs), or null. */
   #dueUs: number | null = null;
   /**
@@ -152,10 +159,13 @@ export class ChannelRules {
         this.#notLimit = null;
         this.#vetoed = null;
         this.#adoptReport(t);
+        // A new turn's retries are its own (OpenCode says busy again with each retry: not then).
+        if (event.type === "prompt") this.#retrying = null;
         return null;
       case "idle":
         if (event.turn === undefined) this.#turns.clear();
         else this.#turns.delete(event.turn);
+        this.#retrying = null;
         return null;
       case "error":
         this.#notLimit = event;
@@ -189,6 +199,10 @@ export class ChannelRules {
       return true;
     }
     if (hit.kind === "usage") return false;
+    if (this.#retriedPast(hit)) {
+      this.#rejectRetried(hit, t / 1000);
+      return true;
+    }
     if (this.#held && limitKey(this.#held.hit) === key) return true;
     this.#held = { hit, sinceUs: t };
     this.#dueUs = earliest(this.#dueUs, t + _us(CHANNEL_WORD_MS));
@@ -286,6 +300,28 @@ export class ChannelRules {
     return this.#host.reach(hit, atMs);
   }
 
+  // The screen's rate limit is at an attempt the channel already said the agent retries.
+  #retriedPast(hit: LimitHit): boolean {
+    return hit.kind === "rate" && !hit.final && hit.attempt !== undefined &&
+      this.#retrying !== null && hit.attempt <= this.#retrying;
+  }
+
+  // Rejects the screen's rate limit on the channel's word, once per attempt.
+  #rejectRetried(hit: LimitHit, atMs: number): void {
+    const seen = `${limitKey(hit)} #${hit.attempt}`;
+    if (this.#retryRejected === seen) return;
+    this.#retryRejected = seen;
+    this.#host.record({
+      atMs,
+      offset: this.#host.offset(),
+      source: "screen",
+      verdict: "rejected",
+      hit,
+      why: `the agent's channel says it retries this rate limit (attempt ${this.#retrying}): ` +
+        "not worth a handoff yet",
+    });
+  }
+
   // The screen's limit, rejected because the channel called the turn's failure an error.
   #rejectScreen(hit: LimitHit, atMs: number, error: ChannelError): void {
     const said = error.code ? `${error.code}: ${error.message}` : error.message;
@@ -316,6 +352,15 @@ export class ChannelRules {
         verdict: "rejected",
         why: "a transient rate limit the agent is still retrying: not worth a handoff yet",
       });
+      if (hit.kind === "rate" && hit.attempt !== undefined) {
+        this.#retrying = Math.max(this.#retrying ?? 0, hit.attempt);
+        // A screen rate limit held for the channel's word has it now.
+        if (this.#held && this.#retriedPast(this.#held.hit)) {
+          const held = this.#held.hit;
+          this.#held = null;
+          this.#rejectRetried(held, atMs);
+        }
+      }
       return null;
     }
     const still = event.code !== undefined ? this.#stillAt(t).screen : null;

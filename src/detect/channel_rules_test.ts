@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { adapterByName } from "../../adapters/registry.ts";
 import type { ChannelEvent } from "../../adapters/channel.ts";
-import { claudeScreen } from "../../adapters/_limit_screens_test_util.ts";
+import { claudeScreen, kiloScreen } from "../../adapters/_limit_screens_test_util.ts";
 import type { Decision } from "./decision.ts";
 import { CHANNEL_HOLD_MS, CHANNEL_WORD_MS, SCREEN_WORD_MS, WORKING_MS } from "./channel_rules.ts";
 import { Detector } from "./detector.ts";
@@ -526,4 +526,64 @@ Deno.test("qwen: a per-minute 429 or a 500 in its telemetry never switches while
     qwenAgent,
   );
   assertEquals(verdict, null);
+});
+
+Deno.test("the channel's word that the agent retries a rate limit rejects the screen's at that attempt", () => {
+  const kilo = adapterByName("kilo")!;
+  // Kilo 7.7.7's footer given `retry-after: 2` (the error matrix): wrapped at 120 columns, its
+  // wait lost its unit (`[retrying in 1` / `#3]`), so the screen alone knows only the attempt.
+  const footer = (attempt: number) =>
+    draw(kiloScreen([], [
+      "   ⬝Rate⬝limit reached for mock-1 in organization org-mock on requests per min (RPM)... (click to expand) [retrying in 1",
+      `    #${attempt}]`,
+    ]));
+  const retry = (attempt: number): ChannelEvent => ({
+    type: "limit",
+    kind: "rate",
+    message: "Rate limit reached for mock-1 in organization org-mock on requests per min (RPM)",
+    resetsAt: null,
+    attempt,
+    waitSeconds: 2,
+  });
+  const before = drive(
+    [
+      { at: 0, event: prompt },
+      { at: 10, event: retry(3) },
+      { at: 200, bytes: footer(3) },
+    ],
+    5000,
+    kilo,
+  );
+  assertEquals(before.verdict, null);
+  assert(
+    before.decisions.some((d) => d.source === "screen" && /says it retries/.test(d.why ?? "")),
+    JSON.stringify(before.decisions),
+  );
+  // The screen first, held for the channel's word: the word comes and rejects it.
+  const after = drive(
+    [
+      { at: 0, event: prompt },
+      { at: 10, bytes: footer(3) },
+      { at: 400, event: retry(3) },
+    ],
+    5000,
+    kilo,
+  );
+  assertEquals(after.verdict, null);
+  // A new turn's rate limit is its own: the word on the last turn's retries does not carry over.
+  const next = drive(
+    [
+      { at: 0, event: prompt },
+      { at: 10, event: retry(3) },
+      { at: 100, event: { type: "idle" } },
+      { at: 200, event: prompt },
+      { at: 300, bytes: footer(3) },
+    ],
+    5000,
+    kilo,
+  );
+  assertEquals(next.verdict?.kind, "limit");
+  // Without the channel's word the screen acts on attempt 3 (it could read no wait).
+  const silent = drive([{ at: 0, event: prompt }, { at: 10, bytes: footer(3) }], 5000, kilo);
+  assertEquals(silent.verdict?.kind, "limit");
 });

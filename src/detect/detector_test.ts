@@ -111,17 +111,18 @@ Deno.test("a transient rate limit is seen and rejected once, however its countdo
   assertEquals(verdict, null);
   assertEquals(decisions.map((d) => d.verdict), ["seen", "rejected"]);
   assert(decisions[1].why?.includes("not worth a handoff yet"), decisions[1].why);
-  // Attempt 3 is worth it: while the agent keeps drawing (every 20 ms), the same limit for 500 ms.
+  // Attempt 10 is worth it (ten retries are the work standing still, however short each wait):
+  // while the agent keeps drawing (every 20 ms), the same limit for 500 ms.
   const third = Array.from({ length: 40 }, (_, i) => ({
     at: 4_000 + i * 20,
-    bytes: footer(9 - Math.floor(i / 10), 3),
+    bytes: footer(9 - Math.floor(i / 10), 10),
   }));
   const later = run(detector(opencode), [...inputs, ...third]);
   assertEquals(later.verdict?.kind, "limit");
   assertEquals(later.verdict?.atMs, 4_500);
   // The same footer (its numbers aside) is one sighting: no second `seen`.
   assertEquals(later.decisions.map((d) => d.verdict), ["seen", "rejected", "waiting", "acted"]);
-  assertEquals(later.decisions[2].hit?.attempt, 3);
+  assertEquals(later.decisions[2].hit?.attempt, 10);
 });
 
 Deno.test("the stall rule: busy by the agent's spinner past the threshold, no limit", () => {

@@ -95,3 +95,20 @@ Deno.test("a warning lane adds the provider's headers to normal answers until /_
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("an agent retrying a lane's error in a tight loop: after 50 errors the log keeps no bodies", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "uuldana-lanes-" });
+  const mock = new Mock(join(dir, "mock.jsonl"));
+  try {
+    await mock.ready();
+    await mock.lane("chat-insufficient-quota");
+    for (let i = 0; i < 55; i++) await (await chat(mock.base)).body?.cancel();
+    const logged = mock.requests();
+    assertEquals(logged.length, 55);
+    assert(logged.slice(0, 50).every((r) => r.body.includes('"hi"')));
+    assert(logged.slice(50).every((r) => r.body === "" && r.limited));
+  } finally {
+    mock.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

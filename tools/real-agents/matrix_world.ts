@@ -37,6 +37,10 @@ export interface AgentSpec {
   limitProvider?: string;
   /** Why the agent cannot run here; it is not started. */
   notRun?: string;
+  /** Arguments uuldana passes the agent (its config's `args`). */
+  args?: string[];
+  /** The stall rule for the agent (its config's `stallSeconds`). */
+  stallSeconds?: number;
 }
 
 /**
@@ -209,6 +213,8 @@ export class World {
         ? {
           bin,
           ...(road ? { road } : {}),
+          ...(spec.args ? { args: spec.args } : {}),
+          ...(spec.stallSeconds ? { stallSeconds: spec.stallSeconds } : {}),
           env,
         }
         : {

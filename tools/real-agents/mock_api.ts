@@ -388,6 +388,9 @@ Deno.serve(
       : null;
     const limitedNow = (limited && account === "agent") ||
       (laneError !== null && req.method === "POST");
+    // An agent that retries a lane's error in a tight loop (Gemini CLI 0.61.0: 30 a second) would
+    // log its whole request each time: after the first 50 errors, their bodies are left out.
+    const quiet = laneError !== null && laneErrors >= 50;
     log({
       method: req.method,
       path,
@@ -395,8 +398,9 @@ Deno.serve(
       kind,
       limited: kind !== null && limitedNow,
       ...(onLane && kind !== null ? { lane: onLane.name } : {}),
+      ...(quiet ? { bodyOmitted: true } : {}),
       ...(kind !== null && failing && account === "agent" ? { failing } : {}),
-      body: raw,
+      body: quiet ? "" : raw,
     });
     if (req.method !== "POST" || kind === null) {
       if (/\/models$/.test(path)) return json({ object: "list", data: [], models: [] });
