@@ -154,9 +154,9 @@ export const CONFIG_SPEC: Spec = {
       min: 1,
       max: 3600,
       unit: "seconds",
-      // OpenCode and Kilo drew their prompt box only after 70-150 s on a loaded 2-core machine
-      // (118 s at load 12 beside two busy loops, 2026-12-02): twice that.
-      default: 240,
+      // The contract: a user whose agent never asks for the paste hears where the handoff is saved
+      // within 40 s. A slower machine is the user's to allow for, with a longer value.
+      default: 40,
     },
     returnToFirst: {
       type: "boolean",

@@ -26,7 +26,7 @@ Deno.test("a missing config file gives the defaults", () => {
     [...DEFAULT_CHAIN],
     {},
     1.5,
-    240,
+    40,
   ]);
 });
 
