@@ -197,7 +197,7 @@ Deno.test("agents and doctor say when an installed agent is newer than the newes
       `${ahead} ${newer} is newer than the newest tested (${tested}): limit detection may miss its screens`;
     assert(human.stdout.includes(`! ${line}`), human.stdout);
     assert(
-      human.stdout.includes(`! not run for real: ${TESTED_VERSIONS.crush.notRun}`),
+      human.stdout.includes(`! not tested by uuldana: ${TESTED_VERSIONS.crush.notRun}`),
       human.stdout,
     );
     assert(
@@ -205,7 +205,7 @@ Deno.test("agents and doctor say when an installed agent is newer than the newes
       "an agent at the tested version is not flagged",
     );
     // Auggie is not installed: still marked, under its install hint.
-    assert(human.stdout.includes(`not run for real: ${TESTED_VERSIONS.auggie.notRun}`));
+    assert(human.stdout.includes(`not tested by uuldana: ${TESTED_VERSIONS.auggie.notRun}`));
 
     const json = JSON.parse((await uuldana(["agents", "--json"], env)).stdout);
     assertEquals(json.find((a: { name: string }) => a.name === ahead).tested, {
@@ -221,7 +221,9 @@ Deno.test("agents and doctor say when an installed agent is newer than the newes
     const flagged = checks.find((c) => c.detail === line);
     assertEquals(flagged?.status, "warn", doctor.stdout);
     assertEquals(flagged?.name, `agent ${ahead}`);
-    assert(checks.some((c) => c.name === "agent crush" && c.detail.startsWith("not run for real")));
+    assert(
+      checks.some((c) => c.name === "agent crush" && c.detail.startsWith("not tested by uuldana")),
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -1,5 +1,5 @@
 /**
- * `uuldana doctor`: is this machine ready? Each check says what it found and, when something is
+ * `uuldana doctor`: is the user's machine ready? Each check says what it found and, when something is
  * wrong, what to do. Exit 1 when something needed is missing.
  *
  * @module
@@ -246,14 +246,14 @@ function _argvPrivacy(exposing: readonly AgentStatus[], visibility: ArgvVisibili
 export function doctorCommand() {
   return new Command("doctor")
     .description(
-      "check that this machine can run uuldana: script, config, data dir, journal, agents",
+      "check that your machine can run uuldana: script, config, data dir, journal, agents",
     )
     .option("--json", "print the checks as JSON")
     .addHelpText(
       "after",
       `
 Examples:
-  uuldana doctor                  what is missing on this machine, and how to fix it
+  uuldana doctor                  what is missing on your machine, and how to fix it
   uuldana doctor --json`,
     )
     .action(async (opts) => {
