@@ -16,6 +16,14 @@ import { ProbeBudget } from "../../adapters/probe.ts";
 import { testedLine } from "../../adapters/tested.ts";
 import { type ArgvVisibility, readArgvVisibility } from "../proc_visibility.ts";
 import { VERSION } from "./version.ts";
+import { dataFilesSync, otherBytesSync } from "../journal/data_files.ts";
+import {
+  type DataFile,
+  describeRule,
+  formatBytes,
+  planRetention,
+  type RetentionRule,
+} from "../journal/retention.ts";
 import { green, red, yellow } from "./style.ts";
 
 /** One line of the doctor's report. */
@@ -134,6 +142,13 @@ export async function runChecks(
         `integrity ${health})`,
       fix: health === "ok" ? undefined : "move the journal file away; uuldana starts a new one",
     });
+    if (config) {
+      try {
+        checks.push(_dataFolder(journal, dir, config.retention));
+      } catch (e) {
+        checks.push({ name: "data folder", status: "warn", detail: (e as Error).message });
+      }
+    }
   } catch (e) {
     checks.push({
       name: stage,
@@ -212,6 +227,34 @@ export async function runChecks(
   }
   journal?.close();
   return checks;
+}
+
+/**
+ * The data folder's size and what the retention rule keeps of it and would remove at the next
+ * `uuldana run` (doctor removes nothing).
+ */
+function _dataFolder(journal: Journal, dir: string, rule: RetentionRule): Check {
+  const files = dataFilesSync(journal, dir);
+  const plan = planRetention(files, rule, Date.now());
+  const sum = (fs: readonly DataFile[]) => fs.reduce((n, f) => n + f.bytes, 0);
+  const of = (kind: DataFile["kind"]) => {
+    const these = files.filter((f) => f.kind === kind);
+    return `${these.length} ${kind}${these.length === 1 ? "" : "s"} ${formatBytes(sum(these))}`;
+  };
+  const total = plan.totalBytes + otherBytesSync(dir, files);
+  const gone = plan.remove.map((r) => r.file);
+  const held = plan.keep.filter((f) => f.held !== null).length;
+  return {
+    name: "data folder",
+    status: "ok",
+    detail: `${formatBytes(total)} (${of("recording")}, ${of("handoff")}; ` +
+      `${describeRule(rule)}): ` +
+      (gone.length
+        ? `the next run removes ${gone.length} ${gone.length === 1 ? "file" : "files"} ` +
+          `(${formatBytes(sum(gone))}) and keeps ${plan.keep.length}`
+        : `it keeps all ${plan.keep.length}`) +
+      (held ? `, ${held} of them handoffs not delivered yet` : ""),
+  };
 }
 
 /**

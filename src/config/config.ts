@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { UsageError } from "../errors.ts";
 import { configPath, type Env, processEnv } from "./paths.ts";
 import { numberRanges, type Spec, SpecError, validate } from "./spec.ts";
+import { DEFAULT_RETENTION, type RetentionRule } from "../journal/retention.ts";
 
 /** How a handoff is delivered to an agent. */
 export type Road = "hook" | "prompt" | "store" | "paste";
@@ -55,6 +56,8 @@ export interface Config {
   returnToFirst: boolean;
   /** How uuldana tells the user about a switch, a wait for a reset and a return. */
   notify: NotifyConfig;
+  /** How long recordings and delivered handoff files are kept in the data folder. */
+  retention: RetentionRule;
 }
 
 /** The notification settings (`notify` in the config). */
@@ -183,6 +186,39 @@ export const CONFIG_SPEC: Spec = {
         },
       },
     },
+    retention: {
+      type: "object",
+      description: "How long the data folder keeps each run's recording and each delivered " +
+        "handoff's file (removed in the background of `uuldana run`; `uuldana doctor` shows it).",
+      properties: {
+        maxAgeDays: {
+          type: "number",
+          description: "Remove recordings and delivered handoff files older than this.",
+          min: 1,
+          max: 36_500,
+          unit: "days",
+          default: DEFAULT_RETENTION.maxAgeDays,
+        },
+        maxMegabytes: {
+          type: "number",
+          description: "Past this total of recordings and handoff files, remove the oldest " +
+            "removable ones first.",
+          min: 1,
+          max: 10_000_000,
+          unit: "MB",
+          default: DEFAULT_RETENTION.maxMegabytes,
+        },
+        keepDays: {
+          type: "number",
+          description: "Never remove anything of the last this many days, whatever the size " +
+            "(a handoff not delivered is never removed).",
+          min: 0,
+          max: 36_500,
+          unit: "days",
+          default: DEFAULT_RETENTION.keepDays,
+        },
+      },
+    },
   },
 };
 
@@ -230,6 +266,7 @@ export function parseConfig(raw: unknown, file: string, env: Env = processEnv): 
       desktop: notify?.desktop ?? true,
       command: notify?.command ?? null,
     },
+    retention: { ...DEFAULT_RETENTION, ...(checked.retention as Partial<RetentionRule>) },
   };
 }
 

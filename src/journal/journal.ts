@@ -18,6 +18,7 @@ import type {
   EntryRow,
   HandoffChange,
   HandoffRow,
+  HandoffStatus,
   NewEntry,
   NewHandoff,
   NewProbe,
@@ -478,7 +479,8 @@ export class Journal {
       } catch (e) {
         throw new JournalError(
           `run ${runId}'s recording ${path} cannot be read: ${(e as Error).message}`,
-          "recordings live beside the journal; it may have been deleted",
+          "recordings live beside the journal; it may have been deleted, or removed by the " +
+            "retention rule (`retention` in the config)",
         );
       }
     }
@@ -543,6 +545,29 @@ export class Journal {
       "UPDATE limits SET cleared_at = ? WHERE agent = ? AND cleared_at IS NULL",
     ).run(_now(), agent);
     return Number(result.changes);
+  }
+
+  /**
+   * The files beside the journal that it knows, for the retention rule (retention.ts): each run's
+   * recording (its path relative to the journal's folder, when its run ended: null while it runs)
+   * and each handoff's file with its status.
+   */
+  dataFiles(): {
+    recordings: { runId: number; file: string; endedAt: string | null }[];
+    handoffs: { id: string; filePath: string; status: HandoffStatus; createdAt: string }[];
+  } {
+    const recordings = this.#db.prepare(
+      `SELECT o.run_id AS runId, o.file AS file, r.ended_at AS endedAt
+       FROM outputs o JOIN runs r ON r.id = o.run_id WHERE o.file IS NOT NULL`,
+    ).all() as { runId: number; file: string; endedAt: string | null }[];
+    const handoffs = this.#db.prepare(
+      `SELECT id, file_path AS filePath, status, created_at AS createdAt FROM handoffs
+       WHERE file_path IS NOT NULL`,
+    ).all() as { id: string; filePath: string; status: HandoffStatus; createdAt: string }[];
+    return {
+      recordings: recordings.map((r) => ({ ...r, runId: Number(r.runId) })),
+      handoffs: handoffs.map((h) => ({ ...h })),
+    };
   }
 
   /** Whether the database is still open. */

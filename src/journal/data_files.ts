@@ -1,0 +1,146 @@
+/**
+ * The data folder's recordings and handoff files as the retention rule sees them (retention.ts):
+ * what the journal says of each, their sizes on disk; and the rule applied, in the background of
+ * a run (`uuldana run` starts it a few seconds in: async file calls only, every failure swallowed,
+ * so it never delays the agent, the keys, or fails the run).
+ *
+ * @module
+ */
+import { dirname, join, relative, resolve, sep } from "node:path";
+import type { Journal } from "./journal.ts";
+import { HANDOFFS_DIR } from "../handoff/file.ts";
+import {
+  type DataFile,
+  planRetention,
+  type RetentionPlan,
+  type RetentionRule,
+} from "./retention.ts";
+
+/** Handoff statuses whose file has done its work: the agent received the handoff. */
+const _DELIVERED = new Set(["delivered", "pasted"]);
+
+/** A journal fact about a file, before its size is known. */
+type KnownFile = Omit<DataFile, "bytes">;
+
+/**
+ * The files the journal in `dataDir` knows, with their sizes (`size`: sync or async). A file that
+ * is gone, or lies outside the data folder's `recordings/` and `handoffs/`, is left out: the rule
+ * never reaches anywhere else.
+ */
+function _known(journal: Journal, dataDir: string): KnownFile[] {
+  const { recordings, handoffs } = journal.dataFiles();
+  const base = dirname(journal.path);
+  const files: KnownFile[] = [];
+  for (const r of recordings) {
+    files.push({
+      path: resolve(base, r.file),
+      kind: "recording",
+      at: r.endedAt === null ? null : Date.parse(r.endedAt),
+      held: null,
+    });
+  }
+  for (const h of handoffs) {
+    files.push({
+      path: resolve(base, h.filePath),
+      kind: "handoff",
+      at: Date.parse(h.createdAt),
+      held: _DELIVERED.has(h.status) ? null : `a handoff not delivered (${h.status})`,
+    });
+  }
+  return files.filter((f) => _inside(dataDir, f));
+}
+
+// Whether `f` is in the data folder's own recordings/ or handoffs/ folder.
+function _inside(dataDir: string, f: KnownFile): boolean {
+  const rel = relative(resolve(dataDir), f.path);
+  const folder = f.kind === "recording" ? "recordings" : HANDOFFS_DIR;
+  return rel.startsWith(`${folder}${sep}`) && !rel.includes(`..${sep}`);
+}
+
+/** The data folder's known files with their sizes, read now (for `uuldana doctor`). */
+export function dataFilesSync(journal: Journal, dataDir: string): DataFile[] {
+  const out: DataFile[] = [];
+  for (const f of _known(journal, dataDir)) {
+    try {
+      out.push({ ...f, bytes: Deno.statSync(f.path).size });
+    } catch { /* gone already */ }
+  }
+  return out;
+}
+
+/** Like {@link dataFilesSync}, with async file calls (a run's background). */
+export async function dataFiles(journal: Journal, dataDir: string): Promise<DataFile[]> {
+  const out: DataFile[] = [];
+  for (const f of _known(journal, dataDir)) {
+    try {
+      out.push({ ...f, bytes: (await Deno.stat(f.path)).size });
+    } catch { /* gone already */ }
+  }
+  return out;
+}
+
+/** The bytes in `dataDir` outside the known files: the journal and whatever else lies there. */
+export function otherBytesSync(dataDir: string, known: readonly DataFile[]): number {
+  const skip = new Set(known.map((f) => f.path));
+  let bytes = 0;
+  const walk = (dir: string) => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(dir)];
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const path = join(dir, e.name);
+      if (e.isDirectory) walk(path);
+      else if (e.isFile && !skip.has(path)) {
+        try {
+          bytes += Deno.statSync(path).size;
+        } catch { /* gone */ }
+      }
+    }
+  };
+  walk(resolve(dataDir));
+  return bytes;
+}
+
+/**
+ * Applies `rule` to the data folder: removes what {@link planRetention} says, one file at a time
+ * (a file that cannot be removed is left, the rest still go). Returns the plan and what was
+ * removed.
+ */
+export async function applyRetention(
+  journal: Journal,
+  dataDir: string,
+  rule: RetentionRule,
+  nowMs: number = Date.now(),
+): Promise<{ plan: RetentionPlan; removed: DataFile[] }> {
+  const plan = planRetention(await dataFiles(journal, dataDir), rule, nowMs);
+  const removed: DataFile[] = [];
+  for (const { file } of plan.remove) {
+    try {
+      await Deno.remove(file.path);
+      removed.push(file);
+    } catch { /* left for the next run */ }
+  }
+  return { plan, removed };
+}
+
+/** How long into a run the rule is applied: after the agent has started and settled. */
+export const RETENTION_DELAY_MS = 10_000;
+
+/**
+ * Applies `rule` in the background of a run, {@link RETENTION_DELAY_MS} in: never awaited, never
+ * keeping the process alive, and nothing it meets (a closed journal, a locked file) is thrown.
+ */
+export function retainInBackground(
+  journal: Journal,
+  dataDir: string,
+  rule: RetentionRule,
+  delayMs = RETENTION_DELAY_MS,
+): void {
+  const timer = setTimeout(() => {
+    applyRetention(journal, dataDir, rule).catch(() => {/* the next run tries again */});
+  }, delayMs);
+  Deno.unrefTimer(timer);
+}
