@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import { installFakeAgent } from "./fixtures/fake_agents/install.ts";
+import { installFakeAgent, installVersionedAgent } from "./fixtures/fake_agents/install.ts";
 import { topHelp } from "./fixtures/fake_agents/help.ts";
 import { adapterByName, ADAPTERS } from "../adapters/registry.ts";
 import { TESTED_VERSIONS } from "../adapters/tested.ts";
@@ -173,17 +173,11 @@ Deno.test("agents and doctor say when an installed agent is newer than the newes
     const newer = nextPatch(tested);
     // Small real programs: the first one patch past the newest tested, Crush (never run for real)
     // and the second at exactly its tested version.
-    const fake = async (name: string, version: string, help: string) => {
-      await Deno.writeTextFile(`${root}/${name}.help`, help);
-      await Deno.writeTextFile(
-        `${bin}/${name}`,
-        `#!/bin/sh\n[ "$1" = --version ] && { echo '${version}'; exit 0; }\ncat '${root}/${name}.help'\n`,
-      );
-      await Deno.chmod(`${bin}/${name}`, 0o755);
-    };
-    await fake(ahead, `${newer} (${ahead})`, topHelp(ahead));
-    await fake("crush", "crush version v0.9.0", "Usage:\n  crush [flags]\n");
-    await fake(same, `${same} ${TESTED_VERSIONS[same].tested}`, topHelp(same));
+    const fake = (name: string, version: string, help: string) =>
+      installVersionedAgent(bin, name, version, help);
+    fake(ahead, `${newer} (${ahead})`, topHelp(ahead));
+    fake("crush", "crush version v0.9.0", "Usage:\n  crush [flags]\n");
+    fake(same, `${same} ${TESTED_VERSIONS[same].tested}`, topHelp(same));
     const env = {
       PATH: `${bin}:/usr/bin:/bin`,
       HOME: `${root}/home`,

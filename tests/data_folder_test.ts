@@ -9,10 +9,9 @@ import {
   match as assertMatch,
   ok as assert,
 } from "node:assert/strict";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, mkdirSync } from "node:fs";
 import { Journal } from "../src/journal/journal.ts";
-import { writeHandoffFile } from "../src/handoff/file.ts";
+import { pastHandoff, pastRecording } from "../src/journal/_data_files_test_util.ts";
 import type { HandoffStatus } from "../src/journal/records.ts";
 import { runUuldana } from "./_uuldana.ts";
 import { DENO_DIR } from "./_paths.ts";
@@ -26,33 +25,9 @@ function pastRuns(dataDir: string) {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const journal = Journal.open(dataDir);
   try {
-    const recording = (days: number, bytes: number) => {
-      const id = journal.startRun(
-        { agent: "claude", workspace: "/w", transport: "pty" },
-        ago(days),
-      );
-      const path = journal.startOutput(id, { cols: 80, rows: 24 });
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, new Uint8Array(bytes));
-      journal.endRun(id, { reason: "exit", exitCode: 0 }, ago(days));
-      return path;
-    };
-    const handoff = (id: string, days: number, status: HandoffStatus) => {
-      const filePath = writeHandoffFile(dataDir, id, "# handoff\n");
-      journal.addHandoff({
-        id,
-        fromRun: null,
-        toAgent: "codex",
-        mode: "manual",
-        road: "paste",
-        characters: 10,
-        omitted: 0,
-        redactions: 0,
-        status,
-        filePath,
-      }, ago(days));
-      return filePath;
-    };
+    const recording = (days: number, bytes: number) => pastRecording(journal, ago(days), bytes);
+    const handoff = (id: string, days: number, status: HandoffStatus) =>
+      pastHandoff(journal, dataDir, id, ago(days), status);
     return {
       old: recording(60, 2_000_000),
       recent: recording(1, 2_000_000),
@@ -81,7 +56,7 @@ Deno.test("doctor shows the data folder's size and what the rule would remove, a
     const checks = JSON.parse(r.stdout) as { name: string; status: string; detail: string }[];
     const folder = checks.find((c) => c.name === "data folder");
     assertEquals(folder?.status, "ok", r.stdout);
-    assertMatch(folder!.detail, /^4\.\d MB \(2 recordings 4\.0 MB, 2 handoffs \d+ B; /);
+    assertMatch(folder!.detail, /^4\.\d MB \(2 recordings 4\.0 MB, 2 handoffs 2\.0 kB; /);
     assertMatch(folder!.detail, /kept 30 days and 1000 MB in all, the last 3 days/);
     assertMatch(
       folder!.detail,

@@ -6,6 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { topHelp } from "./fixtures/fake_agents/help.ts";
+import { installVersionedAgent } from "./fixtures/fake_agents/install.ts";
 import { TESTED_VERSIONS, testedLine, testedState } from "../adapters/tested.ts";
 import { DENO_DIR } from "./_paths.ts";
 import { runUuldana } from "./_uuldana.ts";
@@ -17,18 +18,10 @@ Deno.test("agents, doctor and config init print nothing about the project's test
     const bin = `${root}/bin`;
     await Deno.mkdir(bin);
     await Deno.mkdir(`${root}/home`);
-    const fake = async (name: string, version: string, help: string) => {
-      await Deno.writeTextFile(`${root}/${name}.help`, help);
-      await Deno.writeTextFile(
-        `${bin}/${name}`,
-        `#!/bin/sh\n[ "$1" = --version ] && { echo '${version}'; exit 0; }\ncat '${root}/${name}.help'\n`,
-      );
-      await Deno.chmod(`${bin}/${name}`, 0o755);
-    };
-    // Claude one patch past its tested version, Codex unproven, Crush never run by our tests.
-    await fake("claude", "9.9.9 (Claude Code)", topHelp("claude"));
-    await fake("codex", "codex-cli 9.9.9", "Usage: codex [OPTIONS] [COMMAND]\n");
-    await fake("crush", "crush version v0.9.0", "Usage:\n  crush [flags]\n");
+    // Claude newer than its tested version, Codex unproven, Crush never run by our tests.
+    installVersionedAgent(bin, "claude", "9.9.9 (Claude Code)", topHelp("claude"));
+    installVersionedAgent(bin, "codex", "codex-cli 9.9.9", "Usage: codex [OPTIONS] [COMMAND]\n");
+    installVersionedAgent(bin, "crush", "crush version v0.9.0", "Usage:\n  crush [flags]\n");
     const env = {
       DENO_DIR,
       PATH: `${bin}:/usr/bin:/bin`,

@@ -23,7 +23,10 @@ Deno.test("the skips are read from deno test's output, colours or not, and liste
     "zsh: completes [skipped: zsh is not installed: apt-get install zsh]",
     "fish: completes [skipped: fish is not installed: apt-get install fish]",
   ]);
-  assertMatch(skipList(skipped), /^not tested: 2 skipped tests .*\n  - zsh: .*apt-get install zsh/);
+  assertMatch(
+    skipList(skipped),
+    /^not tested: 2 skipped tests .*\n {2}- zsh: .*apt-get install zsh/,
+  );
   assertEquals(skipList([]), "not tested: nothing (no test was skipped)");
 });
 

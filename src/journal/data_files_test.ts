@@ -13,7 +13,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Journal } from "./journal.ts";
 import { applyRetention, dataFilesSync, retainInBackground } from "./data_files.ts";
-import { writeHandoffFile } from "../handoff/file.ts";
+import { pastHandoff, pastRecording } from "./_data_files_test_util.ts";
 import type { HandoffStatus } from "./records.ts";
 
 const DAY = 86_400_000;
@@ -22,35 +22,12 @@ const RULE = { maxAgeDays: 30, maxMegabytes: 1000, keepDays: 3 };
 const ago = (days: number) => new Date(NOW - days * DAY).toISOString();
 
 // A run that ended `days` ago (null: still running) with a recording of `bytes`.
-function run(journal: Journal, days: number | null, bytes: number): string {
-  const id = journal.startRun(
-    { agent: "claude", workspace: "/w", transport: "pty" },
-    ago(days ?? 0),
-  );
-  const path = journal.startOutput(id, { cols: 80, rows: 24 });
-  Deno.mkdirSync(join(path, ".."), { recursive: true });
-  writeFileSync(path, new Uint8Array(bytes));
-  if (days !== null) journal.endRun(id, { reason: "exit", exitCode: 0 }, ago(days));
-  return path;
-}
+const run = (journal: Journal, days: number | null, bytes: number) =>
+  pastRecording(journal, days === null ? null : ago(days), bytes);
 
 // A handoff made `days` ago, in `status`, with its file.
-function handoff(journal: Journal, dir: string, id: string, days: number, status: HandoffStatus) {
-  const filePath = writeHandoffFile(dir, id, "# handoff\n".repeat(100));
-  journal.addHandoff({
-    id,
-    fromRun: null,
-    toAgent: "codex",
-    mode: "auto",
-    road: "prompt",
-    characters: 1000,
-    omitted: 0,
-    redactions: 0,
-    status,
-    filePath,
-  }, ago(days));
-  return filePath;
-}
+const handoff = (journal: Journal, dir: string, id: string, days: number, status: HandoffStatus) =>
+  pastHandoff(journal, dir, id, ago(days), status);
 
 Deno.test("the rule on a real journal and real files: old runs and delivered handoffs go, the rest stay", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "uuldana-retention-" });
@@ -68,18 +45,7 @@ Deno.test("the rule on a real journal and real files: old runs and delivered han
     const stray = join(dir, "recordings", "run-999.cast.gz");
     writeFileSync(stray, "x");
     const outside = Deno.makeTempFileSync({ prefix: "uuldana-outside-" });
-    journal.addHandoff({
-      id: "h-outside",
-      fromRun: null,
-      toAgent: "codex",
-      mode: "auto",
-      road: "prompt",
-      characters: 1,
-      omitted: 0,
-      redactions: 0,
-      status: "delivered",
-      filePath: outside,
-    }, ago(400));
+    pastHandoff(journal, dir, "h-outside", ago(400), "delivered", outside);
 
     assertEquals(dataFilesSync(journal, dir).length, 8, "3 recordings, 5 handoffs inside");
     const { plan, removed } = await applyRetention(journal, dir, RULE, NOW);
