@@ -41,7 +41,10 @@ export function missingReason(programs: readonly string[], path?: string): strin
   const absent = [...new Set(programs)].filter((p) => onPath(p, path) === null);
   if (absent.length === 0) return "";
   const packages = [...new Set(absent.map((p) => PACKAGES[p] ?? p))];
-  return `${absent.join(" and ")} ${absent.length === 1 ? "is" : "are"} not installed: ` +
+  const names = absent.length === 1
+    ? absent[0]
+    : `${absent.slice(0, -1).join(", ")} and ${absent.at(-1)}`;
+  return `${names} ${absent.length === 1 ? "is" : "are"} not installed: ` +
     `apt-get install ${packages.join(" ")}`;
 }
 

@@ -39,6 +39,10 @@ Deno.test("a program missing from PATH is named with the line that installs it",
     assertEquals(missingReason(["zsh"], bin), "");
     assertEquals(missingReason(["fish"], bin), "fish is not installed: apt-get install fish");
     assertEquals(
+      missingReason(["posh", "curl", "wget"], bin),
+      "posh, curl and wget are not installed: apt-get install posh curl wget",
+    );
+    assertEquals(
       missingReason(["posh", "curl", "posh"], bin),
       "posh and curl are not installed: apt-get install posh curl",
     );
