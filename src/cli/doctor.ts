@@ -1,6 +1,6 @@
 /**
- * `uuldana doctor`: is the user's machine ready? Each check says what it found and, when something is
- * wrong, what to do. Exit 1 when something needed is missing.
+ * `uuldana doctor`: is the user's machine ready? Each check says what it found and, when
+ * something is wrong, what to do. Exit 1 when something needed is missing.
  *
  * @module
  */
