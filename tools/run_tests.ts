@@ -2,8 +2,8 @@
  * The README's test command (`tools/deno.sh task test [FILES…]`): checks that the programs every
  * test needs are there (one line saying what to install when not), runs `deno test` in parallel
  * with its output passed through as it comes, then ends with what was not tested: every skipped
- * test by name, each with why and the line that installs what it needs (tests/_needs.ts). With
- * `UULDANA_NO_SKIPS=1` (CI) a skip fails the run.
+ * test by name, each with why and the line that installs what it needs (tests/_needs.ts), and
+ * the counts as the plain line CI reads. With `UULDANA_NO_SKIPS=1` (CI) a skip fails the run.
  *
  * @module
  */
@@ -34,6 +34,20 @@ export function ignoredTests(output: string): string[] {
   // deno-lint-ignore no-control-regex
   const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
   return [...plain.matchAll(/^(.+) \.\.\. ignored(?: \(.*\))?$/gm)].map((m) => m[1].trim());
+}
+
+/**
+ * deno test's counts as the plain closing line CI reads (`tests: 3 passed, 0 failed, 2 skipped`),
+ * from its summary (`ok | 3 passed | 0 failed | 2 ignored`); null when it printed none.
+ */
+export function closingLine(output: string): string | null {
+  // deno-lint-ignore no-control-regex
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
+  const all = [...plain.matchAll(/^(?:ok|FAILED) \| (\d+) passed.*? \| (\d+) failed(.*)$/gm)];
+  const last = all.at(-1);
+  if (!last) return null;
+  const ignored = /\| (\d+) ignored/.exec(last[3])?.[1] ?? "0";
+  return `tests: ${last[1]} passed, ${last[2]} failed, ${ignored} skipped`;
 }
 
 /** The closing list: what was not tested, one test a line. */
@@ -71,13 +85,15 @@ async function main(args: string[]): Promise<number> {
       output = output.slice(cut + 1);
     }
   }
-  const { code } = await child.status;
+  let { code } = await child.status;
   skipped.push(...ignoredTests(output));
   console.log(`\n${skipList(skipped)}`);
+  const counts = closingLine(output);
   if (skipped.length > 0 && Deno.env.get(NO_SKIPS_VAR) === "1") {
     console.log(`${NO_SKIPS_VAR}=1: every test must run (CI); install what the list names`);
-    return code || 1;
+    code ||= 1;
   }
+  if (counts) console.log(counts);
   return code;
 }
 

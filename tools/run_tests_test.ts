@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
 import { join } from "node:path";
-import { coreProblem, ignoredTests, skipList } from "./run_tests.ts";
+import { closingLine, coreProblem, ignoredTests, skipList } from "./run_tests.ts";
 import { missingReason } from "../tests/_needs.ts";
 
 Deno.test("the skips are read from deno test's output, colours or not, and listed by name", () => {
@@ -28,6 +28,18 @@ Deno.test("the skips are read from deno test's output, colours or not, and liste
     /^not tested: 2 skipped tests .*\n {2}- zsh: .*apt-get install zsh/,
   );
   assertEquals(skipList([]), "not tested: nothing (no test was skipped)");
+});
+
+Deno.test("the run ends with the plain counts CI reads, skips counted", () => {
+  assertEquals(
+    closingLine("x ... ok\n\x1b[0m\x1b[32mok\x1b[0m | 28 passed | 0 failed | 20 ignored (1m30s)\n"),
+    "tests: 28 passed, 0 failed, 20 skipped",
+  );
+  assertEquals(
+    closingLine("FAILED | 1 passed | 2 failed (7s)\n"),
+    "tests: 1 passed, 2 failed, 0 skipped",
+  );
+  assertEquals(closingLine("error: Module not found\n"), null);
 });
 
 Deno.test("a program missing from PATH is named with the line that installs it", () => {
