@@ -16,7 +16,7 @@ import { ProbeBudget } from "../../adapters/probe.ts";
 import { testedLine } from "../../adapters/tested.ts";
 import { type ArgvVisibility, readArgvVisibility } from "../proc_visibility.ts";
 import { VERSION } from "./version.ts";
-import { dataFilesSync, otherBytesSync } from "../journal/data_files.ts";
+import { dataFiles, otherBytesSync } from "../journal/data_files.ts";
 import {
   type DataFile,
   describeRule,
@@ -144,7 +144,7 @@ export async function runChecks(
     });
     if (config) {
       try {
-        checks.push(_dataFolder(journal, dir, config.retention));
+        checks.push(await _dataFolder(journal, dir, config.retention));
       } catch (e) {
         checks.push({ name: "data folder", status: "warn", detail: (e as Error).message });
       }
@@ -233,8 +233,8 @@ export async function runChecks(
  * The data folder's size and what the retention rule keeps of it and would remove at the next
  * `uuldana run` (doctor removes nothing).
  */
-function _dataFolder(journal: Journal, dir: string, rule: RetentionRule): Check {
-  const files = dataFilesSync(journal, dir);
+async function _dataFolder(journal: Journal, dir: string, rule: RetentionRule): Promise<Check> {
+  const files = await dataFiles(journal, dir, () => {});
   const plan = planRetention(files, rule, Date.now());
   const sum = (fs: readonly DataFile[]) => fs.reduce((n, f) => n + f.bytes, 0);
   const of = (kind: DataFile["kind"]) => {

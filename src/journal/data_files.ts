@@ -22,32 +22,50 @@ const _DELIVERED = new Set(["delivered", "pasted"]);
 /** A journal fact about a file, before its size is known. */
 type KnownFile = Omit<DataFile, "bytes">;
 
+/** How many rows one journal read takes: a few milliseconds of the event loop at most. */
+const _PAGE = 200;
+
 /**
- * The files the journal in `dataDir` knows, with their sizes (`size`: sync or async). A file that
- * is gone, or lies outside the data folder's `recordings/` and `handoffs/`, is left out: the rule
- * never reaches anywhere else.
+ * The files the journal in `dataDir` knows, page by page (`pause` between pages: a run's
+ * background lets the keys through there). A file that lies outside the data folder's
+ * `recordings/` and `handoffs/` is left out: the rule never reaches anywhere else.
  */
-function _known(journal: Journal, dataDir: string): KnownFile[] {
-  const { recordings, handoffs } = journal.dataFiles();
+async function* _known(
+  journal: Journal,
+  dataDir: string,
+  pause: () => Promise<void> | void,
+): AsyncGenerator<KnownFile> {
   const base = dirname(journal.path);
-  const files: KnownFile[] = [];
-  for (const r of recordings) {
-    files.push({
-      path: resolve(base, r.file),
-      kind: "recording",
-      at: r.endedAt === null ? null : Date.parse(r.endedAt),
-      held: null,
-    });
+  for (let after = 0;;) {
+    const page = journal.recordingFiles(after, _PAGE);
+    for (const r of page) {
+      const f: KnownFile = {
+        path: resolve(base, r.file),
+        kind: "recording",
+        at: r.endedAt === null ? null : Date.parse(r.endedAt),
+        held: null,
+      };
+      if (_inside(dataDir, f)) yield f;
+    }
+    if (page.length < _PAGE) break;
+    after = page.at(-1)!.runId;
+    await pause();
   }
-  for (const h of handoffs) {
-    files.push({
-      path: resolve(base, h.filePath),
-      kind: "handoff",
-      at: Date.parse(h.createdAt),
-      held: _DELIVERED.has(h.status) ? null : `a handoff not delivered (${h.status})`,
-    });
+  for (let after = 0;;) {
+    const page = journal.handoffFiles(after, _PAGE);
+    for (const h of page) {
+      const f: KnownFile = {
+        path: resolve(base, h.filePath),
+        kind: "handoff",
+        at: Date.parse(h.createdAt),
+        held: _DELIVERED.has(h.status) ? null : `a handoff not delivered (${h.status})`,
+      };
+      if (_inside(dataDir, f)) yield f;
+    }
+    if (page.length < _PAGE) break;
+    after = page.at(-1)!.row;
+    await pause();
   }
-  return files.filter((f) => _inside(dataDir, f));
 }
 
 // Whether `f` is in the data folder's own recordings/ or handoffs/ folder.
@@ -57,21 +75,14 @@ function _inside(dataDir: string, f: KnownFile): boolean {
   return rel.startsWith(`${folder}${sep}`) && !rel.includes(`..${sep}`);
 }
 
-/** The data folder's known files with their sizes, read now (for `uuldana doctor`). */
-export function dataFilesSync(journal: Journal, dataDir: string): DataFile[] {
+/** The data folder's known files with their sizes (a file already gone is left out). */
+export async function dataFiles(
+  journal: Journal,
+  dataDir: string,
+  pause: () => Promise<void> | void = () => new Promise((r) => setTimeout(r, 0)),
+): Promise<DataFile[]> {
   const out: DataFile[] = [];
-  for (const f of _known(journal, dataDir)) {
-    try {
-      out.push({ ...f, bytes: Deno.statSync(f.path).size });
-    } catch { /* gone already */ }
-  }
-  return out;
-}
-
-/** Like {@link dataFilesSync}, with async file calls (a run's background). */
-export async function dataFiles(journal: Journal, dataDir: string): Promise<DataFile[]> {
-  const out: DataFile[] = [];
-  for (const f of _known(journal, dataDir)) {
+  for await (const f of _known(journal, dataDir, pause)) {
     try {
       out.push({ ...f, bytes: (await Deno.stat(f.path)).size });
     } catch { /* gone already */ }

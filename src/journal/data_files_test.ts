@@ -12,7 +12,7 @@ import {
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Journal } from "./journal.ts";
-import { applyRetention, dataFilesSync, retainInBackground } from "./data_files.ts";
+import { applyRetention, dataFiles, retainInBackground } from "./data_files.ts";
 import { pastHandoff, pastRecording } from "./_data_files_test_util.ts";
 import type { HandoffStatus } from "./records.ts";
 
@@ -47,7 +47,7 @@ Deno.test("the rule on a real journal and real files: old runs and delivered han
     const outside = Deno.makeTempFileSync({ prefix: "uuldana-outside-" });
     pastHandoff(journal, dir, "h-outside", ago(400), "delivered", outside);
 
-    assertEquals(dataFilesSync(journal, dir).length, 8, "3 recordings, 5 handoffs inside");
+    assertEquals((await dataFiles(journal, dir)).length, 8, "3 recordings, 5 handoffs inside");
     const { plan, removed } = await applyRetention(journal, dir, RULE, NOW);
     assertEquals(removed.map((f) => f.path).sort(), [old, oldDelivered, oldPasted].sort());
     assertEquals(plan.remove.every((r) => r.reason === "age"), true);
@@ -89,6 +89,28 @@ Deno.test("over its size the folder loses its oldest removable recordings first"
     );
     assertEquals(removed.map((f) => f.path), [a, b, c]);
     assert(existsSync(today));
+  } finally {
+    journal.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("the journal is read a page at a time: every one of 450 old runs is seen and removed", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "uuldana-retention-pages-" });
+  const journal = Journal.open(dir);
+  try {
+    const paths = Array.from({ length: 450 }, () => run(journal, 40, 1));
+    for (let i = 0; i < 450; i++) handoff(journal, dir, `h-${i}`, 40, "pasted");
+    let pauses = 0;
+    const seen = await dataFiles(journal, dir, () => void pauses++);
+    assertEquals(
+      [seen.length, pauses],
+      [900, 4],
+      "2 pauses in each of 450 recordings and handoffs",
+    );
+    const { removed } = await applyRetention(journal, dir, RULE, NOW);
+    assertEquals(removed.length, 900);
+    assert(paths.every((p) => !existsSync(p)));
   } finally {
     journal.close();
     Deno.removeSync(dir, { recursive: true });
