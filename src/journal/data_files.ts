@@ -1,8 +1,8 @@
 /**
  * The data folder's recordings and handoff files as the retention rule sees them (retention.ts):
  * what the journal says of each, their sizes on disk; and the rule applied, in the background of
- * a run (`uuldana run` starts it a few seconds in: async file calls only, every failure swallowed,
- * so it never delays the agent, the keys, or fails the run).
+ * a run (`uuldana run` starts it 10 s in: the journal read a page at a time, async file calls,
+ * every failure swallowed, so it never delays the agent, the keys, or fails the run).
  *
  * @module
  */
