@@ -100,7 +100,7 @@ export function parseResetTime(text: string, now: Date, localZone?: string): str
 }
 
 /**
- * Like {@linkcode parseResetTime}, and says when the shown zone is unknown here and the local zone
+ * Like {@linkcode parseResetTime}, and says when the shown zone is unknown on the user's machine and the local zone
  * was used in its place.
  */
 export function readResetTime(text: string, now: Date, localZone?: string): ResetTime {
@@ -166,7 +166,8 @@ function _resolveAbsolute(
   const zone = _zone(parenZone ?? bareZone, localZone);
   const note = zone.unknown !== undefined
     ? {
-      zoneNote: `the zone "${zone.unknown}" is unknown here; the reset time was read in the ` +
+      zoneNote:
+        `the zone "${zone.unknown}" is unknown on your machine; the reset time was read in the ` +
         `local zone (${"iana" in zone ? zone.iana : "UTC"})`,
     }
     : {};

@@ -126,7 +126,7 @@ export function testedLine(name: string, state: TestedState): string {
       return `${name} ${state.version} is newer than the newest tested (${state.tested}): ` +
         "limit detection may miss its screens";
     case "notRun":
-      return `not run for real${state.reason ? `: ${state.reason}` : ""}`;
+      return `not tested by uuldana${state.reason ? `: ${state.reason}` : ""}`;
     case "neverPassed":
       return `no version of ${name} passed every real-agent cell yet` +
         (state.ran ? ` (${state.ran} ran${state.date ? ` ${state.date}` : ""})` : "") +

@@ -56,9 +56,9 @@ Deno.test("an agent newer than the newest tested is said, with what may break", 
   assertEquals(testedState("claude", null, table).kind, "unknown");
   assertEquals(
     testedLine("crush", testedState("crush", "0.9.0", table)),
-    "not run for real: its npm package downloads its binary from GitHub",
+    "not tested by uuldana: its npm package downloads its binary from GitHub",
   );
-  assertEquals(testedLine("aider", testedState("aider", null, table)), "not run for real");
+  assertEquals(testedLine("aider", testedState("aider", null, table)), "not tested by uuldana");
   // Run, but no version passed every cell: said, with the newest version that ran.
   const failing = {
     qwen: {

@@ -29,3 +29,8 @@ export const CAN_MOUNT: boolean = await (async () => {
   Deno.removeSync(probe);
   return ok;
 })();
+
+/** A test's name, with why it is skipped where this machine cannot mount (the README's skip list). */
+export function mountingTest(name: string): string {
+  return CAN_MOUNT ? name : `${name} [skipped: mounting a tmpfs needs root]`;
+}

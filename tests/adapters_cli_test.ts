@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import { installFakeAgent } from "./fixtures/fake_agents/install.ts";
+import { installFakeAgent, installVersionedAgent } from "./fixtures/fake_agents/install.ts";
 import { topHelp } from "./fixtures/fake_agents/help.ts";
 import { adapterByName, ADAPTERS } from "../adapters/registry.ts";
 import { TESTED_VERSIONS } from "../adapters/tested.ts";
@@ -173,17 +173,11 @@ Deno.test("agents and doctor say when an installed agent is newer than the newes
     const newer = nextPatch(tested);
     // Small real programs: the first one patch past the newest tested, Crush (never run for real)
     // and the second at exactly its tested version.
-    const fake = async (name: string, version: string, help: string) => {
-      await Deno.writeTextFile(`${root}/${name}.help`, help);
-      await Deno.writeTextFile(
-        `${bin}/${name}`,
-        `#!/bin/sh\n[ "$1" = --version ] && { echo '${version}'; exit 0; }\ncat '${root}/${name}.help'\n`,
-      );
-      await Deno.chmod(`${bin}/${name}`, 0o755);
-    };
-    await fake(ahead, `${newer} (${ahead})`, topHelp(ahead));
-    await fake("crush", "crush version v0.9.0", "Usage:\n  crush [flags]\n");
-    await fake(same, `${same} ${TESTED_VERSIONS[same].tested}`, topHelp(same));
+    const fake = (name: string, version: string, help: string) =>
+      installVersionedAgent(bin, name, version, help);
+    fake(ahead, `${newer} (${ahead})`, topHelp(ahead));
+    fake("crush", "crush version v0.9.0", "Usage:\n  crush [flags]\n");
+    fake(same, `${same} ${TESTED_VERSIONS[same].tested}`, topHelp(same));
     const env = {
       PATH: `${bin}:/usr/bin:/bin`,
       HOME: `${root}/home`,
@@ -197,7 +191,7 @@ Deno.test("agents and doctor say when an installed agent is newer than the newes
       `${ahead} ${newer} is newer than the newest tested (${tested}): limit detection may miss its screens`;
     assert(human.stdout.includes(`! ${line}`), human.stdout);
     assert(
-      human.stdout.includes(`! not run for real: ${TESTED_VERSIONS.crush.notRun}`),
+      human.stdout.includes(`! not tested by uuldana: ${TESTED_VERSIONS.crush.notRun}`),
       human.stdout,
     );
     assert(
@@ -205,7 +199,7 @@ Deno.test("agents and doctor say when an installed agent is newer than the newes
       "an agent at the tested version is not flagged",
     );
     // Auggie is not installed: still marked, under its install hint.
-    assert(human.stdout.includes(`not run for real: ${TESTED_VERSIONS.auggie.notRun}`));
+    assert(human.stdout.includes(`not tested by uuldana: ${TESTED_VERSIONS.auggie.notRun}`));
 
     const json = JSON.parse((await uuldana(["agents", "--json"], env)).stdout);
     assertEquals(json.find((a: { name: string }) => a.name === ahead).tested, {
@@ -221,7 +215,9 @@ Deno.test("agents and doctor say when an installed agent is newer than the newes
     const flagged = checks.find((c) => c.detail === line);
     assertEquals(flagged?.status, "warn", doctor.stdout);
     assertEquals(flagged?.name, `agent ${ahead}`);
-    assert(checks.some((c) => c.name === "agent crush" && c.detail.startsWith("not run for real")));
+    assert(
+      checks.some((c) => c.name === "agent crush" && c.detail.startsWith("not tested by uuldana")),
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }

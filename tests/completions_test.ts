@@ -9,6 +9,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { join } from "node:path";
 import { UULDANA } from "./_paths.ts";
 import { TmuxTerminal } from "./_tmux.ts";
+import { testNeeding } from "./_needs.ts";
 import { adapterNames } from "../adapters/registry.ts";
 
 const AGENTS = adapterNames();
@@ -127,28 +128,34 @@ async function tabIn(
   }
 }
 
-Deno.test("zsh: the script completes in a real interactive zsh", async () => {
-  await tabIn(
-    ["zsh", "-f", "-i"],
-    "autoload -U compinit && compinit -u && source <(uuldana completions zsh)",
-    [
-      ["uuldana run --th", /uuldana run --then/],
-      ["uuldana run --then claude,ge", /uuldana run --then claude,gemini/],
-      ["uuldana run ", /aider +auggie +claude +codex/],
-      ["uuldana deb", /uuldana debug/],
-    ],
-  );
+testNeeding(["zsh"], {
+  name: "zsh: the script completes in a real interactive zsh",
+  fn: async () => {
+    await tabIn(
+      ["zsh", "-f", "-i"],
+      "autoload -U compinit && compinit -u && source <(uuldana completions zsh)",
+      [
+        ["uuldana run --th", /uuldana run --then/],
+        ["uuldana run --then claude,ge", /uuldana run --then claude,gemini/],
+        ["uuldana run ", /aider +auggie +claude +codex/],
+        ["uuldana deb", /uuldana debug/],
+      ],
+    );
+  },
 });
 
-Deno.test("fish: the script completes in a real interactive fish", async () => {
-  await tabIn(
-    ["fish", "--no-config", "-i"],
-    "uuldana completions fish | source",
-    [
-      ["uuldana run --th", /uuldana run --then/],
-      ["uuldana run --then claude,ge", /uuldana run --then claude,gemini/],
-      ["uuldana run ", /aider +claude +copilot/],
-      ["uuldana debug comp", /uuldana debug compose/],
-    ],
-  );
+testNeeding(["fish"], {
+  name: "fish: the script completes in a real interactive fish",
+  fn: async () => {
+    await tabIn(
+      ["fish", "--no-config", "-i"],
+      "uuldana completions fish | source",
+      [
+        ["uuldana run --th", /uuldana run --then/],
+        ["uuldana run --then claude,ge", /uuldana run --then claude,gemini/],
+        ["uuldana run ", /aider +claude +copilot/],
+        ["uuldana debug comp", /uuldana debug compose/],
+      ],
+    );
+  },
 });

@@ -11,6 +11,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { Command } from "@commander-js/extra-typings";
 import { buildProgram } from "../src/cli/main.ts";
 import { runUuldana } from "./_uuldana.ts";
+import { labWords } from "./_lab_words.ts";
 
 // deno-lint-ignore no-explicit-any
 type AnyCommand = Command<any, any, any>;
@@ -45,4 +46,11 @@ Deno.test("the help rendered here is what `uuldana … --help` prints", async ()
   const [, cmd] = commands(buildProgram() as AnyCommand).find(([p]) => p.join(" ") === "debug")!;
   const r = await runUuldana(["debug", "--help"], { env: { NO_COLOR: "1", COLUMNS: "80" } });
   assertEquals([r.code, r.stdout], [0, helpOf(cmd)]);
+});
+
+Deno.test("no command's --help speaks of the project's machines ('here', 'this machine')", () => {
+  const said = commands(buildProgram() as AnyCommand).flatMap(([path, cmd]) =>
+    labWords(helpOf(cmd)).map((w) => `uuldana ${path.join(" ")} --help: ${w}`)
+  );
+  assertEquals(said, []);
 });

@@ -9,6 +9,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { REPO_DIR } from "./_paths.ts";
+import { testNeeding } from "./_needs.ts";
 
 const INSTALL_SH = join(REPO_DIR, "install.sh");
 const VERSION = "0.1.0";
@@ -34,6 +35,19 @@ const TOOLS = [
 ];
 /** dash (Debian's sh), bash, and posh (strict POSIX: what bash 3.2 on macOS must also run). */
 const SHELLS = ["dash", "bash", "posh"];
+
+/**
+ * A test of install.sh under `shell`: it needs that shell, dash (the fake `uname`'s), curl and
+ * `more`; skipped by name without them (tests/_needs.ts).
+ */
+function installTest(
+  shell: string,
+  name: string,
+  fn: () => Promise<void>,
+  more: readonly string[] = [],
+): void {
+  testNeeding([shell, "dash", "curl", ...more], { name, fn });
+}
 
 /** The program `cmd` on this process's PATH (a file, never a shell builtin). */
 function which(cmd: string): string {
@@ -157,7 +171,7 @@ function assertInstalled(r: Install, target: string): void {
 }
 
 for (const shell of SHELLS) {
-  Deno.test(`install.sh (${shell}): each OS and CPU gets its binary`, async () => {
+  installTest(shell, `install.sh (${shell}): each OS and CPU gets its binary`, async () => {
     const release = new FakeRelease();
     try {
       const cases: [string, string, string][] = [
@@ -184,101 +198,122 @@ for (const shell of SHELLS) {
     }
   });
 
-  Deno.test(`install.sh (${shell}): without a version, the release's SHA256SUMS names the binary; piped to sh`, async () => {
-    const release = new FakeRelease();
-    try {
-      assertInstalled(
-        await install(release, { shell, version: null, os: "Darwin", cpu: "arm64" }),
-        "aarch64-apple-darwin",
-      );
-      assertInstalled(await install(release, { shell, stdin: true }), "x86_64-unknown-linux-gnu");
-    } finally {
-      await release.close();
-    }
-  });
+  installTest(
+    shell,
+    `install.sh (${shell}): without a version, the release's SHA256SUMS names the binary; piped to sh`,
+    async () => {
+      const release = new FakeRelease();
+      try {
+        assertInstalled(
+          await install(release, { shell, version: null, os: "Darwin", cpu: "arm64" }),
+          "aarch64-apple-darwin",
+        );
+        assertInstalled(await install(release, { shell, stdin: true }), "x86_64-unknown-linux-gnu");
+      } finally {
+        await release.close();
+      }
+    },
+  );
 
-  Deno.test(`install.sh (${shell}): a checksum mismatch is refused and leaves an old uuldana alone`, async () => {
-    const release = new FakeRelease();
-    const tmp = Deno.makeTempDirSync();
-    try {
-      const name = `uuldana-${VERSION}-x86_64-unknown-linux-gnu`;
-      release.files.set(name, fakeBinary("x86_64-unknown-linux-gnu") + "# tampered\n");
-      const r = await install(release, { shell, dir: join(tmp, "fresh") });
-      assertNothingInstalled(r);
-      assert(r.stderr.includes("checksum mismatch"), r.stderr);
-
-      Deno.writeTextFileSync(join(tmp, "uuldana"), "old\n");
-      const again = await install(release, { shell, dir: tmp });
-      assert(again.code !== 0);
-      assertEquals(Deno.readTextFileSync(join(tmp, "uuldana")), "old\n");
-      assertEquals([...Deno.readDirSync(tmp)].map((e) => e.name), ["uuldana"]);
-    } finally {
-      await release.close();
-    }
-  });
-
-  Deno.test(`install.sh (${shell}): a missing binary or checksum file installs nothing`, async () => {
-    const release = new FakeRelease();
-    try {
-      // Listed in SHA256SUMS, but the file is not there.
-      release.files.delete(`uuldana-${VERSION}-aarch64-unknown-linux-gnu`);
-      let r = await install(release, { shell, cpu: "aarch64" });
-      assertNothingInstalled(r);
-      assert(r.stderr.includes("could not download"), r.stderr);
-      // Not listed at all (this release was built without it), with and without a version.
-      release.files.set("SHA256SUMS", release.sums());
-      for (const version of [undefined, null]) {
-        r = await install(release, { shell, cpu: "aarch64", version });
+  installTest(
+    shell,
+    `install.sh (${shell}): a checksum mismatch is refused and leaves an old uuldana alone`,
+    async () => {
+      const release = new FakeRelease();
+      const tmp = Deno.makeTempDirSync();
+      try {
+        const name = `uuldana-${VERSION}-x86_64-unknown-linux-gnu`;
+        release.files.set(name, fakeBinary("x86_64-unknown-linux-gnu") + "# tampered\n");
+        const r = await install(release, { shell, dir: join(tmp, "fresh") });
         assertNothingInstalled(r);
-        assert(r.stderr.includes("no binary for aarch64-unknown-linux-gnu"), r.stderr);
-      }
-      // A version that was never released: no SHA256SUMS there.
-      release.files.delete("SHA256SUMS");
-      r = await install(release, { shell });
-      assertNothingInstalled(r);
-      assert(r.stderr.includes("SHA256SUMS"), r.stderr);
-    } finally {
-      await release.close();
-    }
-  });
+        assert(r.stderr.includes("checksum mismatch"), r.stderr);
 
-  Deno.test(`install.sh (${shell}): wget when there is no curl; neither is one clear line`, async () => {
-    const release = new FakeRelease();
-    try {
-      const r = await install(release, { shell, downloaders: ["wget"] });
-      assertInstalled(r, "x86_64-unknown-linux-gnu");
-      assert(release.agents.length >= 2 && release.agents.every((a) => /^Wget\//.test(a)));
-      release.files.delete(`uuldana-${VERSION}-x86_64-apple-darwin`);
-      const missing = await install(release, { shell, downloaders: ["wget"], os: "Darwin" });
-      assertNothingInstalled(missing);
-      assert(missing.stderr.includes("could not download"), missing.stderr);
-      const none = await install(release, { shell, downloaders: [] });
-      assertNothingInstalled(none);
-      assert(none.stderr.includes("neither curl nor wget"), none.stderr);
-    } finally {
-      await release.close();
-    }
-  });
-
-  Deno.test(`install.sh (${shell}): an install folder that cannot be written installs nothing`, async () => {
-    const release = new FakeRelease();
-    const tmp = Deno.makeTempDirSync();
-    try {
-      // Below a regular file: no one can create it, root included.
-      Deno.writeTextFileSync(join(tmp, "file"), "");
-      const r = await install(release, { shell, dir: join(tmp, "file", "bin") });
-      assertNothingInstalled(r);
-      assert(r.stderr.includes("UULDANA_INSTALL_DIR"), r.stderr);
-      // A read-only folder (permission bits do not bind root, so only checked as another user).
-      if (Deno.uid() !== 0) {
-        const ro = join(tmp, "ro");
-        Deno.mkdirSync(ro, { mode: 0o555 });
-        const denied = await install(release, { shell, dir: ro });
-        assertNothingInstalled(denied);
-        assert(denied.stderr.includes("cannot write to"), denied.stderr);
+        Deno.writeTextFileSync(join(tmp, "uuldana"), "old\n");
+        const again = await install(release, { shell, dir: tmp });
+        assert(again.code !== 0);
+        assertEquals(Deno.readTextFileSync(join(tmp, "uuldana")), "old\n");
+        assertEquals([...Deno.readDirSync(tmp)].map((e) => e.name), ["uuldana"]);
+      } finally {
+        await release.close();
       }
-    } finally {
-      await release.close();
-    }
-  });
+    },
+  );
+
+  installTest(
+    shell,
+    `install.sh (${shell}): a missing binary or checksum file installs nothing`,
+    async () => {
+      const release = new FakeRelease();
+      try {
+        // Listed in SHA256SUMS, but the file is not there.
+        release.files.delete(`uuldana-${VERSION}-aarch64-unknown-linux-gnu`);
+        let r = await install(release, { shell, cpu: "aarch64" });
+        assertNothingInstalled(r);
+        assert(r.stderr.includes("could not download"), r.stderr);
+        // Not listed at all (this release was built without it), with and without a version.
+        release.files.set("SHA256SUMS", release.sums());
+        for (const version of [undefined, null]) {
+          r = await install(release, { shell, cpu: "aarch64", version });
+          assertNothingInstalled(r);
+          assert(r.stderr.includes("no binary for aarch64-unknown-linux-gnu"), r.stderr);
+        }
+        // A version that was never released: no SHA256SUMS there.
+        release.files.delete("SHA256SUMS");
+        r = await install(release, { shell });
+        assertNothingInstalled(r);
+        assert(r.stderr.includes("SHA256SUMS"), r.stderr);
+      } finally {
+        await release.close();
+      }
+    },
+  );
+
+  installTest(
+    shell,
+    `install.sh (${shell}): wget when there is no curl; neither is one clear line`,
+    async () => {
+      const release = new FakeRelease();
+      try {
+        const r = await install(release, { shell, downloaders: ["wget"] });
+        assertInstalled(r, "x86_64-unknown-linux-gnu");
+        assert(release.agents.length >= 2 && release.agents.every((a) => /^Wget\//.test(a)));
+        release.files.delete(`uuldana-${VERSION}-x86_64-apple-darwin`);
+        const missing = await install(release, { shell, downloaders: ["wget"], os: "Darwin" });
+        assertNothingInstalled(missing);
+        assert(missing.stderr.includes("could not download"), missing.stderr);
+        const none = await install(release, { shell, downloaders: [] });
+        assertNothingInstalled(none);
+        assert(none.stderr.includes("neither curl nor wget"), none.stderr);
+      } finally {
+        await release.close();
+      }
+    },
+    ["wget"],
+  );
+
+  installTest(
+    shell,
+    `install.sh (${shell}): an install folder that cannot be written installs nothing`,
+    async () => {
+      const release = new FakeRelease();
+      const tmp = Deno.makeTempDirSync();
+      try {
+        // Below a regular file: no one can create it, root included.
+        Deno.writeTextFileSync(join(tmp, "file"), "");
+        const r = await install(release, { shell, dir: join(tmp, "file", "bin") });
+        assertNothingInstalled(r);
+        assert(r.stderr.includes("UULDANA_INSTALL_DIR"), r.stderr);
+        // A read-only folder (permission bits do not bind root, so only checked as another user).
+        if (Deno.uid() !== 0) {
+          const ro = join(tmp, "ro");
+          Deno.mkdirSync(ro, { mode: 0o555 });
+          const denied = await install(release, { shell, dir: ro });
+          assertNothingInstalled(denied);
+          assert(denied.stderr.includes("cannot write to"), denied.stderr);
+        }
+      } finally {
+        await release.close();
+      }
+    },
+  );
 }

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { Journal, JOURNAL_FILE } from "../src/journal/journal.ts";
 import { REPO_DIR } from "./_paths.ts";
 import { runUuldana, type UuldanaOutput } from "./_uuldana.ts";
-import { CAN_MOUNT, mountTmpfs, sh } from "./_tmpfs.ts";
+import { CAN_MOUNT, mountingTest, mountTmpfs, sh } from "./_tmpfs.ts";
 
 const HOLD_LOCK = join(REPO_DIR, "tests/fixtures/faults/hold_lock.ts");
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -125,7 +125,9 @@ Deno.test(
 );
 
 Deno.test({
-  name: "a full disk where the journal would be created: one line naming the file, for `run` too",
+  name: mountingTest(
+    "a full disk where the journal would be created: one line naming the file, for `run` too",
+  ),
   ignore: !CAN_MOUNT,
   ...opts,
   fn: async () => {

@@ -11,7 +11,7 @@ import { framedBody, World } from "./_world.ts";
 import { REPO_DIR } from "./_paths.ts";
 import { runUuldana, type UuldanaOutput } from "./_uuldana.ts";
 import { Journal } from "../src/journal/journal.ts";
-import { CAN_MOUNT, mountTmpfs, sh } from "./_tmpfs.ts";
+import { CAN_MOUNT, mountingTest, mountTmpfs, sh } from "./_tmpfs.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const HOLD_LOCK = join(REPO_DIR, "tests/fixtures/faults/hold_lock.ts");
@@ -179,7 +179,9 @@ for (
   ]
 ) {
   Deno.test({
-    name: `${fault.name} mid-run: keys reach the agent, the handoff still happens, saved after`,
+    name: mountingTest(
+      `${fault.name} mid-run: keys reach the agent, the handoff still happens, saved after`,
+    ),
     ignore: !CAN_MOUNT,
     ...opts,
     fn: async () => {

@@ -136,8 +136,13 @@ worldTest(
 
 worldTest(
   "manual: a paste that never shows is not journaled as pasted; handoff.md is saved, the user told",
-  // Its box is drawn, but it takes no input.
-  () => new World(["claude", "opencode"], { opencode: { SIM_DEAF_MS: "600000" } }),
+  // Its box is drawn, but it takes no input. All three pastes fall within the one paste wait, each
+  // with the receipt's 5 s look after it: on a loaded machine that can pass the default 40 s, so
+  // this test allows 120 s (the user's to set) to see the third.
+  () =>
+    new World(["claude", "opencode"], { opencode: { SIM_DEAF_MS: "600000" } }, {
+      config: { pasteTimeoutSeconds: 120 },
+    }),
   async (w) => {
     await w.switchByHand("write the changelog", "opencode");
     await w.term.waitFor("never showed in opencode's input box", 60_000);

@@ -202,7 +202,7 @@ function testedCell(name: string, table: TestedVersions): string {
     case "neverPassed":
       return `none passed yet (${state.ran ?? "?"} ran ${state.date ?? "?"})`;
     case "notRun":
-      return "not run for real";
+      return "not tested by uuldana";
   }
 }
 
@@ -253,8 +253,8 @@ Deno.test("the supported-agents check finds a stale version, a wrong channel, a 
     "| agent | command | tested for real | channel | roads |",
     "| --- | --- | --- | --- | --- |",
     "| Codex | `codex` | 0.170.0 (2026-11-30) | hooks | prompt, paste |",
-    "| Gemini | `gemini` | not run for real | hooks | prompt, paste |",
-    "| Nobody | `nobody` | not run for real | none | paste |",
+    "| Gemini | `gemini` | not tested by uuldana | hooks | prompt, paste |",
+    "| Nobody | `nobody` | not tested by uuldana | none | paste |",
     "",
     "## Next",
   ].join("\n");
@@ -265,8 +265,10 @@ Deno.test("the supported-agents check finds a stale version, a wrong channel, a 
   const problems = agentTableProblems(readme, table);
   assertEquals(problems.filter((p) => /^`(codex|gemini)`/.test(p)), [
     "`codex`: the row says 0.170.0 (2026-11-30) | hooks | prompt, paste; want 0.171.0 (2026-12-01) | hooks | prompt, paste",
-    "`gemini`: the row says not run for real | hooks | prompt, paste; want none passed yet (0.61.0 ran 2026-12-02) | debug log | prompt, paste",
+    "`gemini`: the row says not tested by uuldana | hooks | prompt, paste; want none passed yet (0.61.0 ran 2026-12-02) | debug log | prompt, paste",
   ]);
-  assert(problems.includes("no row for `claude` (not run for real | hooks | hook, prompt, paste)"));
+  assert(
+    problems.includes("no row for `claude` (not tested by uuldana | hooks | hook, prompt, paste)"),
+  );
   assertEquals(problems.at(-1), "`nobody` has no adapter");
 });

@@ -143,7 +143,7 @@ export function renderAgents(statuses: readonly AgentReport[]): string {
     out.push(
       `${yellow("!")} the default road of ${inArgv.join(", ")} puts the handoff in the agent's ` +
         "command line, which other local users can read while it runs: `uuldana doctor` says " +
-        "whether they can here",
+        "whether they can on your machine",
     );
   }
   const unanswered = found.filter((s) => s.versionNote || s.proof?.inconclusive).map((s) => s.name);

@@ -1,6 +1,6 @@
 /**
  * `uuldana config` (the file in use and the effective values), `config init` (a starter file with
- * the agents found here) and `config schema` (the JSON Schema editors use).
+ * the agents found on the user's machine) and `config schema` (the JSON Schema editors use).
  *
  * @module
  */
@@ -41,7 +41,7 @@ Examples:
 
 function initCommand() {
   return new Command("init")
-    .description("write a starter config with the chain of agents found on this machine")
+    .description("write a starter config with the chain of agents found on your machine")
     .addHelpText(
       "after",
       `
@@ -79,8 +79,8 @@ Examples:
       console.log(`wrote ${path}`);
       console.log(
         found.length
-          ? `chain: ${found.join(", ")} (found on this machine, in that order; edit to taste)`
-          : "no agent that takes a handoff was found here (`uuldana agents` says why); " +
+          ? `chain: ${found.join(", ")} (found on your machine, in that order; edit to taste)`
+          : "no agent that takes a handoff was found on your machine (`uuldana agents` says why); " +
             "the chain is the default one",
       );
       console.log(dim(`editors complete and check it with ${join(dirname(path), SCHEMA_FILE)}`));
@@ -114,7 +114,7 @@ export function configCommand() {
 Examples:
   uuldana config                 the file in use ($UULDANA_CONFIG or ~/.config/uuldana/config.json) and its values
   uuldana config --json          the same as JSON
-  uuldana config init            a starter file with the agents found here (never overwrites)
+  uuldana config init            a starter file with the agents found on your machine (never overwrites)
   uuldana config schema > config.schema.json`,
     );
 }

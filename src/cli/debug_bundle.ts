@@ -40,7 +40,7 @@ const CONTENTS = `A bundle holds:
                     them and its replies: read it before you send it.
   decisions.json    what detection concluded and when (seen, waiting, acted on, rejected and
                     why), with byte offsets, and the structured-channel events beside them
-  replay.json       what replaying the recording on this machine concluded, and whether it is
+  replay.json       what replaying the recording on your machine concluded, and whether it is
                     what the run decided
   run.json          the run's row (agent, binary, workspace path, times, how it ended) and the
                     rows of the handoffs from and to it (status, road, sizes, file paths)
@@ -164,7 +164,11 @@ async function _parts(
   }
   const decisions = journal.decisions(run.id).map((d) => redactor.decision(d));
   json("decisions.json", "what detection concluded, when, at which byte", decisions);
-  json("replay.json", "what a replay of the recording concludes here", _replay(rec, redactor));
+  json(
+    "replay.json",
+    "what a replay of the recording concludes on your machine",
+    _replay(rec, redactor),
+  );
   const handoffs = _handoffs(journal, run);
   json("run.json", "the run's row and its handoff rows", {
     run: { ...run, limitMessage: run.limitMessage && redactor.text(run.limitMessage) },

@@ -1,6 +1,6 @@
 /**
- * `uuldana doctor`: is this machine ready? Each check says what it found and, when something is
- * wrong, what to do. Exit 1 when something needed is missing.
+ * `uuldana doctor`: is the user's machine ready? Each check says what it found and, when
+ * something is wrong, what to do. Exit 1 when something needed is missing.
  *
  * @module
  */
@@ -18,6 +18,14 @@ import { ProbeBudget } from "../../adapters/probe.ts";
 import { testedLine } from "../../adapters/tested.ts";
 import { type ArgvVisibility, readArgvVisibility } from "../proc_visibility.ts";
 import { VERSION } from "./version.ts";
+import { dataFiles, otherBytesSync } from "../journal/data_files.ts";
+import {
+  type DataFile,
+  describeRule,
+  formatBytes,
+  planRetention,
+  type RetentionRule,
+} from "../journal/retention.ts";
 import { green, red, yellow } from "./style.ts";
 
 /** One line of the doctor's report. */
@@ -136,6 +144,13 @@ export async function runChecks(
         `integrity ${health})`,
       fix: health === "ok" ? undefined : "move the journal file away; uuldana starts a new one",
     });
+    if (config) {
+      try {
+        checks.push(await _dataFolder(journal, dir, config.retention));
+      } catch (e) {
+        checks.push({ name: "data folder", status: "warn", detail: (e as Error).message });
+      }
+    }
   } catch (e) {
     checks.push({
       name: stage,
@@ -217,6 +232,34 @@ export async function runChecks(
 }
 
 /**
+ * The data folder's size and what the retention rule keeps of it and would remove at the next
+ * `uuldana run` (doctor removes nothing).
+ */
+async function _dataFolder(journal: Journal, dir: string, rule: RetentionRule): Promise<Check> {
+  const files = await dataFiles(journal, dir, () => {});
+  const plan = planRetention(files, rule, Date.now());
+  const sum = (fs: readonly DataFile[]) => fs.reduce((n, f) => n + f.bytes, 0);
+  const of = (kind: DataFile["kind"]) => {
+    const these = files.filter((f) => f.kind === kind);
+    return `${these.length} ${kind}${these.length === 1 ? "" : "s"} ${formatBytes(sum(these))}`;
+  };
+  const total = plan.totalBytes + otherBytesSync(dir, files);
+  const gone = plan.remove.map((r) => r.file);
+  const held = plan.keep.filter((f) => f.held !== null).length;
+  return {
+    name: "data folder",
+    status: "ok",
+    detail: `${formatBytes(total)} (${of("recording")}, ${of("handoff")}; ` +
+      `${describeRule(rule)}): ` +
+      (gone.length
+        ? `the next run removes ${gone.length} ${gone.length === 1 ? "file" : "files"} ` +
+          `(${formatBytes(sum(gone))}) and keeps ${plan.keep.length}`
+        : `it keeps all ${plan.keep.length}`) +
+      (held ? `, ${held} of them handoffs not delivered yet` : ""),
+  };
+}
+
+/**
  * Whether a handoff in an agent's command line (the prompt road of most agents) is private: warns
  * when other users can read process arguments and an agent of the chain would be given one.
  */
@@ -248,14 +291,14 @@ function _argvPrivacy(exposing: readonly AgentStatus[], visibility: ArgvVisibili
 export function doctorCommand() {
   return new Command("doctor")
     .description(
-      "check that this machine can run uuldana: script, config, data dir, journal, agents",
+      "check that your machine can run uuldana: script, config, data dir, journal, agents",
     )
     .option("--json", "print the checks as JSON")
     .addHelpText(
       "after",
       `
 Examples:
-  uuldana doctor                  what is missing on this machine, and how to fix it
+  uuldana doctor                  what is missing on your machine, and how to fix it
   uuldana doctor --json`,
     )
     .action(async (opts) => {

@@ -25,7 +25,7 @@ export function limitsCommand() {
     .addHelpText(
       "after",
       `
-Every uuldana run and exec on this machine reads and writes the same ledger: an agent limited
+Every uuldana run and exec on your machine reads and writes the same ledger: an agent limited
 until 03:01 is skipped by any run started before then. An agent whose reset has passed is chosen
 again. A usage warning an agent showed ("You've used 90% of your 5-hour limit · resets 3pm") is
 kept as "near its limit" until that reset: the agent is still chosen (with "handoffEarly" in the

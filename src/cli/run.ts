@@ -8,6 +8,7 @@ import { ExitWith, UsageError } from "../errors.ts";
 import { runChain } from "../session/chain.ts";
 import { TerminalSession } from "../session/terminal_session.ts";
 import { openContext } from "../context.ts";
+import { retainInBackground } from "../journal/data_files.ts";
 
 function _size(value: string, name: string): number {
   const n = Number(value);
@@ -60,6 +61,8 @@ Exit code: the agent's own; 3 when every agent is limited; 127 when the agent is
       // What the journal cannot take is said on the status line, once the terminal is ours.
       let report = (line: string) => console.error(`uuldana: ${line}`);
       const ctx = openContext({ live: { report: (line) => report(line) } });
+      // The data folder's bound, a few seconds in, in the background: never in the keys' way.
+      retainInBackground(ctx.journal, ctx.dataDir, ctx.config.retention);
       const term = new TerminalSession(size);
       report = term.status;
       let code: number;

@@ -33,7 +33,7 @@ Deno.test("a missing config file gives the defaults", () => {
     [...DEFAULT_CHAIN],
     {},
     1.5,
-    240,
+    40,
   ]);
 });
 
@@ -110,6 +110,11 @@ Deno.test("validation names the file, the key and the expected type", () => {
     [{ agents: { codex: { colour: "red" } } }, `unknown key "agents.codex.colour"`],
     [{ chian: [] }, `unknown key "chian"`],
     [{ quietSeconds: -1 }, `"quietSeconds" must be a number from 0.1 to 60 (seconds), got -1`],
+    [
+      { retention: { keepDays: -1 } },
+      `"retention.keepDays" must be a number from 0 to 36500 (days), got -1`,
+    ],
+    [{ retention: { maxDays: 3 } }, `unknown key "retention.maxDays"`],
   ];
   for (const [raw, expected] of cases) {
     const err = usageErrorOf(() => parseConfig(raw, "/home/u/.config/uuldana/config.json", noEnv));
@@ -268,4 +273,18 @@ Deno.test("handoffEarly: off by default, per agent over the top-level value, val
     const e = usageErrorOf(() => parseConfig(raw, "/c.json", noEnv));
     assert(re.test(e.message), e.message);
   }
+});
+
+Deno.test("retention: the defaults, and a key set alone keeps the others' defaults", () => {
+  const noEnv = () => undefined;
+  assertEquals(parseConfig({}, "/c.json", noEnv).retention, {
+    maxAgeDays: 30,
+    maxMegabytes: 1000,
+    keepDays: 3,
+  });
+  assertEquals(parseConfig({ retention: { maxMegabytes: 200 } }, "/c.json", noEnv).retention, {
+    maxAgeDays: 30,
+    maxMegabytes: 200,
+    keepDays: 3,
+  });
 });

@@ -19,6 +19,7 @@ import type {
   EntryRow,
   HandoffChange,
   HandoffRow,
+  HandoffStatus,
   NewAction,
   NewEntry,
   NewHandoff,
@@ -542,7 +543,8 @@ export class Journal {
       } catch (e) {
         throw new JournalError(
           `run ${runId}'s recording ${path} cannot be read: ${(e as Error).message}`,
-          "recordings live beside the journal; it may have been deleted",
+          "recordings live beside the journal; it may have been deleted, or removed by the " +
+            "retention rule (`retention` in the config)",
         );
       }
     }
@@ -605,6 +607,43 @@ export class Journal {
       "UPDATE limits SET cleared_at = ? WHERE agent = ? AND cleared_at IS NULL",
     ).run(_now(), agent);
     return Number(result.changes);
+  }
+
+  /**
+   * Runs' recordings, for the retention rule (retention.ts): up to `limit` of them after run
+   * `afterRunId`, in run order, each with its path relative to the journal's folder and when its
+   * run ended (null while it runs). Paged, so a caller beside the keys never blocks for long.
+   */
+  recordingFiles(
+    afterRunId: number,
+    limit: number,
+  ): { runId: number; file: string; endedAt: string | null }[] {
+    const rows = this.#db.prepare(
+      `SELECT o.run_id AS runId, o.file AS file, r.ended_at AS endedAt
+       FROM outputs o JOIN runs r ON r.id = o.run_id
+       WHERE o.file IS NOT NULL AND o.run_id > ? ORDER BY o.run_id LIMIT ?`,
+    ).all(afterRunId, limit) as { runId: number; file: string; endedAt: string | null }[];
+    return rows.map((r) => ({ ...r, runId: Number(r.runId) }));
+  }
+
+  /**
+   * Handoffs' files, for the retention rule: up to `limit` after the one at `afterRow` (its `row`,
+   * 0 to start), each with its status and when it was made. Paged like {@link recordingFiles}.
+   */
+  handoffFiles(
+    afterRow: number,
+    limit: number,
+  ): { row: number; filePath: string; status: HandoffStatus; createdAt: string }[] {
+    const rows = this.#db.prepare(
+      `SELECT rowid AS row, file_path AS filePath, status, created_at AS createdAt FROM handoffs
+       WHERE file_path IS NOT NULL AND rowid > ? ORDER BY rowid LIMIT ?`,
+    ).all(afterRow, limit) as {
+      row: number;
+      filePath: string;
+      status: HandoffStatus;
+      createdAt: string;
+    }[];
+    return rows.map((h) => ({ ...h, row: Number(h.row) }));
   }
 
   /** Whether the database is still open. */

@@ -22,18 +22,11 @@ const _CHUNK_BYTES = 1024;
 const _CHUNK_PAUSE_MS = 8;
 
 /**
- * How long an agent whose input box has just shown may take to go quiet, whatever is left of the
- * paste's own wait: on a loaded machine OpenCode drew its box 118 s into a 120 s wait, and the
- * paste was dropped for the 1.5 s of quiet it had no time left to show.
- */
-export const QUIET_AFTER_READY_MS = 30_000;
-
-/**
- * Waits until the agent has enabled bracketed paste (?2004) and shows its input box ready (the
- * adapter's rule: OpenCode and Kilo turn ?2004 on long before they read input), within
- * `timeoutMs`; then until it has been quiet, for what is left of that or at least
- * {@linkcode QUIET_AFTER_READY_MS}. Then pastes `text` in chunks the agent can take, and checks
- * whether the pasted text became visible (the receipt). Pastes nothing if the agent is not ready.
+ * Waits until the agent has enabled bracketed paste (?2004), shows its input box ready (the
+ * adapter's rule: OpenCode and Kilo turn ?2004 on long before they read input) and has been quiet,
+ * all within `timeoutMs` (the user's `pasteTimeoutSeconds`, 40 s by default: the user is waiting to
+ * hear where the handoff is). Then pastes `text` in chunks the agent can take, and checks whether
+ * the pasted text became visible (the receipt). Pastes nothing if the agent is not ready in time.
  */
 export async function pasteHandoff(
   run: AgentRun,
@@ -47,7 +40,8 @@ export async function pasteHandoff(
     probes: readonly string[];
   },
 ): Promise<PasteResult> {
-  return (await _pasteOnce(run, text, opts, null)).result;
+  const deadline = performance.now() + opts.timeoutMs;
+  return (await _pasteOnce(run, text, { ...opts, deadline }, null)).result;
 }
 
 // One paste (see pasteHandoff), with the pieces it looked for. `earlier`: the pieces of an earlier
@@ -56,10 +50,10 @@ export async function pasteHandoff(
 async function _pasteOnce(
   run: AgentRun,
   text: string,
-  opts: { timeoutMs: number; probes: readonly string[] },
+  opts: { timeoutMs: number; deadline: number; probes: readonly string[] },
   earlier: readonly string[] | null,
 ): Promise<{ result: PasteResult; pieces: readonly string[] }> {
-  const unready = await _whenReady(run, opts.timeoutMs);
+  const unready = await _whenReady(run, opts.deadline, opts.timeoutMs);
   if (unready !== null) return { result: { pasted: false, reason: unready }, pieces: [] };
   if (earlier !== null) {
     // A loaded agent may draw a paste after the receipt's wait: it is given that long again.
@@ -92,28 +86,31 @@ async function _pasteOnce(
   return { result, pieces };
 }
 
-// Waits for the agent to take a paste (see pasteHandoff); null when it can, else why not.
-async function _whenReady(run: AgentRun, timeoutMs: number): Promise<string | null> {
-  const started = performance.now();
+// Waits until `deadline` (a performance.now() time) for the agent to take a paste (see
+// pasteHandoff); null when it can, else why not. `timeoutMs`: the whole wait, for the message.
+async function _whenReady(
+  run: AgentRun,
+  deadline: number,
+  timeoutMs: number,
+): Promise<string | null> {
   const shown = () => run.vt.modes.bracketedPaste && run.inputReady();
-  const within = `within ${Math.round(timeoutMs / 1000)} s`;
-  if (!await run.waitUntil(shown, timeoutMs)) {
-    if (run.finished) return "the agent ended before it showed a prompt";
-    return !run.vt.modes.bracketedPaste
-      ? `the agent did not enable bracketed paste (?2004) ${within}`
-      : `the agent did not show its input box ${within}`;
-  }
-  const left = Math.max(timeoutMs - (performance.now() - started), QUIET_AFTER_READY_MS);
-  if (await run.waitUntil(() => shown() && run.isQuiet(), left)) return null;
+  const left = () => Math.max(0, deadline - performance.now());
+  if (await run.waitUntil(() => shown() && run.isQuiet(), left())) return null;
   if (run.finished) return "the agent ended before it showed a prompt";
-  return `the agent never went quiet within ${Math.round(left / 1000)} s of showing its prompt`;
+  const within = `within ${Math.round(timeoutMs / 1000)} s`;
+  return !run.vt.modes.bracketedPaste
+    ? `the agent did not enable bracketed paste (?2004) ${within}`
+    : !run.inputReady()
+    ? `the agent did not show its input box ${within}`
+    : `the agent never went quiet ${within}`;
 }
 
 /**
  * Pastes `text` like {@linkcode pasteHandoff} and, while it does not become visible, pastes it
  * again at the agent's next quiet moment, up to `attempts` times: a TUI still loading drops input
- * (OpenCode and Kilo while they open a session). A paste that was written but never showed says
- * so (`visible: false`, the receipt counts the attempts); it is never reported as shown.
+ * (OpenCode and Kilo while they open a session). Every attempt waits within the one `timeoutMs`
+ * from the call. A paste that was written but never showed says so (`visible: false`, the receipt
+ * counts the attempts); it is never reported as shown.
  */
 export async function pasteUntilVisible(
   run: AgentRun,
@@ -121,20 +118,15 @@ export async function pasteUntilVisible(
   opts: { timeoutMs: number; probes: readonly string[]; attempts?: number },
 ): Promise<RepeatedPasteResult> {
   const most = opts.attempts ?? PASTE_ATTEMPTS;
+  const deadline = performance.now() + opts.timeoutMs;
   let earlier: readonly string[] | null = null;
   for (let attempt = 1;; attempt++) {
-    const { result, pieces } = await _pasteOnce(run, text, opts, earlier);
+    const { result, pieces } = await _pasteOnce(run, text, { ...opts, deadline }, earlier);
+    // An agent not ready for a second paste still holds the first, unseen: never "not pasted".
+    if (!result.pasted && attempt > 1) return _neverVisible(attempt - 1);
     earlier = pieces;
     if (!result.pasted || result.visible) return { ...result, attempts: attempt };
-    if (attempt >= most) {
-      return {
-        pasted: true,
-        visible: false,
-        attempts: attempt,
-        receipt: `written ${attempt} times, never visible on screen (the agent may have dropped ` +
-          "it while loading, or shows it in a way uuldana does not recognise)",
-      };
-    }
+    if (attempt >= most) return _neverVisible(attempt);
   }
 }
 
@@ -184,4 +176,15 @@ function _shownNow(
   const shown = pieces.filter((p) => screen.includes(p));
   return probes.find((p) => screen.includes(p)) ?? _COLLAPSED.exec(screen)?.[0] ??
     (shown.length >= _PIECES_NEEDED ? shown.slice(0, _PIECES_NEEDED).join('" and "') : null);
+}
+
+// A paste written `attempts` times that never became visible.
+function _neverVisible(attempts: number): RepeatedPasteResult {
+  return {
+    pasted: true,
+    visible: false,
+    attempts,
+    receipt: `written ${attempts} times, never visible on screen (the agent may have dropped ` +
+      "it while loading, or shows it in a way uuldana does not recognise)",
+  };
 }

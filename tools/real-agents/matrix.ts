@@ -515,7 +515,7 @@ async function runAgent(
   }
   if (spec.notRun) {
     console.log(
-      `${x}${release ? ` ${release.version}` : ""}: not run for real: ${spec.notRun}`,
+      `${x}${release ? ` ${release.version}` : ""}: not tested by uuldana: ${spec.notRun}`,
     );
     return { ...base, notRun: spec.notRun };
   }

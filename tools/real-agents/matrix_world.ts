@@ -222,7 +222,15 @@ export class World {
           env: { SIM_AGENT_LOG: this.simLog(name), SIM_REPLY_MS: "50", ...simEnv },
         };
     }
-    writeFileSync(join(this.root, "config.json"), JSON.stringify({ chain, agents }));
+    // The matrix runs real TUIs on a shared 2-core machine, where OpenCode and Kilo drew their input
+    // box 70-150 s after they started (118 s at load 12, 2026-12-02): the paste cell is about
+    // whether the paste lands, so it allows that, as a user on a slow machine would set it. The
+    // default (40 s) stays the user's contract.
+    const pasteTimeoutSeconds = 240;
+    writeFileSync(
+      join(this.root, "config.json"),
+      JSON.stringify({ chain, agents, pasteTimeoutSeconds }),
+    );
   }
   /** Starts `uuldana ARGS` in the pane, recording the pane's termios before and after. */
   async start(argv: string[]): Promise<void> {

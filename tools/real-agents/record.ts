@@ -43,7 +43,7 @@ export interface AgentRecord {
   note?: string;
   /** The Node range the release declares, when this machine's Node is outside it. */
   needsNode?: string;
-  /** The agent cannot run here: why (shown as "not run for real: …"). */
+  /** Why uuldana's tests cannot run the agent for real (shown as "not tested by uuldana: …"). */
   notRun?: string;
   /** Each cell's last result. */
   cells?: Record<string, CellRecord>;
@@ -57,7 +57,7 @@ export interface TestedVersions {
 
 /** The record's `_doc`. */
 export const RECORD_DOC =
-  "The newest version of each agent the real-agent matrix (tools/real-agents/matrix.ts) passed every cell with (`tested`), each cell's last result, and the agents it cannot run here (`notRun`). Written by the matrix only; `uuldana agents` and `doctor` compare installed agents with `tested`.";
+  "The newest version of each agent the real-agent matrix (tools/real-agents/matrix.ts) passed every cell with (`tested`), each cell's last result, and the agents it cannot run for real, and why (`notRun`). Written by the matrix only; `uuldana agents` and `doctor` compare installed agents with `tested`.";
 
 /** Whether a cell result is a pass. */
 export const passed = (result: string): boolean => result.startsWith("pass");
@@ -181,7 +181,7 @@ export function renderTable(
       rows.push([
         displayName(name),
         "—",
-        `not run for real: ${esc(a.notRun)}`,
+        `not tested by uuldana: ${esc(a.notRun)}`,
         ...TABLE_COLUMNS.slice(1).map(() => "—"),
         "—",
         "—",

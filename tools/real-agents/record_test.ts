@@ -109,7 +109,7 @@ Deno.test("the table names version and date per cell, the timing, and agents not
   );
   assertEquals(
     table[3],
-    "| droid | — | not run for real: stops at login / no account | — | — | — | — | — | — |",
+    "| droid | — | not tested by uuldana: stops at login / no account | — | — | — | — | — | — |",
   );
 });
 
