@@ -18,7 +18,7 @@ import type { AgentChannel, ChannelEvent, ChannelParseOptions, ChannelParser } f
 import { USAGE_WORDS } from "../limit_messages.ts";
 import { limitRules, limitVetoes } from "../limit_data.ts";
 import { limitHit, matchRule, normalizeSpace, ruleHit } from "../screen_text.ts";
-import { statedExitCode, toolAction } from "./tool_action.ts";
+import { postToolUseAction } from "./tool_action.ts";
 
 /** The hooks uuldana adds, in the order Claude fires them in a session. */
 export const CLAUDE_CHANNEL_EVENTS = [
@@ -175,12 +175,8 @@ class _ClaudeParser implements ChannelParser {
       }
       case "PostToolUse":
       case "PostToolUseFailure": {
-        // 2.1.332: {tool_name, tool_input, tool_response | error, tool_use_id, duration_ms}.
-        const tool = _str(d.tool_name);
-        if (!tool) return [];
-        const failed = record.name === "PostToolUseFailure";
-        const exitCode = failed ? statedExitCode(d.error) : null;
-        return [{ type: "tool", ...toolAction(tool, d.tool_input, { failed, exitCode }), ...id }];
+        const action = postToolUseAction(record.name, d);
+        return action ? [{ type: "tool", ...action, ...id }] : [];
       }
       case "SessionEnd":
         return [{ type: "session", phase: "end", detail: _str(d.reason) ?? undefined }];

@@ -33,7 +33,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
-import { statedExitCode, toolAction } from "./tool_action.ts";
+import { postToolUseAction } from "./tool_action.ts";
 import type {
   AgentChannel,
   ChannelCheck,
@@ -268,13 +268,9 @@ class _QwenParser implements ChannelParser {
       }
       case "PostToolUse":
       case "PostToolUseFailure": {
-        // Claude's fields (tool_name, tool_input, tool_response | error), from Qwen 0.24.4's
-        // firePostToolUseHook / firePostToolUseFailureHook.
-        const tool = _str(d.tool_name);
-        if (!tool) return [];
-        const failed = record.name === "PostToolUseFailure";
-        const exitCode = failed ? statedExitCode(d.error) : null;
-        return [{ type: "tool", ...toolAction(tool, d.tool_input, { failed, exitCode }) }];
+        // Claude's fields, from Qwen 0.24.4's firePostToolUseHook / firePostToolUseFailureHook.
+        const action = postToolUseAction(record.name, d);
+        return action ? [{ type: "tool", ...action }] : [];
       }
       case "SessionEnd":
         return [{ type: "session", phase: "end", detail: _str(d.reason) ?? undefined }];

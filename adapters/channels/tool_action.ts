@@ -141,3 +141,18 @@ export function describeAction(a: ToolAction): string {
       return `${a.kind} ${target || `(${a.tool})`}${ended}`;
   }
 }
+
+/**
+ * The action a Claude-style `PostToolUse` / `PostToolUseFailure` hook reports (`tool_name`,
+ * `tool_input`, and `error` on a failure: Claude Code 2.1.332, and Qwen Code 0.24.4, which sends
+ * Claude's fields), or null when the payload names no tool.
+ */
+export function postToolUseAction(
+  event: string,
+  d: Record<string, unknown>,
+): ToolAction | null {
+  if (typeof d.tool_name !== "string" || !d.tool_name) return null;
+  const failed = event === "PostToolUseFailure";
+  const exitCode = failed ? statedExitCode(d.error) : null;
+  return toolAction(d.tool_name, d.tool_input, { failed, exitCode });
+}
