@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { installSimAgents } from "../src/sim/install.ts";
 import { PERSONA_NAMES } from "../src/sim/persona.ts";
 import { readSimLog, type SimEvent } from "../src/sim/log.ts";
-import { Journal } from "../src/journal/journal.ts";
+import { Journal, type RunChannelRecord } from "../src/journal/journal.ts";
 import { loadConfig } from "../src/config/config.ts";
 import { ensurePrivateDir } from "../src/config/paths.ts";
 import type { AgentRun } from "../src/session/agent_run.ts";
@@ -310,6 +310,19 @@ export class World {
     } finally {
       journal.close();
     }
+  }
+
+  /**
+   * What run `runId`'s channel did, once the journal has it: it is written with the run's end,
+   * which a loaded machine journals a moment after the agent is gone. Null after 10 s without.
+   */
+  async runChannel(runId: number): Promise<RunChannelRecord | null> {
+    for (let i = 0; i < 100; i++) {
+      const rec = this.withJournal((j) => j.runChannel(runId));
+      if (rec) return rec;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return null;
   }
 
   /** Opens the journal uuldana wrote (close it after use). */

@@ -190,7 +190,7 @@ async function typedSession(hooks: boolean): Promise<void> {
         answeredTurns,
       );
       assert(replies.every((e) => e.fidelity === "event"));
-      assertEquals(w.withJournal((j) => j.runChannel(claudeRun.id))?.state, "on");
+      assertEquals((await w.runChannel(claudeRun.id))?.state, "on");
     } else {
       assertEquals(all.length, recorded.length);
       for (const e of recorded) {
@@ -198,7 +198,7 @@ async function typedSession(hooks: boolean): Promise<void> {
       }
       // What history and completion produced could only be read from the box.
       assertEquals(recorded.filter((e) => e.certainty === "exact").length >= 6, true);
-      assertEquals(w.withJournal((j) => j.runChannel(claudeRun.id))?.state, "silent");
+      assertEquals((await w.runChannel(claudeRun.id))?.state, "silent");
     }
 
     // The handoff: the original request is the first message; User, Agent… in time order;
