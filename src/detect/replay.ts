@@ -40,8 +40,11 @@ export function replay(inputs: Iterable<TimedInput>, opts: DetectorOptions): Rep
       ending = "verdict";
       break;
     }
-    if (input.type === "end" || input.type === "halt") {
-      ending = input.type;
+    // The output's end is not the run's: the channel may still speak until the agent has exited
+    // (Claude's SessionEnd hook as it quits), and the live run records and hears that too.
+    if (input.type === "end") ending = "end";
+    if (input.type === "halt") {
+      ending = "halt";
       break;
     }
   }

@@ -69,3 +69,26 @@ Deno.test("a recording replays to the live decisions, at the same offsets and ti
   }
   assertEquals(acted, 30, "every run acted on the limit");
 });
+
+Deno.test("a channel event after the output ended (the agent quitting) is replayed as it was heard", () => {
+  const enc = new TextEncoder();
+  const inputs: TimedInput[] = [
+    {
+      type: "output",
+      atMs: 10,
+      bytes: enc.encode(claudeScreen(["● Done."], "input").join("\r\n")),
+    },
+    { type: "end", atMs: 900 },
+    { type: "channel", atMs: 1700, event: { type: "session", phase: "end", detail: "exit" } },
+  ];
+  const live = new Detector(OPTS);
+  const decisions: Decision[] = [];
+  for (const input of inputs) {
+    live.input(input);
+    decisions.push(...live.takeDecisions());
+  }
+  const replayed = replay(inputs, OPTS);
+  assertEquals(replayed.decisions, decisions);
+  assertEquals(replayed.ending, "end");
+  assertEquals(decisions.at(-1)?.atMs, 1700, "the live detector heard it");
+});
