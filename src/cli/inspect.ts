@@ -4,6 +4,7 @@
  * @module
  */
 import { describeAction } from "../../adapters/channels/tool_action.ts";
+import { describeRunChannel } from "./run_channel_text.ts";
 import { Command } from "@commander-js/extra-typings";
 import { readFileSync } from "node:fs";
 import { UsageError, UuldanaError } from "../errors.ts";
@@ -123,9 +124,15 @@ Examples:
         // What a handoff from this run carries, in time order, each user turn with its certainty.
         const transcript = runConversation(journal, run.id);
         const decisions = journal.decisions(run.id);
+        // What the run's channel did (the lines said about it once the run was over).
+        const channel = journal.runChannel(run.id);
         if (opts.json) {
           console.log(
-            JSON.stringify({ run, entries, transcript, screen, handoffs, decisions }, null, 2),
+            JSON.stringify(
+              { run, entries, transcript, screen, handoffs, decisions, channel },
+              null,
+              2,
+            ),
           );
           return;
         }
@@ -160,6 +167,7 @@ Examples:
           `  ended      ${run.endedAt ?? "—"} ${run.endReason ? `(${run.endReason})` : ""}`,
         );
         if (run.exitCode !== null) console.log(`  exit code  ${run.exitCode}`);
+        if (channel) console.log(`  channel    ${sanitize(describeRunChannel(channel))}`);
         if (run.limitMessage) {
           console.log(
             `  limit      ${run.limitMessage}${run.resetsAt ? ` (resets ${run.resetsAt})` : ""}`,

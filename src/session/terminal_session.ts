@@ -10,6 +10,7 @@ import type { ChainOptions } from "./chain.ts";
 import { type Keyboard, NoKeyboard, StdinKeyboard } from "./keyboard.ts";
 import type { NotifyConfig } from "../config/config.ts";
 import { Notifier } from "../notify/notifier.ts";
+import { HeldLines } from "./held_lines.ts";
 
 const _encoder = new TextEncoder();
 
@@ -25,6 +26,8 @@ export class TerminalSession {
   readonly #fallback: { cols: number; rows: number };
   readonly #signals: [Deno.Signal, () => void][] = [];
   #run: AgentRun | null = null;
+  /** Status lines said while an agent is on the screen: shown once the screen is ours again. */
+  readonly #held = new HeldLines();
   readonly #notifiers: Notifier[] = [];
   /** stdout failed (the terminal hung up, the pipe closed): later output is dropped. */
   #stdoutGone = false;
@@ -91,25 +94,40 @@ export class TerminalSession {
     return terminalSize() ?? this.#fallback;
   }
 
-  /** Tracks the current run (for resizes and signals). */
+  /**
+   * Tracks the current run (for resizes and signals). While one is set its agent owns the screen
+   * and status lines are held; once it is cleared (the agent stopped for a switch, or gone) the
+   * screen is uuldana's again and what was held is said, in order.
+   */
   setRun(run: AgentRun | null): void {
     this.#run = run;
+    if (!run) this.#sayHeld();
   }
 
   /**
-   * One status line on stderr that reads well in raw mode too. Between agents the rest of the
-   * screen below is cleared (what is there belongs to the agent that just stopped); while an agent
-   * runs only the line is, so its screen is not erased.
+   * One status line for the user, on stderr, reading well in raw mode too. Said at once while the
+   * screen is uuldana's (before an agent starts, at a switch, after exit), the rest of the screen
+   * below cleared (what is there belongs to the agent that just stopped). While an agent runs
+   * nothing is written into its screen: the line is held until it is gone (held_lines.ts says why);
+   * what must reach the user at once goes out as a notification too (its callers send one).
    */
   status = (line: string): void => {
-    const clear = this.#run ? "\x1b[K" : "\x1b[J";
-    const text = this.#raw ? `\r${clear}uuldana: ${line}\r\n` : `uuldana: ${line}\n`;
+    if (this.#run) this.#held.keep(line);
+    else this.#say(line);
+  };
+
+  #say(line: string): void {
+    const text = this.#raw ? `\r\x1b[Juuldana: ${line}\r\n` : `uuldana: ${line}\n`;
     try {
       Deno.stderr.writeSync(_encoder.encode(text));
     } catch {
       // stderr gone: the journal still has everything.
     }
-  };
+  }
+
+  #sayHeld(): void {
+    for (const line of this.#held.take()) this.#say(line);
+  }
 
   /**
    * What a chain takes from this terminal: screen, keys, size, status lines, runs, signals, and
@@ -140,8 +158,12 @@ export class TerminalSession {
     await Promise.all(this.#notifiers.map((n) => n.settled()));
   }
 
-  /** Restores the terminal and stops listening. Idempotent. */
+  /** Says what is still held, restores the terminal and stops listening. Idempotent. */
   close(): void {
+    // A chain that threw mid-run never cleared its run: its lines are said before the terminal
+    // is given back (signals and exits clear it first).
+    this.#run = null;
+    this.#sayHeld();
     this.#raw?.restore();
     this.keyboard.close();
     for (const [sig, fn] of this.#signals.splice(0)) {
