@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { installSimAgents } from "../src/sim/install.ts";
 import { PERSONA_NAMES } from "../src/sim/persona.ts";
@@ -463,4 +464,23 @@ export function framedBody(text: string): { nonce: string; body: string } | null
     /----- BEGIN UULDANA HANDOFF ([0-9a-f]+) -----\n([\s\S]*)\n----- END UULDANA HANDOFF \1 -----/
       .exec(text);
   return m ? { nonce: m[1], body: m[2] } : null;
+}
+
+/**
+ * Waits until the outer terminal was sent a desktop notification (OSC 9) that contains `text`, in
+ * what {@linkcode TmuxTerminal.recordOutput} keeps in `file`; returns the notification's text.
+ */
+export async function notified(file: string, text: string, timeoutMs = 30_000): Promise<string> {
+  const shown = () => {
+    const bytes = existsSync(file) ? readFileSync(file, "utf8") : "";
+    // deno-lint-ignore no-control-regex
+    return [...bytes.matchAll(/\x1b\]9;([^\x07\x1b]*)\x1b\\/g)].map((m) => m[1])
+      .find((t) => t.includes(text));
+  };
+  await until(
+    () => shown() !== undefined,
+    `a notification with ${JSON.stringify(text)}`,
+    timeoutMs,
+  );
+  return shown()!;
 }

@@ -175,13 +175,15 @@ Deno.test(
         last_assistant_message: "You've hit your session limit · resets 3:01am (UTC)",
       });
       appendFileSync(join(dir, "events"), "not a record\n");
-      await w.term.waitFor("ignored a prompt event on claude's channel");
       // Held for the screen to back it: it never does.
       await pause(2000);
       assertEquals(w.events("codex", "start").length, 0, "no switch on a forged limit");
+      // What uuldana found is said once Claude is gone, never into its screen.
+      assert(!(await w.term.capture()).includes("ignored a prompt event"), "said over the agent");
       await w.term.send("C-c");
       await w.term.send("C-c");
       assertEquals(await w.exitCode(), 0);
+      await w.term.waitFor("ignored a prompt event on claude's channel");
       const run = w.withJournal((j) => j.runs().find((r) => r.agent === "claude")!);
       const texts = w.withJournal((j) => j.entries(run.id).map((e) => e.text));
       assertEquals(texts.length, 2);

@@ -7,7 +7,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { framedBody, World } from "./_world.ts";
+import { framedBody, until, World } from "./_world.ts";
 import { REPO_DIR } from "./_paths.ts";
 import { runUuldana, type UuldanaOutput } from "./_uuldana.ts";
 import { Journal } from "../src/journal/journal.ts";
@@ -116,9 +116,15 @@ Deno.test(
 
       await lock.release();
       lock = null;
-      // Kept writes are retried every 2 s; the next key press retries too.
-      await waitForOutput(screenLog, /takes writes again/, 10_000);
+      // Kept writes are retried every 2 s; the next key press retries too. What uuldana says about
+      // it while codex runs is said once codex is gone (nothing is written into its screen).
+      await until(
+        () => w.withJournal((j) => j.runs().some((r) => r.agent === "codex")),
+        "the kept writes saved",
+        10_000,
+      );
       assertEquals(await w.quit(), 0);
+      await waitForOutput(screenLog, /takes writes again/, 5_000);
 
       const screen = readFileSync(screenLog, "latin1");
       assertEquals(count(screen, "is locked by another process"), 1, screen.slice(-3000));
@@ -206,13 +212,20 @@ for (
         assert(framed, String(start.prompt).slice(0, 500));
         assert(framed.body.includes("first request on a bad disk"), framed.body);
         assert(framed.body.includes("second request on a bad disk"), framed.body);
+        // Said at the switch, when the screen is uuldana's.
         await waitForOutput(screenLog, /could not write \S+handoffs\/\S+\.md/, 5_000);
+        const file = /could not write (\S+handoffs\/\S+\.md)/.exec(
+          readFileSync(screenLog, "latin1"),
+        )![1];
 
         await fault.end(w.home);
         faulty = false;
-        if (fault.told) await waitForOutput(screenLog, /takes writes again/, 10_000);
-        await waitForOutput(screenLog, /wrote \S+handoffs\/\S+\.md/, 5_000);
+        // Written at the next retry; what is said about it while codex runs is said once it is
+        // gone (nothing is written into its screen).
+        await until(() => existsSync(file), "the handoff file written", 10_000);
         assertEquals(await w.quit(), 0);
+        if (fault.told) await waitForOutput(screenLog, /takes writes again/, 5_000);
+        await waitForOutput(screenLog, /wrote \S+handoffs\/\S+\.md/, 5_000);
 
         const screen = readFileSync(screenLog, "latin1");
         const kept = count(screen, "keeping what is not saved in memory");

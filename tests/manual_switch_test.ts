@@ -10,7 +10,7 @@ import {
 } from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { framedBody, World, worldTest } from "./_world.ts";
+import { framedBody, notified, World, worldTest } from "./_world.ts";
 
 worldTest(
   "manual: /agent NAME pastes the handoff into the new agent and does not send it",
@@ -124,7 +124,20 @@ worldTest(
     }),
   async (w) => {
     await w.switchByHand("write the changelog", "opencode");
-    await w.term.waitFor("nothing was pasted", 20_000);
+    const raw = join(w.root, "outer.bytes");
+    await w.term.recordOutput(raw);
+    // Told at once beside OpenCode's screen, never in it; said on the status line once it is gone.
+    const told = await notified(raw, "nothing was pasted", 20_000);
+    // (A notification's text has no `;`: it would end the sequence where OSC 777 is used.)
+    assertMatch(
+      told,
+      /opencode: the agent did not show its input box within 3 s nothing was pasted the handoff is saved in \S+handoff\.md$/,
+    );
+    // Its status line (`\r\x1b[Juuldana: …`) waits until OpenCode is gone: after the switch's
+    // own line, said before OpenCode started (or before the recording did), there is none.
+    const sent = readFileSync(raw, "utf8");
+    const since = sent.slice(Math.max(0, sent.indexOf("switching claude → opencode")));
+    assert(!since.includes("\x1b[Juuldana:"), JSON.stringify(since));
     assertEquals(w.events("opencode", "dropped").length, 0, "nothing was written to it");
     w.withJournal((j) => {
       const [h] = j.handoffs(1);
@@ -145,7 +158,9 @@ worldTest(
     }),
   async (w) => {
     await w.switchByHand("write the changelog", "opencode");
-    await w.term.waitFor("never showed in opencode's input box", 60_000);
+    const raw = join(w.root, "outer.bytes");
+    await w.term.recordOutput(raw);
+    await notified(raw, "never showed in opencode's input box", 60_000);
     const dropped = w.events("opencode", "dropped").map((e) => String(e.bytes)).join("");
     assertEquals(dropped.split("BEGIN UULDANA HANDOFF").length - 1, 3, "written three times");
     const saved = join(w.home, "handoff.md");
@@ -169,7 +184,9 @@ worldTest(
     }),
   async (w) => {
     await w.switchByHand("write the changelog", "gemini");
-    await w.term.waitFor("nothing was pasted", 20_000);
+    const raw = join(w.root, "outer.bytes");
+    await w.term.recordOutput(raw);
+    await notified(raw, "nothing was pasted", 20_000);
     const saved = join(w.home, "handoff.md");
     assert(existsSync(saved));
     assert(framedBody(readFileSync(saved, "utf8"))!.body.includes("write the changelog"));

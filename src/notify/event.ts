@@ -15,7 +15,13 @@ export type NotifyEvent =
   /** The chain's first agent can take the work back. */
   | { kind: "available"; agent: string }
   /** The work went back to the chain's first agent. */
-  | { kind: "return"; from: string; to: string };
+  | { kind: "return"; from: string; to: string }
+  /**
+   * What uuldana had to give a running agent (a handoff's paste, the kickoff of its turn) did not
+   * reach it: `why` (naming the agent), and what the user can do (`todo`). Said now, beside the agent's screen, and
+   * on the status line once the agent is gone.
+   */
+  | { kind: "undelivered"; agent: string; why: string; todo: string };
 
 /** The one line a notification shows. */
 export function notifyText(event: NotifyEvent): string {
@@ -28,6 +34,8 @@ export function notifyText(event: NotifyEvent): string {
       return `${event.agent} is available again`;
     case "return":
       return `${event.from} → ${event.to}: ${event.to} is available again`;
+    case "undelivered":
+      return `${event.why}; ${event.todo}`;
   }
 }
 

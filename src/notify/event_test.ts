@@ -50,6 +50,16 @@ Deno.test("notifyText names every event", () => {
   );
   assertEquals(notifyText({ kind: "available", agent: "claude" }), "claude is available again");
   assertEquals(
+    notifyText({
+      kind: "undelivered",
+      agent: "opencode",
+      why: "opencode did not show its input box within 40 s; nothing was pasted",
+      todo: "the handoff is saved in /d/handoff.md",
+    }),
+    "opencode did not show its input box within 40 s; nothing was pasted; " +
+      "the handoff is saved in /d/handoff.md",
+  );
+  assertEquals(
     notifyText({ kind: "return", from: "codex", to: "claude" }),
     "codex → claude: claude is available again",
   );

@@ -34,8 +34,10 @@ export async function submitKickoff(
   }
   // Once the agent is gone there is no turn to start and nobody to tell.
   if (problem !== null && !run.finished) {
-    chain.opts.status(
-      `could not start ${run.adapterName}'s turn (${problem}); type "continue" to start it`,
+    chain.undelivered(
+      run.adapterName,
+      `could not start ${run.adapterName}'s turn (${problem})`,
+      `type "continue" to start it`,
     );
   }
 }

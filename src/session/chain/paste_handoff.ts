@@ -1,7 +1,8 @@
 /**
  * The paste step: a handoff on the paste road (every `/agent NAME` switch) is pasted into the new
  * agent's input box, unsent, once it can take it (paste.ts); what became of it is settled in the
- * journal, and when it never showed the user is told where the handoff is saved.
+ * journal, and when it never showed the user is told where the handoff is saved (a notification
+ * now, the status line once the agent is gone: nothing is written into its screen).
  *
  * @module
  */
@@ -40,11 +41,11 @@ export async function pasteWhenReady(
         reason: `the paste never showed in ${run.adapterName}'s input box`,
       });
       if (run.finished) return;
-      chain.opts.status(
+      chain.undelivered(
+        run.adapterName,
         `the handoff was pasted ${result.attempts} times but never showed in ${run.adapterName}'s ` +
-          `input box; look before you send anything. It is saved in ${
-            _saveHandoffMd(dataDir, handoff)
-          }`,
+          "input box",
+        `look before you send anything; it is saved in ${_saveHandoffMd(dataDir, handoff)}`,
       );
       return;
     }
@@ -54,8 +55,10 @@ export async function pasteWhenReady(
   }
   chain.settle(handoff, { kind: "not-pasted", reason });
   if (run.finished) return; // the agent is gone; the handoff file is in the journal
-  chain.opts.status(
-    `${reason}; nothing was pasted. The handoff is saved in ${_saveHandoffMd(dataDir, handoff)}`,
+  chain.undelivered(
+    run.adapterName,
+    `${run.adapterName}: ${reason}; nothing was pasted`,
+    `the handoff is saved in ${_saveHandoffMd(dataDir, handoff)}`,
   );
 }
 

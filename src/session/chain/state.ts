@@ -163,6 +163,16 @@ export class Chain {
     }
   }
 
+  /**
+   * Tells the user that what uuldana had to give running agent `agent` did not reach it (`why`,
+   * naming it) and what to do: now as a notification (the agent owns the screen: nothing is
+   * written into it) and on the status line, which says it once the agent is gone.
+   */
+  undelivered(agent: string, why: string, todo: string): void {
+    this.notify({ kind: "undelivered", agent, why, todo });
+    this.opts.status(`${why}; ${todo}`);
+  }
+
   /** Milliseconds to wait for a pasteable prompt (a paste, a kickoff) before giving up. */
   pasteTimeoutMs(): number {
     return this.opts.pasteTimeoutMs ?? this.ctx.config.pasteTimeoutSeconds * 1000;
