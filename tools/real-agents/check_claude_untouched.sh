@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Checks that uuldana writes nothing into the REAL Claude Code's screen while it runs, typed through
+# `uuldana run claude` in tmux, Claude pointed at the local mock API (mock_api.ts on 127.0.0.1; no
+# account, no credentials), its hooks off (`--settings {}`, as `error_matrix.ts --channel-off`):
+# uuldana finds the channel silent 4 s after the first submit, the moment the error matrix once saw
+# `uuldana: claude's channel is silent…` drawn over Claude's input box and the next keys garbled.
+#   1. After that moment, text typed into Claude's input box stands alone on its row, and no byte of
+#      uuldana's own text reached the outer terminal (tmux's pipe-pane) while Claude ran.
+#   2. Once Claude is gone (Ctrl-C twice) the line is said once, and `uuldana show` keeps it with
+#      the run (`channel    silent (…)`).
+# Needs tmux (and npm registry access unless AGENTS_DIR holds claude@VERSION). VERSION: default the
+# current release (2.1.332).
+#
+#   tools/real-agents/check_claude_untouched.sh [CLAUDE_VERSION]
+set -euo pipefail
+version="${1:-}"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+source "$repo/tools/real-agents/script_world.sh" claude-untouched
+source "$repo/tools/real-agents/claude_world.sh"
+version="${version:-$CLAUDE_CURRENT}"
+install_claude
+start_mock mock_api.ts "$work/api.jsonl"
+write_world
+python3 - "$work/config.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+config = json.load(open(path))
+config["agents"]["claude"]["args"] = ["--settings", "{}"]
+json.dump(config, open(path, "w"))
+PY
+
+uu() { UULDANA_CONFIG="$work/config.json" UULDANA_HOME="$work/data" "$deno" run -A "$repo/mod.ts" "$@"; }
+screen() { tmux -L "$sock" capture-pane -p; }
+wait_for() { # extended regexp, seconds
+  for _ in $(seq 1 $(($2 * 5))); do screen | grep -qE -- "$1" && return 0; sleep 0.2; done
+  fail "timed out waiting for: $1"
+}
+type_line() { tmux -L "$sock" send-keys -l "$1"; sleep 0.3; tmux -L "$sock" send-keys Enter; }
+ready() {
+  wait_for "$CLAUDE_READY|Make auto mode your default" 90
+  if screen | grep -q "Make auto mode your default"; then
+    sleep 1; tmux -L "$sock" send-keys Down; sleep 0.5; tmux -L "$sock" send-keys Enter
+    wait_for "$CLAUDE_READY" 30
+  fi
+  sleep 1
+}
+# The user turns the journal holds for the newest run (kept as typed once the channel is silent).
+user_turns() {
+  uu show last --json 2>/dev/null \
+    | python3 -c 'import json,sys; print(sum(1 for e in json.load(sys.stdin)["entries"] if e["role"]=="user"))' \
+    2>/dev/null || echo 0
+}
+
+typed="typed after the silence"
+curl -s -X POST "127.0.0.1:$port/__mock/ok" >/dev/null
+cat > "$work/run.sh" <<SH
+#!/bin/bash
+export UULDANA_CONFIG=$work/config.json UULDANA_HOME=$work/data TERM=xterm-256color
+$deno run -A $repo/mod.ts run claude
+echo EXIT=\$?
+sleep 600
+SH
+tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 -c "$work/ws" "bash $work/run.sh"
+ready
+# From Claude's first frame on, every byte the outer terminal is sent.
+tmux -L "$sock" pipe-pane -O "cat >> $work/outer.bytes"
+type_line "Add a --dry-run flag to deploy.sh"
+wait_for "MOCKREPLY-[0-9]+" 90
+for _ in $(seq 1 150); do [[ "$(user_turns)" -ge 1 ]] && break; sleep 0.2; done
+[[ "$(user_turns)" -ge 1 ]] || fail "the channel was never found silent (no turn kept as typed)"
+sleep 1
+tmux -L "$sock" send-keys -l "$typed"
+wait_for "$typed" 30
+sleep 1
+row="$(screen | grep -F -- "$typed")"
+echo "input row: $row" >&2
+[[ "$(screen | grep -cF -- "$typed")" -eq 1 ]] || fail "the typed text shows on more than one row"
+# The row holds the prompt and what was typed, nothing else (Claude's box: `❯ TEXT` or `│ > TEXT │`).
+stripped="$(printf '%s' "$row" | sed -E 's/^[[:space:]│|]*(❯|>)[[:space:] ]*//; s/[[:space:]│|]*$//')"
+[[ "$stripped" == "$typed" ]] || fail "the input row is not what was typed: '$row'"
+! screen | grep -q "uuldana:" || fail "uuldana's text is on Claude's screen"
+! grep -aq "uuldana:" "$work/outer.bytes" || fail "uuldana wrote into Claude's screen: $(grep -ao 'uuldana:.\{0,80\}' "$work/outer.bytes" | head -3)"
+echo "ok 1: the channel was found silent; '$typed' stands alone in Claude's input box; no uuldana text reached the terminal while Claude ran" >&2
+
+tmux -L "$sock" send-keys C-u
+sleep 0.5
+tmux -L "$sock" send-keys C-c
+sleep 0.5
+tmux -L "$sock" send-keys C-c
+wait_for "EXIT=" 60
+said="$(tmux -L "$sock" capture-pane -p -J -S - | grep -c "uuldana: claude's channel is silent" || true)"
+[[ "$said" -eq 1 ]] || fail "the silent line was said $said times after Claude exited"
+shown="$(uu show last)"
+grep -qE "channel +silent \(no event came 4 s after a submit" <<<"$shown" \
+  || fail "uuldana show does not keep the channel's silence: $shown"
+echo "ok 2: once Claude was gone the line was said once; uuldana show: $(grep -E '^ +channel' <<<"$shown" | sed 's/^ *//')" >&2
