@@ -20,9 +20,18 @@ worldTest(
     await w.ask("claude", "refactor the parser");
     await w.waitForEvent("claude", "reply");
 
-    // An unknown agent: no switch, the typed command is erased from Claude's input box.
+    // An unknown agent: no switch, the typed command is erased from Claude's input box, and the
+    // answer shows on the terminal's other screen, Claude's untouched under it.
     await w.type("/agent nosuch");
-    await w.term.waitFor(`unknown agent "nosuch"; type /agent to list them`);
+    const answer = await w.term.waitFor(`unknown agent "nosuch"; type /agent to list them`);
+    assert(answer.includes("(any key: back to claude)"), answer);
+    assert(!answer.includes("? for shortcuts"), `drawn over Claude's screen:\n${answer}`);
+    // Any key goes back (swallowed): Claude's screen as it was, its input box empty.
+    await w.term.send("Escape");
+    const back = await w.term.waitFor("? for shortcuts");
+    assert(!back.includes("uuldana:") && !back.includes("nosuch"), back);
+    assert(back.split("\n").some((l) => l.trimEnd() === "❯"), back);
+    assert(back.includes("❯ refactor the parser"), back);
     const inputs = w.events("claude", "input").map((e) => String(e.bytes)).join("");
     assert(
       inputs.endsWith("/agent nosuch" + "\x7f".repeat(13)),

@@ -28,6 +28,7 @@ import { RunDebugLog, type RunDebugLogSetup } from "./run_debug_log.ts";
 import { castHeaderLine } from "../detect/cast.ts";
 import type { TimedInput } from "../detect/timed_input.ts";
 import { Utf8Segmenter } from "../detect/utf8_segments.ts";
+import { AnswerScreen } from "./answer_screen.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
 /** The user's side of the terminal. */
@@ -131,6 +132,8 @@ export class AgentRun {
   #resolveOutcome!: (outcome: RunOutcome) => void;
   /** Once detached, the agent's output no longer reaches the user's terminal. */
   #detached = false;
+  /** uuldana's answer to `/agent`, on the terminal's other screen (answer_screen.ts). */
+  readonly #answer: AnswerScreen;
   /** Decides when a limit is acted on, from the output and its time alone. */
   readonly #detector: Detector;
   /** Time 0 of the run's clock (performance clock): the detector's and the recording's. */
@@ -158,6 +161,7 @@ export class AgentRun {
     this.#opts = opts;
     this.runId = runId;
     this.#pty = pty;
+    this.#answer = new AnswerScreen((bytes) => opts.user.write(bytes));
     this.#input = new InputTracker({ backslashEnter: opts.adapter.inputBox?.backslashEnter });
     this.#detector = new Detector({
       adapter: opts.adapter,
@@ -439,6 +443,8 @@ export class AgentRun {
     if (this.#detached) return;
     this.#detached = true;
     this.#opts.keyboard.setSink(null);
+    // An answer still showing gives the agent's screen back first (what it held included).
+    this.#answer.close();
     // Whatever the agent left set (alternate screen, mouse, kitty keys…) is undone for the user.
     // CAN first: if the agent stopped mid-sequence, the terminal drops it instead of running it.
     this.#opts.user.write(_encoder.encode("\x18" + restoreSequence(this.vt.modes)));
@@ -451,7 +457,7 @@ export class AgentRun {
       for await (const chunk of this.#pty.output) {
         const now = performance.now();
         this.#lastOutput = now;
-        if (!this.#detached) user.write(chunk);
+        if (!this.#detached && !this.#answer.hold(chunk)) user.write(chunk);
         const bytes = this.#segments.next(chunk);
         if (bytes.length) this.#act(this.#take({ type: "output", bytes, atMs: now - this.#t0 }));
         this.#quiet.output(now, this.vt.inSynchronizedUpdate);
@@ -613,6 +619,9 @@ export class AgentRun {
 
   #onKeys(bytes: Uint8Array): void {
     if (this.finished) return;
+    // The key that leaves uuldana's answer is the user's "back", not the agent's; a focus report
+    // (?1004) is the terminal's, not a key: it goes on to the agent and leaves the answer up.
+    if (this.#answer.open && !_isFocusReport(bytes)) return this.#answer.close();
     const { forward, events } = this.#input.feed(bytes);
     if (forward.length) this.#pty.write(forward).catch(() => {});
     for (const event of events) {
@@ -654,16 +663,30 @@ export class AgentRun {
       return;
     }
     // No switch: erase the typed command from the agent's input box, and once the agent has
-    // redrawn its input, tell the user (printed earlier, the redraw would paint over it).
+    // redrawn its input, answer on the terminal's other screen (answer_screen.ts): not a cell of
+    // the agent's is written. An agent on the alternate screen has none to spare: the answer goes
+    // below its input, as its next frame will paint over.
     this.#pty.write(eraseBytes(typed)).catch(() => {});
-    const message = _encoder.encode(`\r\n${problem!.replaceAll("\n", "\r\n")}\r\n`);
     const since = performance.now();
     const show = () => {
       if (this.#detached) return; // the terminal belongs to the next agent (or to nobody) now
       const settled = performance.now() - this.#lastOutput > 250;
-      if (settled || performance.now() - since > 2000) this.#opts.user.write(message);
-      else setTimeout(show, 50);
+      if (!settled && performance.now() - since <= 2000) return void setTimeout(show, 50);
+      if (this.vt.activeBuffer === "normal") {
+        this.#answer.show(
+          `uuldana: ${problem!}`,
+          `(any key: back to ${this.#opts.adapter.name})`,
+        );
+      } else {
+        this.#opts.user.write(_encoder.encode(`\r\n${problem!.replaceAll("\n", "\r\n")}\r\n`));
+      }
     };
     setTimeout(show, 100);
   }
+}
+
+// `CSI I` / `CSI O`: the terminal reports focus in or out (an agent that set ?1004 asked for it).
+function _isFocusReport(bytes: Uint8Array): boolean {
+  return bytes.length === 3 && bytes[0] === 0x1b && bytes[1] === 0x5b &&
+    (bytes[2] === 0x49 || bytes[2] === 0x4f);
 }
