@@ -31,6 +31,11 @@ export class Utf8Segmenter {
     return piece;
   }
 
+  /** Whether the start of a character waits for the rest of it. */
+  get holding(): boolean {
+    return this.#carry.length > 0;
+  }
+
   /** The bytes still held (an incomplete character at the end of the output). */
   rest(): Uint8Array {
     const rest = this.#carry;

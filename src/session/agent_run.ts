@@ -215,6 +215,14 @@ export class AgentRun {
     return this.#detector.terminal;
   }
 
+  /**
+   * Whether the agent's output so far, as the user's terminal got it, ended between sequences and
+   * characters (or no longer reaches it): another writer's bytes cannot land inside one now.
+   */
+  get betweenSequences(): boolean {
+    return this.#detached || (!this.#segments.holding && this.vt.betweenSequences);
+  }
+
   /** Sends bytes to the agent as if typed. */
   write(bytes: Uint8Array | string): Promise<void> {
     return this.#pty.write(typeof bytes === "string" ? _encoder.encode(bytes) : bytes);

@@ -13,6 +13,8 @@ import { Notifier } from "../notify/notifier.ts";
 import { HeldLines } from "./held_lines.ts";
 
 const _encoder = new TextEncoder();
+/** How many times (20 ms apart) a notification waits for the agent's output to be between sequences. */
+const _BETWEEN_TRIES = 50;
 
 /** The terminal side of `uuldana run`. */
 export class TerminalSession {
@@ -81,7 +83,18 @@ export class TerminalSession {
    */
   notificationWriter(): ((text: string) => void) | null {
     if (!Deno.stdout.isTerminal()) return null;
-    return (text) => this.#writeStdout(_encoder.encode(text));
+    return (text) => this.#writeBetween(_encoder.encode(text));
+  }
+
+  /**
+   * Writes `bytes` once the running agent's output is between sequences: a notification inserted
+   * inside one of its sequences (a pty read may end mid-sequence) would break both. Looked at
+   * every 20 ms, at most a second: an agent stuck mid-sequence that long gets it all the same.
+   */
+  #writeBetween(bytes: Uint8Array, tries = _BETWEEN_TRIES): void {
+    const run = this.#run;
+    if (!run || run.betweenSequences || tries <= 0) return this.#writeStdout(bytes);
+    setTimeout(() => this.#writeBetween(bytes, tries - 1), 20);
   }
 
   /** Whether the user's terminal is a TTY in raw mode. */

@@ -113,6 +113,11 @@ export class Parser {
     this.#replaceMalformed = opts.replaceMalformed ?? false;
   }
 
+  /** Whether the bytes so far ended between sequences and characters (none is half read). */
+  get atGround(): boolean {
+    return this.#state === State.ground && this.#utfNeed === 0;
+  }
+
   /** Parses `bytes` (any split: a sequence or a character may continue in the next call). */
   advance(bytes: Uint8Array): void {
     const n = bytes.length;

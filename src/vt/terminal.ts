@@ -98,6 +98,14 @@ export class Terminal {
     return this.#vt.modes.current.synchronizedOutput;
   }
 
+  /**
+   * Whether what was written so far ended between sequences and characters: bytes of another
+   * writer (uuldana's notifications) inserted now cannot land inside one of the program's.
+   */
+  get betweenSequences(): boolean {
+    return this.#parser.atGround;
+  }
+
   /** Last title set with OSC 0/2 ("" before any). */
   get title(): string {
     return this.#vt.title ?? "";

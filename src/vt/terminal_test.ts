@@ -173,3 +173,18 @@ Deno.test("rows a resize brings back from the scrollback are erased like any oth
   t.write("\x1b[2;1Hx\x1b[H\x1b[999L");
   assertEquals(t.snapshot().screen, ["", "", "", ""]);
 });
+
+Deno.test("betweenSequences: false inside a sequence, a string or a character, true after", () => {
+  const t = new Terminal({ cols: 20, rows: 3 });
+  const enc = new TextEncoder();
+  const after = (bytes: string | Uint8Array) => {
+    t.write(typeof bytes === "string" ? enc.encode(bytes) : bytes);
+    return t.betweenSequences;
+  };
+  assertEquals(t.betweenSequences, true);
+  assertEquals([after("text\x1b[3"), after("1mred")], [false, true]);
+  assertEquals([after("\x1b]0;a ti"), after("tle\x07")], [false, true]);
+  assertEquals([after("\x1bP1$r"), after("\x1b\\")], [false, true]);
+  assertEquals([after(new Uint8Array([0xe2, 0x94])), after(new Uint8Array([0x80]))], [false, true]);
+  assertEquals([after("\x1b"), after("7")], [false, true]);
+});
