@@ -76,7 +76,7 @@ row="$(screen | grep -F -- "$typed")"
 echo "input row: $row" >&2
 [[ "$(screen | grep -cF -- "$typed")" -eq 1 ]] || fail "the typed text shows on more than one row"
 # The row holds the prompt and what was typed, nothing else (Claude's box: `❯ TEXT` or `│ > TEXT │`).
-stripped="$(printf '%s' "$row" | sed -E 's/^[[:space:]│|]*(❯|>)[[:space:] ]*//; s/[[:space:]│|]*$//')"
+stripped="$(python3 -c 'import re,sys; print(re.sub(r"^[\s│|]*(❯|>)\s*|[\s│|]*$", "", sys.argv[1]))' "$row")"
 [[ "$stripped" == "$typed" ]] || fail "the input row is not what was typed: '$row'"
 ! screen | grep -q "uuldana:" || fail "uuldana's text is on Claude's screen"
 ! grep -aq "uuldana:" "$work/outer.bytes" || fail "uuldana wrote into Claude's screen: $(grep -ao 'uuldana:.\{0,80\}' "$work/outer.bytes" | head -3)"
