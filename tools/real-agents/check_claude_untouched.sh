@@ -30,20 +30,6 @@ json.dump(config, open(path, "w"))
 PY
 
 uu() { UULDANA_CONFIG="$work/config.json" UULDANA_HOME="$work/data" "$deno" run -A "$repo/mod.ts" "$@"; }
-screen() { tmux -L "$sock" capture-pane -p; }
-wait_for() { # extended regexp, seconds
-  for _ in $(seq 1 $(($2 * 5))); do screen | grep -qE -- "$1" && return 0; sleep 0.2; done
-  fail "timed out waiting for: $1"
-}
-type_line() { tmux -L "$sock" send-keys -l "$1"; sleep 0.3; tmux -L "$sock" send-keys Enter; }
-ready() {
-  wait_for "$CLAUDE_READY|Make auto mode your default" 90
-  if screen | grep -q "Make auto mode your default"; then
-    sleep 1; tmux -L "$sock" send-keys Down; sleep 0.5; tmux -L "$sock" send-keys Enter
-    wait_for "$CLAUDE_READY" 30
-  fi
-  sleep 1
-}
 # The user turns the journal holds for the newest run (kept as typed once the channel is silent).
 user_turns() {
   uu show last --json 2>/dev/null \

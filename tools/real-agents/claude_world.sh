@@ -1,7 +1,8 @@
 # Shared by the real-Claude checks (sourced, not run): finds or installs Claude Code $version
 # exactly, starts a mock of the Anthropic API on 127.0.0.1, and writes a uuldana config whose
 # chain is real Claude (a fresh HOME, a dummy token, the mock as its API) then uuldana's simulated
-# Codex (logging what it receives to $work/codex.log). Needs $repo, $deno, $work, $version and a
+# Codex (logging what it receives to $work/codex.log), and helpers for the tmux pane ($sock) it runs
+# in (screen, wait_for, type_line, ready). Needs $repo, $deno, $work, $version and a
 # `fail` function; sets $mock_pid and $port.
 
 # The current release the checks run by default (`npm view @anthropic-ai/claude-code version`).
@@ -77,4 +78,22 @@ write_world() {
     "DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}},
   "codex": {"bin": "$work/bin/codex", "env": {"SIM_AGENT_LOG": "$work/codex.log"}}}}
 JSON
+}
+
+# The tmux pane ($sock) Claude runs in, for a check: `screen` prints it, `wait_for RE SECONDS` waits
+# for an extended regexp on it, `type_line TEXT` types a line and Enter, `ready` waits for Claude's
+# input box (past its auto-mode dialog).
+screen() { tmux -L "$sock" capture-pane -p; }
+wait_for() { # extended regexp, seconds
+  for _ in $(seq 1 $(($2 * 5))); do screen | grep -qE -- "$1" && return 0; sleep 0.2; done
+  fail "timed out waiting for: $1"
+}
+type_line() { tmux -L "$sock" send-keys -l "$1"; sleep 0.3; tmux -L "$sock" send-keys Enter; }
+ready() {
+  wait_for "$CLAUDE_READY|Make auto mode your default" 90
+  if screen | grep -q "Make auto mode your default"; then
+    sleep 1; tmux -L "$sock" send-keys Down; sleep 0.5; tmux -L "$sock" send-keys Enter
+    wait_for "$CLAUDE_READY" 30
+  fi
+  sleep 1
 }
