@@ -73,7 +73,10 @@ export interface Config {
    * the warning is only kept in the ledger. `agents.NAME.handoffEarly` overrides it per agent.
    */
   handoffEarly: boolean;
-  /** How uuldana tells the user about a switch, a wait for a reset and a return. */
+  /**
+   * How uuldana tells the user about a switch, a wait for a reset, the first agent available again,
+   * a return and a handoff that did not reach the agent (`NotifyEvent`).
+   */
   notify: NotifyConfig;
   /** How long recordings and delivered handoff files are kept in the data folder. */
   retention: RetentionRule;
@@ -227,7 +230,8 @@ export const CONFIG_SPEC: Spec = {
     },
     notify: {
       type: "object",
-      description: "How uuldana tells you about an automatic switch, a wait for a reset, a return.",
+      description:
+        "How uuldana tells you about an automatic switch, a wait for a reset, the first agent available again, a return, a handoff that did not reach the agent.",
       properties: {
         bell: { type: "boolean", description: "Ring the terminal bell.", default: true },
         desktop: {
