@@ -30,6 +30,11 @@ export class TerminalSession {
   #run: AgentRun | null = null;
   /** Status lines said while an agent is on the screen: shown once the screen is ours again. */
   readonly #held = new HeldLines();
+  /**
+   * The agents draw on a terminal (stdout is one): a line said while one runs would land in its
+   * screen. Into a pipe or a file (CI) nothing is drawn, and lines are said as they come.
+   */
+  readonly #screen = Deno.stdout.isTerminal();
   readonly #notifiers: Notifier[] = [];
   /** stdout failed (the terminal hung up, the pipe closed): later output is dropped. */
   #stdoutGone = false;
@@ -122,10 +127,11 @@ export class TerminalSession {
    * screen is uuldana's (before an agent starts, at a switch, after exit), the rest of the screen
    * below cleared (what is there belongs to the agent that just stopped). While an agent runs
    * nothing is written into its screen: the line is held until it is gone (held_lines.ts says why);
-   * what must reach the user at once goes out as a notification too (its callers send one).
+   * what must reach the user at once goes out as a notification too (its callers send one). With
+   * no screen (stdout not a terminal) every line is said at once.
    */
   status = (line: string): void => {
-    if (this.#run) this.#held.keep(line);
+    if (this.#run && this.#screen) this.#held.keep(line);
     else this.#say(line);
   };
 
