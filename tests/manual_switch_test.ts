@@ -206,3 +206,31 @@ worldTest(
     });
   },
 );
+
+worldTest(
+  "manual: /agent over an agent on the alternate screen: drawn over it, then it repaints as it was",
+  () => new World(["opencode", "claude"]),
+  async (w) => {
+    await w.start(["run"]);
+    await w.waitForEvent("opencode", "start");
+    const before = await w.term.waitFor("Ask anything");
+    await w.type("/agent");
+    const answer = await w.term.waitFor("(any key: back to opencode)");
+    assert(answer.includes("claude"), answer);
+    assert(!answer.includes("Ask anything"), `drawn beside OpenCode's screen:\n${answer}`);
+    await w.term.send("Escape");
+    // OpenCode repaints on one row less and then its size again: its screen as it was.
+    await w.waitForEvent("opencode", "resize", 2);
+    assertEquals(
+      w.events("opencode", "resize").map((e) => `${e.cols}x${e.rows}`),
+      ["120x39", "120x40"],
+    );
+    let now = "";
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+      if ((now = await w.term.capture()) === before) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assertEquals(now, before, "OpenCode's screen is not back as it was");
+    assertEquals(w.events("opencode", "submit").length, 0, "nothing was sent to OpenCode");
+  },
+);

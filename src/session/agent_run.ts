@@ -132,8 +132,10 @@ export class AgentRun {
   #resolveOutcome!: (outcome: RunOutcome) => void;
   /** Once detached, the agent's output no longer reaches the user's terminal. */
   #detached = false;
-  /** uuldana's answer to `/agent`, on the terminal's other screen (answer_screen.ts). */
+  /** uuldana's answer to `/agent`, shown over the agent's screen (answer_screen.ts). */
   readonly #answer: AnswerScreen;
+  /** The user's terminal size, as the run was started or last resized to it. */
+  #size: { cols: number; rows: number };
   /** Decides when a limit is acted on, from the output and its time alone. */
   readonly #detector: Detector;
   /** Time 0 of the run's clock (performance clock): the detector's and the recording's. */
@@ -161,7 +163,10 @@ export class AgentRun {
     this.#opts = opts;
     this.runId = runId;
     this.#pty = pty;
-    this.#answer = new AnswerScreen((bytes) => opts.user.write(bytes));
+    this.#size = { cols: opts.cols, rows: opts.rows };
+    this.#answer = new AnswerScreen((bytes) => opts.user.write(bytes), {
+      repaint: () => void this.#repaint().catch(() => {}),
+    });
     this.#input = new InputTracker({ backslashEnter: opts.adapter.inputBox?.backslashEnter });
     this.#detector = new Detector({
       adapter: opts.adapter,
@@ -329,8 +334,29 @@ export class AgentRun {
 
   /** Resizes the agent's pty and our screen model. */
   async resize(cols: number, rows: number): Promise<void> {
+    this.#size = { cols, rows };
+    await this.#resizeTo(cols, rows);
+  }
+
+  async #resizeTo(cols: number, rows: number): Promise<void> {
     this.#act(this.#take({ type: "resize", cols, rows, atMs: this.#clock() }));
     await this.#pty.resize(cols, rows).catch(() => {});
+  }
+
+  /**
+   * Asks the agent to paint its whole screen again (after uuldana's answer was drawn over it): one
+   * row less, then the user's size back, as every full-screen agent repaints on a resize.
+   */
+  async #repaint(): Promise<void> {
+    const { cols, rows } = this.#size;
+    if (rows < 2 || this.finished) return;
+    const before = this.#lastOutput;
+    await this.#resizeTo(cols, rows - 1);
+    // Its frame for the smaller size first: a second SIGWINCH before it read the first could be
+    // taken for no change at all.
+    await this.waitUntil(() => this.#lastOutput !== before, 1000);
+    // The user's size now (a resize of theirs meanwhile set it already).
+    if (!this.finished) await this.#resizeTo(this.#size.cols, this.#size.rows);
   }
 
   /** Ends the run from outside (a signal to uuldana): the agent is stopped. */
@@ -671,23 +697,18 @@ export class AgentRun {
       return;
     }
     // No switch: erase the typed command from the agent's input box, and once the agent has
-    // redrawn its input, answer on the terminal's other screen (answer_screen.ts): not a cell of
-    // the agent's is written. An agent on the alternate screen has none to spare: the answer goes
-    // below its input, as its next frame will paint over.
+    // redrawn its input, answer over its screen, which comes back as it was (answer_screen.ts).
     this.#pty.write(eraseBytes(typed)).catch(() => {});
     const since = performance.now();
     const show = () => {
       if (this.#detached) return; // the terminal belongs to the next agent (or to nobody) now
       const settled = performance.now() - this.#lastOutput > 250;
       if (!settled && performance.now() - since <= 2000) return void setTimeout(show, 50);
-      if (this.vt.activeBuffer === "normal") {
-        this.#answer.show(
-          `uuldana: ${problem!}`,
-          `(any key: back to ${this.#opts.adapter.name})`,
-        );
-      } else {
-        this.#opts.user.write(_encoder.encode(`\r\n${problem!.replaceAll("\n", "\r\n")}\r\n`));
-      }
+      this.#answer.show(
+        `uuldana: ${problem!}`,
+        `(any key: back to ${this.#opts.profile ?? this.#opts.adapter.name})`,
+        this.vt.activeBuffer,
+      );
     };
     setTimeout(show, 100);
   }

@@ -7,7 +7,7 @@ Deno.test("the answer shows on the other screen; the agent's output waits and fo
   const out: Uint8Array[] = [];
   const answer = new AnswerScreen((b) => out.push(b));
   assertEquals(answer.hold(new TextEncoder().encode("before")), false, "passes while closed");
-  answer.show("unknown agent\n\x1b[31mred\x07", "(any key)");
+  answer.show("unknown agent\n\x1b[31mred\x07", "(any key)", "normal");
   assertEquals(answer.open, true);
   const chunk = new TextEncoder().encode("frame 1");
   assertEquals(answer.hold(chunk), true);
@@ -27,7 +27,7 @@ Deno.test("the answer shows on the other screen; the agent's output waits and fo
 Deno.test("more held output than the bound gives the agent's screen back at once", () => {
   const out: Uint8Array[] = [];
   const answer = new AnswerScreen((b) => out.push(b));
-  answer.show("list", "(any key)");
+  answer.show("list", "(any key)", "normal");
   const big = new Uint8Array(ANSWER_HELD_MAX / 2 + 1);
   answer.hold(big);
   assertEquals(answer.open, true);
@@ -40,8 +40,27 @@ Deno.test("more held output than the bound gives the agent's screen back at once
 Deno.test("the answer closes itself after its time: the output is never held for long", async () => {
   const out: Uint8Array[] = [];
   const answer = new AnswerScreen((b) => out.push(b), { shownMs: 20 });
-  answer.show("list", "(any key)");
+  answer.show("list", "(any key)", "normal");
   answer.hold(new TextEncoder().encode("late frame"));
   while (answer.open) await new Promise((r) => setTimeout(r, 10));
   assertEquals(text(out).endsWith("\x1b[?1049llate frame"), true);
+});
+
+Deno.test("over an agent on the alternate screen: drawn over it, cleared, and it repaints", () => {
+  const out: Uint8Array[] = [];
+  let repaints = 0;
+  const answer = new AnswerScreen((b) => out.push(b), { repaint: () => repaints++ });
+  answer.show("list", "(any key)", "alternate");
+  answer.show("list again", "(any key)", "alternate"); // replaced: the cursor is saved once
+  answer.hold(new TextEncoder().encode("frame"));
+  assertEquals(repaints, 0);
+  answer.close();
+  answer.close();
+  assertEquals(repaints, 1);
+  assertEquals(
+    text(out),
+    "\x1b7\x1b[H\x1b[2J\x1b(B\x1b[0mlist\r\n\r\n(any key)" +
+      "\x1b[H\x1b[2J\x1b(B\x1b[0mlist again\r\n\r\n(any key)" +
+      "\x1b[H\x1b[2J\x1b8frame",
+  );
 });

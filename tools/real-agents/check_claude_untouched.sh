@@ -6,7 +6,9 @@
 # `uuldana: claude's channel is silent…` drawn over Claude's input box and the next keys garbled.
 #   1. After that moment, text typed into Claude's input box stands alone on its row, and no byte of
 #      uuldana's own text reached the outer terminal (tmux's pipe-pane) while Claude ran.
-#   2. Once Claude is gone (Ctrl-C twice) the line is said once, and `uuldana show` keeps it with
+#   2. `/agent nosuch` is answered over Claude's screen (Claude is on the alternate screen), and
+#      after a key Claude repaints it as it was (uuldana's resize nudge).
+#   3. Once Claude is gone (Ctrl-C twice) the line is said once, and `uuldana show` keeps it with
 #      the run (`channel    silent (…)`).
 # Needs tmux (and npm registry access unless AGENTS_DIR holds claude@VERSION). VERSION: default the
 # current release (2.1.332).
@@ -69,7 +71,19 @@ stripped="$(python3 -c 'import re,sys; print(re.sub(r"^[\s│|]*(❯|>)\s*|[\s�
 echo "ok 1: the channel was found silent; '$typed' stands alone in Claude's input box; no uuldana text reached the terminal while Claude ran" >&2
 
 tmux -L "$sock" send-keys C-u
-sleep 0.5
+sleep 2
+# `/agent nosuch`: uuldana's answer is drawn over Claude's screen (it is on the alternate screen
+# itself), and after a key Claude repaints its screen as it was.
+before="$(screen)"
+type_line "/agent nosuch"
+wait_for "any key: back to claude" 30
+! screen | grep -q "MOCKREPLY" || fail "the answer was drawn beside Claude's screen, not over it"
+tmux -L "$sock" send-keys Escape
+back=0
+for _ in $(seq 1 75); do [[ "$(screen)" == "$before" ]] && { back=1; break; }; sleep 0.2; done
+[[ "$back" == 1 ]] || fail "Claude's screen did not come back as it was: $(diff <(echo "$before") <(screen))"
+echo "ok 2: /agent nosuch was answered over Claude's screen; after a key Claude repainted it as it was" >&2
+
 tmux -L "$sock" send-keys C-c
 sleep 0.5
 tmux -L "$sock" send-keys C-c
@@ -79,4 +93,4 @@ said="$(tmux -L "$sock" capture-pane -p -J -S - | grep -c "uuldana: claude's cha
 shown="$(uu show last)"
 grep -qE "channel +silent \(no event came 4 s after a submit" <<<"$shown" \
   || fail "uuldana show does not keep the channel's silence: $shown"
-echo "ok 2: once Claude was gone the line was said once; uuldana show: $(grep -E '^ +channel' <<<"$shown" | sed 's/^ *//')" >&2
+echo "ok 3: once Claude was gone the line was said once; uuldana show: $(grep -E '^ +channel' <<<"$shown" | sed 's/^ *//')" >&2
