@@ -202,6 +202,10 @@ function responses(body: Record<string, unknown>, receiver: boolean): Response {
   const tools = (body.tools ?? []) as { type?: string; name?: string; parameters?: object }[];
   const text = (t: string) => responsesResponse({ type: "message", text: t }, opts);
   if (receiver || tools.length === 0) return text(`MOCKDONE: noted (turn ${turn}).`);
+  // Codex asks for a thread title beside the turn (a JSON schema, `apply_patch` its only tool):
+  // answered as asked, never with a tool call, so only the turn's own requests make the calls.
+  const format = (body.text as { format?: { type?: string } } | undefined)?.format;
+  if (format?.type === "json_schema") return text(JSON.stringify({ title: "Do the mock work" }));
   if (turn > TURNS) return responsesUsageLimit(Math.floor(Date.now() / 1000) + 3 * 3600);
   const declared = tools.filter((t) => t.type === "function" || t.type === "custom")
     .map((t) => declaredOf(String(t.name), t.parameters));
