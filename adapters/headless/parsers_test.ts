@@ -194,9 +194,35 @@ Deno.test("opencode: text parts, tool summaries, and a 429 error as a limit", ()
   ];
   assertEquals(parseAll(p, lines.join("\n")), [
     { kind: "tool", summary: "bash ls" },
+    { kind: "action", action: { tool: "bash", kind: "ran", target: "ls", outcome: "ok" } },
     { kind: "message", role: "agent", text: "All done" },
     { kind: "limit", message: "Too Many", resetsAt: null },
   ]);
+});
+
+Deno.test("opencode: real 1.18.33 run --format json tool parts become what was done, in order", () => {
+  // opencode-tools.jsonl: `opencode run --format json` against tools/real-agents/tool_mock.ts.
+  const events = parseAll(
+    headlessAdapter("opencode")!.newParser(),
+    readFileSync(join(HEADLESS_CORPUS_DIR, "opencode-tools.jsonl"), "utf8"),
+  );
+  const done = events.flatMap((e) => e.kind === "action" ? [describeAction(e.action)] : []);
+  assertEquals(done.length, 10);
+  assertEquals(done.slice(0, 2), [
+    "created /tmp/rec/ws/work/t1-1.txt",
+    "ran `sh check.sh 1 2` → exit 0",
+  ]);
+  assertEquals(done.at(-1), "ran `sh check.sh 1 10` → exit 1");
+  // A part still running is a summary only; one that failed says so.
+  const p = headlessAdapter("opencode")!.newParser();
+  const part = (status: string) =>
+    JSON.stringify({
+      type: "tool_use",
+      part: { type: "tool", tool: "edit", state: { status, input: { filePath: "a.ts" } } },
+    });
+  assertEquals(p.parse(part("running")).map((e) => e.kind), ["tool"]);
+  const failed = p.parse(part("error")).find((e) => e.kind === "action");
+  assertEquals(failed?.kind === "action" && describeAction(failed.action), "edited a.ts → failed");
 });
 
 Deno.test("qwen: Claude-format stream with a tool call and an error result", () => {
