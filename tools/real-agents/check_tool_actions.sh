@@ -9,12 +9,16 @@
 # their hooks give none) is counted apart. No account, no credentials.
 #
 #   AGENTS_DIR=/work/agents tools/real-agents/check_tool_actions.sh [claude opencode codex …]
-# CALLS (default 10) and TURNS (default 3): 30 tool calls before the limit.
+# CALLS (default 10) and TURNS (default 3): 30 tool calls before the limit. EXEC=1: the same
+# through `uuldana exec` (the agent's JSON mode): one task of CALLS×TURNS calls, whose limit comes
+# mid-turn (the mock's MOCK_LIMIT_IN_TURN); the handoff file is checked.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$repo/tools/real-agents/script_world.sh" uuldana-tools
 calls="${CALLS:-10}"
 turns="${TURNS:-3}"
+exec_mode="${EXEC:-}"
+if [[ -n "$exec_mode" ]]; then calls=$((calls * turns)); turns=1; export MOCK_LIMIT_IN_TURN=1; fi
 agents=("${@:-claude opencode}")
 [[ $# -gt 0 ]] || agents=(claude opencode)
 
@@ -32,6 +36,25 @@ agent_bin() { # NAME PACKAGE VERSION
   local bin="${AGENTS_DIR:-/nonexistent}/$1@$3/node_modules/.bin/$1"
   [[ -x "$bin" ]] || { npm install --prefix "$work/a-$1" --no-audit --no-fund --loglevel=error "$2@$3" >&2; bin="$work/a-$1/node_modules/.bin/$1"; }
   echo "$bin"
+}
+
+run_tui() { # AGENT: the turns typed into `uuldana run` in tmux, until the handoff starts
+  local agent="$1" ws="$work/ws" t
+  sock="uuldana-tools-$$-$agent"
+  tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 -c "$ws" \
+    "env UULDANA_CONFIG=$work/config.json UULDANA_HOME=$work/data-$agent TERM=xterm-256color $deno run -A $repo/mod.ts run; echo EXIT=\$?; sleep 600"
+  for _ in $(seq 1 900); do tmux -L "$sock" capture-pane -p | grep -qE "$ready" && break; sleep 0.2; done
+  sleep 3
+  for t in $(seq 1 $((turns + 1))); do
+    tmux -L "$sock" send-keys -l "do step $t of the work"; sleep 0.5; tmux -L "$sock" send-keys Enter
+    if ((t <= turns)); then
+      for _ in $(seq 1 600); do grep -q "MOCKDONE-$t" <(tmux -L "$sock" capture-pane -p) && break; sleep 0.2; done
+      grep -q "MOCKDONE-$t" <(tmux -L "$sock" capture-pane -p) || fail "$agent: turn $t did not end"
+      sleep 2
+    fi
+  done
+  for _ in $(seq 1 1000); do grep -q '"mode":"tui"' "$work/next-$agent.log" 2>/dev/null && break; sleep 0.2; done
+  grep -q '"mode":"tui"' "$work/next-$agent.log" 2>/dev/null || fail "$agent: no handoff to codex"
 }
 
 check() { # AGENT: one agent's run
@@ -93,6 +116,8 @@ model = "mock-1"
 model_provider = "mock"
 model_catalog_json = "$home/catalog.json"
 check_for_update_on_startup = false
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
 
 [model_providers.mock]
 name = "Mock"
@@ -104,7 +129,6 @@ env_key = "MOCK_API_KEY"
 trust_level = "trusted"
 TOML
       env_json="{\"HOME\": \"$home\", \"CODEX_HOME\": \"$home/.codex\", \"MOCK_API_KEY\": \"mock-key-not-a-credential\"}"
-      args='["--sandbox", "danger-full-access", "--ask-for-approval", "never"]'
       next=claude
       ready='for shortcuts|context left|Ask Codex' ;;
     *) fail "no recipe for $agent" ;;
@@ -114,29 +138,26 @@ TOML
   "$agent": {"bin": "$bin", "args": $args, "env": $env_json},
   "$next": {"bin": "$work/bin/$next", "env": {"SIM_AGENT_LOG": "$work/next-$agent.log"}}}}
 JSON
-  sock="uuldana-tools-$$-$agent"
-  tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 -c "$ws" \
-    "env UULDANA_CONFIG=$work/config.json UULDANA_HOME=$work/data-$agent TERM=xterm-256color $deno run -A $repo/mod.ts run; echo EXIT=\$?; sleep 600"
-  for _ in $(seq 1 900); do tmux -L "$sock" capture-pane -p | grep -qE "$ready" && break; sleep 0.2; done
-  sleep 3
-  local t
-  for t in $(seq 1 $((turns + 1))); do
-    tmux -L "$sock" send-keys -l "do step $t of the work"; sleep 0.5; tmux -L "$sock" send-keys Enter
-    if ((t <= turns)); then
-      for _ in $(seq 1 600); do grep -q "MOCKDONE-$t" <(tmux -L "$sock" capture-pane -p) && break; sleep 0.2; done
-      grep -q "MOCKDONE-$t" <(tmux -L "$sock" capture-pane -p) || fail "$agent: turn $t did not end"
-      sleep 2
-    fi
-  done
-  for _ in $(seq 1 1000); do grep -q '"mode":"tui"' "$work/next-$agent.log" 2>/dev/null && break; sleep 0.2; done
-  grep -q '"mode":"tui"' "$work/next-$agent.log" 2>/dev/null || fail "$agent: no handoff to codex"
-  python3 - "$work/mock.jsonl" "$work/next-$agent.log" "$ws" "$agent" <<'PY'
+  local told
+  if [[ -n "$exec_mode" ]]; then
+    (cd "$ws" && env UULDANA_CONFIG="$work/config.json" UULDANA_HOME="$work/data-$agent" \
+      "$deno" run -A "$repo/mod.ts" exec "do step 1 of the work" >"$work/exec-$agent.out" 2>"$work/exec-$agent.err") || true
+    told="$(ls -t "$work/data-$agent"/handoffs/*.md 2>/dev/null | head -1)"
+    [[ -n "$told" ]] || fail "$agent: no handoff from exec: $(tail -5 "$work/exec-$agent.err")"
+  else
+    run_tui "$agent"
+    told="$work/next-$agent.log"
+  fi
+  python3 - "$work/mock.jsonl" "$told" "$ws" "$agent" <<'PY'
 import json, os, re, sys
 mock, codex, ws, agent = sys.argv[1:]
 # One ask per call: an agent that sends the same request again (Qwen does) is asked the same call.
 asked = list({(a["turn"], a["n"]): a for a in (json.loads(l) for l in open(mock) if '"n":' in l)}.values())
-start = next(json.loads(l) for l in open(codex) if '"mode":"tui"' in l)
-prompt = start.get("prompt") or ""
+if codex.endswith(".md"):  # exec: the saved handoff
+    prompt = open(codex).read()
+else:
+    start = next(json.loads(l) for l in open(codex) if '"mode":"tui"' in l)
+    prompt = start.get("prompt") or ""
 # A next agent that takes the handoff as session context (Claude) gets a pointer to the file.
 pointer = re.search(r"full text: (/\S+\.md)\)", prompt)
 if "What was done" not in prompt and pointer: prompt = open(pointer.group(1)).read()

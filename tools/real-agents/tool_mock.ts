@@ -10,6 +10,9 @@
  *
  *   deno run -A tool_mock.ts PORT LOG.jsonl CALLS TURNS [WS]  # PORT 0: printed as "mock on PORT"
  *
+ * With `MOCK_LIMIT_IN_TURN=1` the last turn's answer after its calls is the usage-limit error
+ * instead of its text (a headless run, `uuldana exec`, is one turn: its limit comes mid-turn).
+ *
  * A tool whose path argument says it must be absolute (Qwen Code's `write_file`: "The absolute
  * path…") gets WS/work/… instead of work/… (it refuses a relative one before it runs).
  *
@@ -32,6 +35,7 @@ import {
 const [portArg, logFile, callsArg, turnsArg, wsArg] = Deno.args;
 const CALLS = Number(callsArg ?? 3);
 const TURNS = Number(turnsArg ?? 10);
+const LIMIT_IN_TURN = Deno.env.get("MOCK_LIMIT_IN_TURN") === "1";
 
 type Kind = "create" | "run";
 interface Tool {
@@ -51,6 +55,11 @@ const _NAMES: Record<Kind, readonly string[]> = {
   run: ["bash", "run_shell_command", "shell", "exec_command", "shell_command"],
 };
 const _PATHS = ["file_path", "filePath", "path", "absolute_path"];
+
+/** Whether this request gets the usage-limit error. */
+function limited(turn: number, results: number): boolean {
+  return turn > TURNS || (LIMIT_IN_TURN && turn === TURNS && results >= CALLS);
+}
 
 function log(entry: Record<string, unknown>): void {
   Deno.writeTextFileSync(logFile, JSON.stringify({ t: Date.now(), ...entry }) + "\n", {
@@ -147,7 +156,7 @@ function anthropic(body: Record<string, unknown>, receiver: boolean): Response {
   if (receiver || !Array.isArray(body.tools) || body.tools.length === 0) {
     return messageResponse([{ type: "text", text: `MOCKDONE: noted (turn ${turn}).` }], { stream });
   }
-  if (turn > TURNS) return usageLimitResponse(Math.floor(Date.now() / 1000) + 3 * 3600);
+  if (limited(turn, results)) return usageLimitResponse(Math.floor(Date.now() / 1000) + 3 * 3600);
   const declared = (body.tools as Record<string, unknown>[]).map((t) =>
     declaredOf(String(t.name), t.input_schema)
   );
@@ -163,7 +172,7 @@ function chat(body: Record<string, unknown>, receiver: boolean): Response {
   const tools = (body.tools ?? []) as { function?: { name?: string; parameters?: object } }[];
   const text = (t: string) => chatResponse(stream, { role: "assistant", content: t }, "stop");
   if (receiver || tools.length === 0) return text(`MOCKDONE: noted (turn ${turn}).`);
-  if (turn > TURNS) {
+  if (limited(turn, results)) {
     return Response.json({
       error: {
         message: "You exceeded your current quota, please check your plan and billing details.",
@@ -206,7 +215,7 @@ function responses(body: Record<string, unknown>, receiver: boolean): Response {
   // answered as asked, never with a tool call, so only the turn's own requests make the calls.
   const format = (body.text as { format?: { type?: string } } | undefined)?.format;
   if (format?.type === "json_schema") return text(JSON.stringify({ title: "Do the mock work" }));
-  if (turn > TURNS) return responsesUsageLimit(Math.floor(Date.now() / 1000) + 3 * 3600);
+  if (limited(turn, results)) return responsesUsageLimit(Math.floor(Date.now() / 1000) + 3 * 3600);
   const declared = tools.filter((t) => t.type === "function" || t.type === "custom")
     .map((t) => declaredOf(String(t.name), t.parameters));
   const next = results < CALLS ? call(turn, results + 1, declared) : null;
