@@ -151,6 +151,32 @@ Deno.test("exec: every agent limited exits 3 with no answer; --json summarises b
   }
 });
 
+Deno.test("exec: the tool calls Codex's JSON stream completed are what was done in the handoff", async () => {
+  // FAKE_TOOLS: the ten completed tool items of a real `codex exec --json`, then the limit.
+  const r = await exec([TASK, "--agents", "codex,claude", "--json"], {
+    modes: { codex: "limit" },
+    env: { FAKE_TOOLS: "1" },
+  });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    const summary = JSON.parse(r.stdout);
+    assertEquals(summary.runs.map((x: { actions: number }) => x.actions), [10, 0]);
+    const handoff = readFileSync(join(r.log, "claude.stdin"), "utf8");
+    const done = handoff.slice(handoff.indexOf("What was done"), handoff.indexOf("Conversation"));
+    const said = done.split("\n").filter((l) => l.startsWith("- "));
+    assertEquals(said.length, 10, done);
+    assertEquals(said[0], "- created /tmp/rec/ws/work/t1-1.txt");
+    assertEquals(said[1], "- ran `sh check.sh 1 2` → exit 0");
+    assertEquals(said[9], "- ran `sh check.sh 1 10` → exit 1");
+    withJournal(r, (j) => {
+      const [first] = j.runs().reverse();
+      assertEquals(j.actions(first.id).length, 10);
+    });
+  } finally {
+    cleanup(r);
+  }
+});
+
 Deno.test("exec: malformed lines are skipped and reported, the answer still comes through", async () => {
   const r = await exec([TASK, "--agents", "claude", "--json"], { modes: { claude: "malformed" } });
   try {

@@ -14,6 +14,10 @@
  * - `Stop`: `last_assistant_message`. It does not fire when the turn ends in an error (a usage
  *   limit, a server error): Codex 0.171.0 has no StopFailure; the screen says which.
  * - `Interrupt`: Esc stopped the turn.
+ * - `PostToolUse`: a tool call that completed: Claude's fields (`tool_name`, `tool_input`,
+ *   `tool_response`); a shell command is `Bash` with `{command}` and its bare output (no exit
+ *   code, also when it failed), `apply_patch` has the patch as `{command}` and a response that
+ *   starts `Exit code: N`. 0.171.0 has no PostToolUseFailure.
  *
  * @module
  */
@@ -26,6 +30,7 @@ import type {
   ChannelRecord,
   ChannelRelay,
 } from "../channel.ts";
+import { toolAction } from "./tool_action.ts";
 
 /** The hooks uuldana adds, with Codex's snake_case name for each (its trust key uses it). */
 export const CODEX_CHANNEL_HOOKS = [
@@ -33,6 +38,7 @@ export const CODEX_CHANNEL_HOOKS = [
   ["UserPromptSubmit", "user_prompt_submit"],
   ["Stop", "stop"],
   ["Interrupt", "interrupt"],
+  ["PostToolUse", "post_tool_use"],
   ["SessionEnd", "session_end"],
 ] as const;
 
@@ -133,6 +139,17 @@ class _CodexParser implements ChannelParser {
       }
       case "Interrupt":
         return [{ type: "idle" }];
+      case "PostToolUse": {
+        const tool = _str(d.tool_name);
+        if (!tool) return [];
+        // apply_patch's response starts with Codex's own `Exit code: N`; a shell command's is
+        // only the command's output, which may say anything, so no exit code is read from it.
+        const header = tool === "apply_patch"
+          ? /^Exit code: (-?\d{1,5})\n/.exec(_str(d.tool_response) ?? "")
+          : null;
+        const exitCode = header ? Number(header[1]) : null;
+        return [{ type: "tool", ...toolAction(tool, d.tool_input, { failed: false, exitCode }) }];
+      }
       case "SessionEnd":
         return [{ type: "session", phase: "end", detail: _str(d.reason) ?? undefined }];
     }
@@ -147,7 +164,7 @@ export const CODEX_CHANNEL: AgentChannel = {
   reportsLimits: false,
   versioned: true,
   enables: "command hooks with -c hooks.<Event> (SessionStart, UserPromptSubmit, Stop, " +
-    "Interrupt, SessionEnd) and -c hooks.state trusting exactly those by hash (no bypass flag)",
+    "Interrupt, PostToolUse, SessionEnd) and -c hooks.state trusting exactly those by hash (no bypass flag)",
   events: CODEX_CHANNEL_HOOKS.map(([event]) => event),
   offReason: codexOffReason,
   parser: () => new _CodexParser(),

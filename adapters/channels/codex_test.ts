@@ -30,7 +30,7 @@ Deno.test("uuldana's -c arguments: Codex 0.171.0 listed each of our hooks as tru
   const relay = relayAt("/data/relay-v1.sh", "/data/scratch/p1-1-codex/channel");
   const args = codexChannelArgs(relay);
   const listed = hooksList("hooks-list-uuldana.json");
-  assertEquals(listed.map((h) => h.trustStatus), Array(5).fill("trusted"));
+  assertEquals(listed.map((h) => h.trustStatus), Array(CODEX_CHANNEL_HOOKS.length).fill("trusted"));
   for (const [event, key] of CODEX_CHANNEL_HOOKS) {
     const h = listed.find((l) => l.key === `/<session-flags>/config.toml:${key}:0:0`)!;
     assertEquals(h.command, relay.command(event));
@@ -59,6 +59,48 @@ Deno.test("real Codex 0.171.0's hooks: prompts, replies, an interrupt; nothing a
       { type: "session", phase: "end", detail: "other" },
     ],
   );
+});
+
+Deno.test("real Codex 0.171.0's PostToolUse: apply_patch creates a file, Bash runs a command", () => {
+  // Recorded from `codex exec` against tool_mock.ts (testdata/README.md): the shell command that
+  // exited 1 reports only its output, so no exit code is claimed for it.
+  assertEquals(
+    parseRecorded(CODEX_CHANNEL, recorded("codex-0.171.0-tools"), { now: new Date() }),
+    [
+      {
+        type: "tool",
+        tool: "apply_patch",
+        kind: "created",
+        target: "work/t1-1.txt",
+        outcome: "ok",
+        exitCode: 0,
+      },
+      { type: "tool", tool: "Bash", kind: "ran", target: "sh check.sh 1 2", outcome: "ok" },
+      { type: "tool", tool: "Bash", kind: "ran", target: "sh check.sh 1 10", outcome: "ok" },
+    ],
+  );
+  // A command that prints Codex's header is not taken at its word; a patch that failed is.
+  const parse = (data: unknown) =>
+    CODEX_CHANNEL.parser().parse({ name: "PostToolUse", data }, { now: new Date() });
+  assertEquals(
+    parse({ tool_name: "Bash", tool_input: { command: "x" }, tool_response: "Exit code: 0\n" }),
+    [
+      { type: "tool", tool: "Bash", kind: "ran", target: "x", outcome: "ok" },
+    ],
+  );
+  assertEquals(
+    parse({
+      tool_name: "apply_patch",
+      tool_input: {
+        command: "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+b\n*** End Patch\n",
+      },
+      tool_response:
+        "Exit code: 1\nWall time: 0 seconds\nOutput:\napply_patch verification failed\n",
+    }).map((e) => e.type === "tool" && e.outcome),
+    ["failed"],
+  );
+  assertEquals(parse({ tool_input: {} }), []);
+  assertEquals(parse("not an object"), []);
 });
 
 Deno.test("Codex's launch carries the hooks before --no-daemon and the prompt; off where unsafe", () => {

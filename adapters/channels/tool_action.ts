@@ -73,19 +73,25 @@ function _targetOf(kind: ActionKind, input: unknown): string | null {
       return _oneLine(v.join(" "));
     }
   }
-  // Codex's apply_patch: the files its patch adds, updates or deletes.
-  const patch = typeof rec.input === "string"
-    ? rec.input
-    : typeof rec.patch === "string"
-    ? rec.patch
-    : null;
-  if (patch) {
-    const files = [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((m) =>
-      m[1].trim()
-    );
-    if (files.length) return _oneLine(files.join(", "));
-  }
-  return null;
+  const files = _patchFiles(input);
+  return files ? _oneLine(files.map((f) => f.path).join(", ")) : null;
+}
+
+/**
+ * The files a Codex `apply_patch` patch adds, updates or deletes (`*** Add File: PATH`…), read from
+ * its input (`input`, `patch`, or `command`: Codex 0.171.0's PostToolUse hook), or null.
+ */
+function _patchFiles(input: unknown): { op: string; path: string }[] | null {
+  if (!input || typeof input !== "object") return null;
+  const rec = input as Record<string, unknown>;
+  const patch = [rec.input, rec.patch, rec.command].find((v): v is string =>
+    typeof v === "string" && v.trimStart().startsWith("*** Begin Patch")
+  );
+  if (!patch) return null;
+  // Bounded: a patch names its files in its headers; a huge one is read only so far.
+  const files = [...patch.slice(0, 65_536).matchAll(/^\*\*\* (Add|Update|Delete) File: (.+)$/gm)]
+    .map((m) => ({ op: m[1], path: m[2].trim() }));
+  return files.length ? files : null;
 }
 
 /**
@@ -98,8 +104,12 @@ export function toolAction(
   end: { failed: boolean; exitCode?: number | null },
 ): ToolAction {
   const name = _oneLine(tool).slice(0, _TOOL_MAX) || "tool";
-  const kind = _KINDS[name.toLowerCase()] ?? _KINDS[name.toLowerCase().replace(/^.*[.:]/, "")] ??
+  const named = _KINDS[name.toLowerCase()] ?? _KINDS[name.toLowerCase().replace(/^.*[.:]/, "")] ??
     "used";
+  // A patch that only adds files created them.
+  const kind = named === "edited" && _patchFiles(input)?.every((f) => f.op === "Add")
+    ? "created"
+    : named;
   const exit = end.exitCode;
   return {
     tool: name,

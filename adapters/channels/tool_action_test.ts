@@ -24,6 +24,17 @@ Deno.test("toolAction: each agent's own tool names and inputs become one kind of
       },
       "edited src/a.rs, src/b.rs",
     ],
+    // Codex 0.171.0's PostToolUse gives the patch as `command`; one that only adds files created.
+    [
+      "apply_patch",
+      { command: "*** Begin Patch\n*** Add File: work/t1-1.txt\n+x\n*** End Patch\n" },
+      "created work/t1-1.txt",
+    ],
+    [
+      "apply_patch",
+      { command: "*** Begin Patch\n*** Delete File: old.txt\n*** End Patch\n" },
+      "edited old.txt",
+    ],
     ["Grep", { pattern: "TODO" }, "searched for TODO"],
     ["WebFetch", { url: "https://example.com/doc" }, "fetched https://example.com/doc"],
     ["mcp__github__create_issue", { title: "x" }, "used mcp__github__create_issue"],

@@ -9,6 +9,13 @@ import type { HeadlessEvent, HeadlessParser } from "./event.ts";
 import { arr, brief, type JsonObject, obj, parseJsonLine, str } from "./json_line.ts";
 import { classifyLimit, limitFromText } from "./limit_text.ts";
 import { isoFromEpoch } from "./epoch.ts";
+import { statedExitCode, toolAction } from "../channels/tool_action.ts";
+
+/** Tool calls asked and not yet answered that a parser remembers (the oldest is forgotten first). */
+export const PENDING_CALLS_MAX = 256;
+
+// The tool calls asked and not yet answered, by their id: a result names only the id.
+type _Calls = Map<string, { name: string; input: unknown }>;
 
 /** Options of a Claude-format parser. */
 export interface ClaudeStreamOptions {
@@ -28,23 +35,29 @@ export interface ClaudeStreamOptions {
 /** A parser for Claude-format `stream-json` lines. */
 export function claudeStreamParser(opts: ClaudeStreamOptions): HeadlessParser {
   const now = opts.now ?? (() => new Date());
+  const calls: _Calls = new Map();
   return {
     parse(line: string): HeadlessEvent[] {
       const parsed = parseJsonLine(line);
       if (parsed.kind === "blank") return [];
       if (parsed.kind === "malformed") return [parsed];
-      return opts.extra?.(parsed.value, now()) ?? _event(parsed.value, opts, now());
+      return opts.extra?.(parsed.value, now()) ?? _event(parsed.value, opts, now(), calls);
     },
     finish: () => [],
   };
 }
 
-function _event(ev: JsonObject, opts: ClaudeStreamOptions, now: Date): HeadlessEvent[] {
+function _event(
+  ev: JsonObject,
+  opts: ClaudeStreamOptions,
+  now: Date,
+  calls: _Calls,
+): HeadlessEvent[] {
   const agent = opts.agent;
   switch (ev.type) {
     case "assistant":
     case "user":
-      return _message(ev, opts, now);
+      return _message(ev, opts, now, calls);
     case "rate_limit_event": {
       const info = obj(ev.rate_limit_info);
       if (info.status !== "rejected") return [];
@@ -64,7 +77,12 @@ function _event(ev: JsonObject, opts: ClaudeStreamOptions, now: Date): HeadlessE
   }
 }
 
-function _message(ev: JsonObject, opts: ClaudeStreamOptions, now: Date): HeadlessEvent[] {
+function _message(
+  ev: JsonObject,
+  opts: ClaudeStreamOptions,
+  now: Date,
+  calls: _Calls,
+): HeadlessEvent[] {
   const message = obj(ev.message);
   const role = ev.type === "user" ? "user" : "agent";
   const content = message.content;
@@ -75,8 +93,29 @@ function _message(ev: JsonObject, opts: ClaudeStreamOptions, now: Date): Headles
     if (block.type === "text") texts.push(str(block.text));
     else if (block.type === "tool_use") {
       out.push({ kind: "tool", summary: `${str(block.name) || "tool"} ${brief(block.input)}` });
+      const id = str(block.id);
+      if (id && str(block.name)) {
+        calls.set(id, { name: str(block.name), input: block.input });
+        if (calls.size > PENDING_CALLS_MAX) calls.delete(calls.keys().next().value!);
+      }
+    } else if (block.type === "tool_result" && role === "user") {
+      // The call completed: what was done. Its output itself is not carried.
+      const call = calls.get(str(block.tool_use_id));
+      if (!call) continue;
+      calls.delete(str(block.tool_use_id));
+      const failed = block.is_error === true;
+      const said = typeof block.content === "string"
+        ? block.content
+        : arr(block.content).map((c) => str(obj(c).text)).join("\n");
+      out.push({
+        kind: "action",
+        action: toolAction(call.name, call.input, {
+          failed,
+          exitCode: failed ? statedExitCode(said) : null,
+        }),
+      });
     }
-    // tool_result, thinking, images: not carried.
+    // thinking, images: not carried.
   }
   const text = texts.join("\n").trim();
   // A message flagged with an error (e.g. "rate_limit") is the CLI's own notice, not conversation.

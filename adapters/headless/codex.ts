@@ -12,6 +12,7 @@
 import { fitsInArgument, type HeadlessAdapter, type HeadlessEvent } from "./event.ts";
 import { arr, brief, type JsonObject, obj, perLineParser, str } from "./json_line.ts";
 import { limitFromText } from "./limit_text.ts";
+import { toolAction } from "../channels/tool_action.ts";
 
 /** Codex CLI's structured mode. */
 export const codexHeadless: HeadlessAdapter = {
@@ -53,11 +54,31 @@ function _item(item: JsonObject): HeadlessEvent[] {
     case "command_execution": {
       const code = item.exit_code;
       const status = typeof code === "number" ? ` (exit ${code})` : "";
-      return [{ kind: "tool", summary: `shell ${brief(item.command)}${status}` }];
+      const action = toolAction("shell", { command: codexCommand(str(item.command)) }, {
+        failed: item.status === "failed",
+        exitCode: typeof code === "number" ? code : null,
+      });
+      return [
+        { kind: "tool", summary: `shell ${brief(item.command)}${status}` },
+        { kind: "action", action },
+      ];
     }
     case "file_change": {
-      const paths = arr(item.changes).map((c) => `${str(obj(c).kind)} ${str(obj(c).path)}`.trim());
-      return [{ kind: "tool", summary: `file_change ${brief(paths.join(", "))}` }];
+      const changes = arr(item.changes).map(obj);
+      const paths = changes.map((c) => `${str(c.kind)} ${str(c.path)}`.trim());
+      const action = toolAction(
+        "apply_patch",
+        { path: changes.map((c) => str(c.path)).join(", ") },
+        {
+          failed: item.status === "failed",
+        },
+      );
+      // Changes that only add files created them.
+      const added = changes.length > 0 && changes.every((c) => c.kind === "add");
+      return [
+        { kind: "tool", summary: `file_change ${brief(paths.join(", "))}` },
+        { kind: "action", action: added ? { ...action, kind: "created" } : action },
+      ];
     }
     case "mcp_tool_call":
       return [{
@@ -72,4 +93,14 @@ function _item(item: JsonObject): HeadlessEvent[] {
       // reasoning, todo_list, future item types.
       return [];
   }
+}
+
+/**
+ * The command Codex ran, without the shell it wraps every command in (`/bin/bash -lc 'CMD'`, its
+ * quotes escaped `'\''`); any other form as it is.
+ */
+export function codexCommand(command: string): string {
+  if (command.length > 65_536) return command;
+  const m = /^\/\S*\/(?:ba|z)?sh -l?c '((?:[^']|'\\'')*)'$/.exec(command);
+  return m ? m[1].replaceAll("'\\''", "'") : command;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { MAX_ARG_BYTES } from "../../src/arg_limit.ts";
+import type { ToolAction } from "../channels/tool_action.ts";
 
 /** Something the agent said, worth carrying in a handoff. */
 export interface MessageEvent {
@@ -13,10 +14,19 @@ export interface MessageEvent {
   text: string;
 }
 
-/** A tool call, summarised in one line (tool calls are never carried in a handoff). */
+/** A tool call, summarised in one line (its output is never carried in a handoff). */
 export interface ToolEvent {
   kind: "tool";
   summary: string;
+}
+
+/**
+ * A tool call that completed, as the handoff's "What was done" says it, where the stream reports
+ * how it ended (Codex's completed items, Claude's and Qwen's tool results).
+ */
+export interface ActionEvent {
+  kind: "action";
+  action: ToolAction;
 }
 
 /** The agent reported a usage limit. */
@@ -61,6 +71,7 @@ export interface MalformedEvent {
 export type HeadlessEvent =
   | MessageEvent
   | ToolEvent
+  | ActionEvent
   | LimitEvent
   | ErrorEvent
   | ResultEvent

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { toolAction } from "../channels/tool_action.ts";
 import {
   fitsInArgument,
   type HeadlessAdapter,
@@ -42,7 +43,19 @@ function _event(ev: JsonObject): HeadlessEvent[] {
     case "tool_use": {
       const state = obj(part.state);
       const what = str(state.title) || brief(state.input);
-      return [{ kind: "tool", summary: `${str(part.tool) || "tool"} ${what}`.trim() }];
+      const summary: HeadlessEvent = {
+        kind: "tool",
+        summary: `${str(part.tool) || "tool"} ${what}`.trim(),
+      };
+      // A call that ended (`completed` or `error`) is what was done, with a command's `exit`.
+      const status = str(state.status);
+      if (!str(part.tool) || (status !== "completed" && status !== "error")) return [summary];
+      const exit = obj(state.metadata).exit;
+      const action = toolAction(str(part.tool), state.input, {
+        failed: status === "error",
+        exitCode: typeof exit === "number" ? exit : null,
+      });
+      return [summary, { kind: "action", action }];
     }
     case "error": {
       const error = obj(ev.error);

@@ -10,6 +10,9 @@ import { type HeadlessEvent, type HeadlessParser, launchFits, MAX_ARG_BYTES } fr
 import { headlessAdapter } from "./registry.ts";
 import { geminiStreamParser } from "./gemini.ts";
 import { retryAfter } from "./opencode.ts";
+import { codexCommand } from "./codex.ts";
+import { PENDING_CALLS_MAX } from "./claude_stream.ts";
+import { describeAction } from "../channels/tool_action.ts";
 import { HEADLESS_CORPUS_DIR } from "../../tests/_paths.ts";
 
 const CORPUS = HEADLESS_CORPUS_DIR;
@@ -87,8 +90,70 @@ Deno.test("codex: agent messages and tool items (documented shapes)", () => {
   ];
   assertEquals(parseAll(p, lines.join("\n")), [
     { kind: "tool", summary: "shell ls (exit 0)" },
+    {
+      kind: "action",
+      action: { tool: "shell", kind: "ran", target: "ls", outcome: "ok", exitCode: 0 },
+    },
     { kind: "message", role: "agent", text: "Done." },
   ]);
+});
+
+Deno.test("codex: real 0.171.0 exec --json tool items become what was done, in order", () => {
+  // codex-tools.jsonl: `codex exec --json` against tools/real-agents/tool_mock.ts (10 calls).
+  const events = parseAll(
+    headlessAdapter("codex")!.newParser(),
+    readFileSync(join(HEADLESS_CORPUS_DIR, "codex-tools.jsonl"), "utf8"),
+  );
+  const done = events.flatMap((e) => e.kind === "action" ? [describeAction(e.action)] : []);
+  assertEquals(done.length, 10);
+  assertEquals(done.slice(0, 2), [
+    "created /tmp/rec/ws/work/t1-1.txt",
+    "ran `sh check.sh 1 2` → exit 0",
+  ]);
+  assertEquals(done.at(-1), "ran `sh check.sh 1 10` → exit 1");
+  assertEquals(events.filter((e) => e.kind === "tool").length, 10);
+});
+
+Deno.test("codexCommand: the shell Codex wraps a command in is taken off, quotes restored", () => {
+  assertEquals(codexCommand("/bin/bash -lc 'sh check.sh 1 2'"), "sh check.sh 1 2");
+  assertEquals(codexCommand("/bin/bash -lc 'echo '\\''hi'\\'''"), "echo 'hi'");
+  assertEquals(codexCommand("/bin/bash -lc 'a' 'b'"), "/bin/bash -lc 'a' 'b'");
+  assertEquals(codexCommand("ls -la"), "ls -la");
+});
+
+Deno.test("claude stream: a tool result completes the call it names; unknown ids are ignored", () => {
+  const p = headlessAdapter("claude")!.newParser();
+  const lines = [
+    '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"a.txt","content":"x"}}]}}',
+    '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"sh check.sh"}}]}}',
+    '{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}',
+    '{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t2","is_error":true,"content":[{"type":"text","text":"Exit code 3\\nboom"}]}]}}',
+    '{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"again"}]}}',
+    '{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"forged","content":"x"}]}}',
+  ];
+  const done = parseAll(p, lines.join("\n")).flatMap((e) =>
+    e.kind === "action" ? [describeAction(e.action)] : []
+  );
+  assertEquals(done, ["created a.txt", "ran `sh check.sh` → exit 3"]);
+});
+
+Deno.test("claude stream: calls never answered are remembered up to a bound", () => {
+  const p = headlessAdapter("claude")!.newParser();
+  for (let i = 0; i <= PENDING_CALLS_MAX; i++) {
+    p.parse(JSON.stringify({
+      type: "assistant",
+      message: {
+        content: [{ type: "tool_use", id: `t${i}`, name: "Read", input: { file_path: `f${i}` } }],
+      },
+    }));
+  }
+  const result = (id: string) =>
+    p.parse(JSON.stringify({
+      type: "user",
+      message: { content: [{ type: "tool_result", tool_use_id: id, content: "x" }] },
+    })).filter((e) => e.kind === "action").length;
+  assertEquals(result("t0"), 0, "the oldest was forgotten");
+  assertEquals(result(`t${PENDING_CALLS_MAX}`), 1);
 });
 
 Deno.test("every parser: a malformed line is reported and parsing goes on", () => {
@@ -129,9 +194,35 @@ Deno.test("opencode: text parts, tool summaries, and a 429 error as a limit", ()
   ];
   assertEquals(parseAll(p, lines.join("\n")), [
     { kind: "tool", summary: "bash ls" },
+    { kind: "action", action: { tool: "bash", kind: "ran", target: "ls", outcome: "ok" } },
     { kind: "message", role: "agent", text: "All done" },
     { kind: "limit", message: "Too Many", resetsAt: null },
   ]);
+});
+
+Deno.test("opencode: real 1.18.33 run --format json tool parts become what was done, in order", () => {
+  // opencode-tools.jsonl: `opencode run --format json` against tools/real-agents/tool_mock.ts.
+  const events = parseAll(
+    headlessAdapter("opencode")!.newParser(),
+    readFileSync(join(HEADLESS_CORPUS_DIR, "opencode-tools.jsonl"), "utf8"),
+  );
+  const done = events.flatMap((e) => e.kind === "action" ? [describeAction(e.action)] : []);
+  assertEquals(done.length, 10);
+  assertEquals(done.slice(0, 2), [
+    "created /tmp/rec/ws/work/t1-1.txt",
+    "ran `sh check.sh 1 2` → exit 0",
+  ]);
+  assertEquals(done.at(-1), "ran `sh check.sh 1 10` → exit 1");
+  // A part still running is a summary only; one that failed says so.
+  const p = headlessAdapter("opencode")!.newParser();
+  const part = (status: string) =>
+    JSON.stringify({
+      type: "tool_use",
+      part: { type: "tool", tool: "edit", state: { status, input: { filePath: "a.ts" } } },
+    });
+  assertEquals(p.parse(part("running")).map((e) => e.kind), ["tool"]);
+  const failed = p.parse(part("error")).find((e) => e.kind === "action");
+  assertEquals(failed?.kind === "action" && describeAction(failed.action), "edited a.ts → failed");
 });
 
 Deno.test("qwen: Claude-format stream with a tool call and an error result", () => {
@@ -143,12 +234,13 @@ Deno.test("qwen: Claude-format stream with a tool call and an error result", () 
     '{"type":"result","subtype":"error_during_execution","is_error":true,"result":"","error":{"message":"[API Error: 429 You exceeded your current quota, please check your plan and billing details.]"}}',
   ];
   const events = parseAll(p, lines.join("\n"));
-  assertEquals(events.slice(0, 2), [
+  assertEquals(events.slice(0, 3), [
     { kind: "message", role: "agent", text: "Looking" },
     { kind: "tool", summary: 'read_file {"path":"x"}' },
+    { kind: "action", action: { tool: "read_file", kind: "read", target: "x", outcome: "ok" } },
   ]);
-  assertEquals(events[2].kind, "limit");
-  assertEquals(events[3].kind, "result");
+  assertEquals(events[3].kind, "limit");
+  assertEquals(events[4].kind, "result");
 });
 
 Deno.test("copilot: assistant messages, tool starts, and a rate-limit session error", () => {

@@ -19,6 +19,8 @@ import { ExitCode, NotFoundError, UsageError } from "../errors.ts";
 import type { TranscriptEntry } from "../handoff/package.ts";
 import type { EndReason } from "../journal/journal.ts";
 import { prepareHandoff } from "../handoff/prepare.ts";
+import { headCommit } from "../handoff/workspace.ts";
+import { RUN_ACTIONS_MAX } from "../session/run_channel.ts";
 import { CONTINUE_HEADLESS } from "../handoff/frame.ts";
 import { formatDuration } from "./duration.ts";
 import { type HeadlessRunOutcome, runAgent } from "./run_agent.ts";
@@ -342,6 +344,8 @@ async function _runOne(
     workspace: opts.cwd,
     transport: "headless",
   });
+  // The commit the work starts from, for the changes a later handoff shows (never waited for).
+  headCommit(opts.cwd).then((sha) => sha && journal.setRunBase(runId, sha)).catch(() => {});
   opts.progress(`running ${member.name} (${member.found.path})`);
   // The handoff row learns its receiving run as soon as that run exists.
   if (isFirst) journal.addEntry(runId, { role: "user", text: prompt, fidelity: "event" });
@@ -355,6 +359,8 @@ async function _runOne(
 
   const messages: TranscriptEntry[] = [];
   let tools = 0;
+  let actions = 0;
+  let actionsDropped = 0;
   let echoSkipped = false;
   const onEvent = (ev: HeadlessEvent) => {
     switch (ev.kind) {
@@ -376,6 +382,20 @@ async function _runOne(
       }
       case "tool":
         tools++;
+        return;
+      case "action":
+        // For the handoff's "What was done", up to the bound; the rest are counted.
+        if (actions >= RUN_ACTIONS_MAX) {
+          if (actionsDropped++ === 0) {
+            opts.progress(
+              `${member.name} reported more than ${RUN_ACTIONS_MAX} tool calls; ` +
+                "the later ones are counted, not kept",
+            );
+          }
+          return;
+        }
+        actions++;
+        journal.addAction(runId, ev.action);
         return;
       case "malformed":
         opts.progress(
@@ -426,6 +446,8 @@ async function _runOne(
       resetsAt: outcome.limit?.resetsAt ?? null,
       messages: messages.length,
       tools,
+      actions,
+      ...(actionsDropped ? { actionsDropped } : {}),
       malformed: outcome.malformed,
       error,
       durationMs: Date.now() - started,

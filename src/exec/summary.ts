@@ -23,6 +23,10 @@ export interface ExecRunSummary {
   messages: number;
   /** Tool calls the agent reported (summarised, not carried). */
   tools: number;
+  /** Completed tool calls journaled for a handoff's "What was done". */
+  actions: number;
+  /** Completed tool calls past the bound (`RUN_ACTIONS_MAX`): counted, not kept. */
+  actionsDropped?: number;
   /** Malformed output lines skipped. */
   malformed: number;
   /** What went wrong, when the run failed. */

@@ -74,6 +74,8 @@ export interface RunChannelOptions {
   now?(): number;
   /** The clock reset times are resolved against. */
   clock?(): Date;
+  /** Tool calls kept at most (default {@link RUN_ACTIONS_MAX}); the rest are counted. */
+  actionsMax?: number;
 }
 
 /** A run's channel. */
@@ -271,12 +273,13 @@ export class RunChannel {
 
   // A tool call goes to the journal for the handoff's "What was done", up to the bound.
   #action(event: Extract<ChannelEvent, { type: "tool" }>): void {
-    if (this.#actions >= RUN_ACTIONS_MAX) {
+    const max = this.#opts.actionsMax ?? RUN_ACTIONS_MAX;
+    if (this.#actions >= max) {
       const d = this.#summary.dropped;
       d.actions = (d.actions ?? 0) + 1;
       this.#sayOnce(
         "actions",
-        `${this.#opts.agent}'s channel reported more than ${RUN_ACTIONS_MAX} tool calls; ` +
+        `${this.#opts.agent}'s channel reported more than ${max} tool calls; ` +
           "the later ones are counted, not kept",
       );
       return;

@@ -2,7 +2,10 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentChannel } from "../../adapters/channel.ts";
+import { CHANNEL_MAX_RECORD } from "../../adapters/channel.ts";
 import { CLAUDE_CHANNEL } from "../../adapters/channels/claude.ts";
+import { CODEX_CHANNEL } from "../../adapters/channels/codex.ts";
+import { TARGET_MAX } from "../../adapters/channels/tool_action.ts";
 import { PROMPT_WAIT_MS } from "../capture/channel_turns.ts";
 import { Journal } from "../journal/journal.ts";
 import { openChannelDir } from "./channel_dir.ts";
@@ -17,7 +20,19 @@ async function hook(command: string, payload: unknown): Promise<void> {
   await child.status;
 }
 
-function world(spec: AgentChannel = CLAUDE_CHANNEL, opts: { ownPrompts?: string[] } = {}) {
+// Waits (bounded) for a condition the channel's own timer brings about.
+async function waitFor(ok: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function world(
+  spec: AgentChannel = CLAUDE_CHANNEL,
+  opts: { ownPrompts?: string[]; actionsMax?: number } = {},
+) {
   const data = Deno.makeTempDirSync();
   const journal = Journal.open(data);
   const runId = journal.startRun({ agent: "claude", workspace: data, transport: "pty" });
@@ -229,6 +244,53 @@ Deno.test("Esc during a reply: that turn keeps what it displayed, every later re
     ]);
   } finally {
     w.channel.close();
+    w.journal.close();
+  }
+});
+
+Deno.test("forged, oversized and binary tool records are bounded, counted and said; the channel goes on", async () => {
+  const w = world(CODEX_CHANNEL, { actionsMax: 3 });
+  try {
+    const post = (command: string) => ({
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: { command },
+      tool_response: "Exit code: 0\n",
+    });
+    // Binary bytes where a payload should be: dropped as malformed.
+    const dir = w.relay.dir;
+    Deno.writeFileSync(join(dir, "r.9.0"), new Uint8Array([0xff, 0xfe, 0, 1, 2, 0x7b, 0x80]));
+    appendFileSync(join(dir, "events"), "PostToolUse r.9.0\n");
+    // Over the record bound: dropped as oversized, never read whole.
+    Deno.writeFileSync(join(dir, "r.9.1"), new Uint8Array(CHANNEL_MAX_RECORD + 1).fill(0x41));
+    appendFileSync(join(dir, "events"), "PostToolUse r.9.1\n");
+    // Control bytes, invalid UTF-8 and a long command inside a valid record: one bounded line.
+    await hook(w.relay.command("PostToolUse"), post("\u001b[2J\u0000rm " + "x".repeat(200_000)));
+    Deno.writeFileSync(
+      join(dir, "r.9.2"),
+      new Uint8Array([
+        ...new TextEncoder().encode('{"tool_name":"Bash","tool_input":{"command":"ls '),
+        0xc3,
+        0x28,
+        ...new TextEncoder().encode('"}}'),
+      ]),
+    );
+    appendFileSync(join(dir, "events"), "PostToolUse r.9.2\n");
+    // No tool name (forged): nothing. Then more calls than the bound: counted, not kept.
+    await hook(w.relay.command("PostToolUse"), { tool_input: { command: "forged" } });
+    for (const c of ["a", "b", "c"]) await hook(w.relay.command("PostToolUse"), post(c));
+    await waitFor(() => (w.channel.summary.dropped.actions ?? 0) >= 2);
+    const kept = w.journal.actions(w.runId);
+    assertEquals(kept.length, 3);
+    assertEquals([...kept[0].target!].length, TARGET_MAX);
+    // deno-lint-ignore no-control-regex -- no control character may be left
+    assert(!/[\u0000-\u001f]/.test(kept[0].target!));
+    assertEquals(kept[1].target, "ls \ufffd(");
+    assertEquals(kept[2].target, "a");
+    w.channel.close();
+    assertEquals(w.channel.summary.dropped, { malformed: 1, oversized: 1, actions: 2 });
+    assertEquals(w.said.filter((l) => l.includes("tool calls")).length, 1, w.said.join("\n"));
+  } finally {
     w.journal.close();
   }
 });

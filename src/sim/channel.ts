@@ -324,6 +324,7 @@ const _CODEX_KEYS: Record<string, string> = {
   UserPromptSubmit: "user_prompt_submit",
   Stop: "stop",
   Interrupt: "interrupt",
+  PostToolUse: "post_tool_use",
   SessionEnd: "session_end",
 };
 

@@ -47,6 +47,7 @@
  */
 import { messageResponse, usageLimitResponse } from "./anthropic_messages.ts";
 import { type ErrorLane, laneResponse, loadLanes, withHeaders } from "./error_lanes.ts";
+import { responsesResponse, responsesUsageLimit } from "./openai_responses.ts";
 
 const port = Number(Deno.args[0] ?? 0);
 const logFile = Deno.args[1];
@@ -91,16 +92,7 @@ const reset = () => Math.floor(Date.now() / 1000) + 3 * 3600;
 const LIMITS = {
   anthropic: () => usageLimitResponse(reset()),
   // What ChatGPT-plan Codex gets (`usage_limit_reached`, with its reset), shaped as OpenAI errors.
-  responses: () =>
-    json({
-      error: {
-        type: "usage_limit_reached",
-        message: "The usage limit has been reached",
-        plan_type: "plus",
-        resets_at: reset(),
-        resets_in_seconds: 3 * 3600,
-      },
-    }, 429),
+  responses: () => responsesUsageLimit(reset()),
   chat: () =>
     json({
       error: {
@@ -257,64 +249,10 @@ function chat(body: Record<string, unknown>, text: string): Response {
 }
 
 function responses(body: Record<string, unknown>, text: string): Response {
-  const id = `resp_mock${replies}`;
-  const item = {
-    id: `msg_mock${replies}`,
-    type: "message",
-    status: "completed",
-    role: "assistant",
-    content: [{ type: "output_text", text, annotations: [] }],
-  };
-  const response = {
-    id,
-    object: "response",
-    created_at: Math.floor(Date.now() / 1000),
+  return responsesResponse({ type: "message", text }, {
+    stream: body.stream !== false,
     model: String(body.model ?? "mock-1"),
-    status: "completed",
-    output: [item],
-    usage: {
-      input_tokens: 10,
-      input_tokens_details: { cached_tokens: 0 },
-      output_tokens: 5,
-      output_tokens_details: { reasoning_tokens: 0 },
-      total_tokens: 15,
-    },
-  };
-  if (body.stream === false) return json(response);
-  return sse([
-    ["response.created", {
-      type: "response.created",
-      response: { ...response, status: "in_progress", output: [] },
-    }],
-    ["response.output_item.added", {
-      type: "response.output_item.added",
-      output_index: 0,
-      item: { ...item, status: "in_progress", content: [] },
-    }],
-    ["response.content_part.added", {
-      type: "response.content_part.added",
-      item_id: item.id,
-      output_index: 0,
-      content_index: 0,
-      part: { type: "output_text", text: "", annotations: [] },
-    }],
-    ["response.output_text.delta", {
-      type: "response.output_text.delta",
-      item_id: item.id,
-      output_index: 0,
-      content_index: 0,
-      delta: text,
-    }],
-    ["response.output_text.done", {
-      type: "response.output_text.done",
-      item_id: item.id,
-      output_index: 0,
-      content_index: 0,
-      text,
-    }],
-    ["response.output_item.done", { type: "response.output_item.done", output_index: 0, item }],
-    ["response.completed", { type: "response.completed", response }],
-  ]);
+  });
 }
 
 function gemini(stream: boolean, text: string): Response {

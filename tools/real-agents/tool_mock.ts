@@ -2,11 +2,16 @@
  * A local stand-in, on 127.0.0.1, for a model that does work with tools: each user turn it asks
  * for `CALLS` tool calls, one per answer, in the agent's own tool names and argument names (read
  * from the tools the request declares), then ends the turn with a short text. From turn `TURNS + 1`
- * on, the provider's usage-limit error. Anthropic Messages (`tool_use` blocks: Claude Code) and
- * chat completions (`tool_calls`: OpenCode, Kilo, Qwen Code, pi). Paths under `/receiver/` are
+ * on, the provider's usage-limit error. Anthropic Messages (`tool_use` blocks: Claude Code), chat
+ * completions (`tool_calls`: OpenCode, Kilo, Qwen Code, pi, Copilot) and OpenAI Responses
+ * (`function_call` items for Codex's `exec_command`, a `custom_tool_call` for its freeform
+ * `apply_patch`, which creates a file with an `*** Add File:` patch). Paths under `/receiver/` are
  * another account: plain text, never limited, never a tool. No account or credential is involved.
  *
  *   deno run -A tool_mock.ts PORT LOG.jsonl CALLS TURNS [WS]  # PORT 0: printed as "mock on PORT"
+ *
+ * With `MOCK_LIMIT_IN_TURN=1` the last turn's answer after its calls is the usage-limit error
+ * instead of its text (a headless run, `uuldana exec`, is one turn: its limit comes mid-turn).
  *
  * A tool whose path argument says it must be absolute (Qwen Code's `write_file`: "The absolute
  * path…") gets WS/work/… instead of work/… (it refuses a relative one before it runs).
@@ -19,10 +24,18 @@
  * @module
  */
 import { messageResponse, usageLimitResponse } from "./anthropic_messages.ts";
+import {
+  type InputItem,
+  isToolResult,
+  isUserText,
+  responsesResponse,
+  responsesUsageLimit,
+} from "./openai_responses.ts";
 
 const [portArg, logFile, callsArg, turnsArg, wsArg] = Deno.args;
 const CALLS = Number(callsArg ?? 3);
 const TURNS = Number(turnsArg ?? 10);
+const LIMIT_IN_TURN = Deno.env.get("MOCK_LIMIT_IN_TURN") === "1";
 
 type Kind = "create" | "run";
 interface Tool {
@@ -32,14 +45,21 @@ interface Tool {
   /** The argument naming a path, a command; and the content's, for `create`. */
   target: string;
   content?: string;
+  /** A freeform patch tool (Codex's `apply_patch`): its whole input is the patch. */
+  patch?: boolean;
 }
 
 // Tool names, by what they do, as the agents declare them (adapters/channels/tool_kinds.json).
 const _NAMES: Record<Kind, readonly string[]> = {
-  create: ["write", "write_file", "create", "create_file"],
-  run: ["bash", "run_shell_command", "shell"],
+  create: ["write", "write_file", "create", "create_file", "apply_patch"],
+  run: ["bash", "run_shell_command", "shell", "exec_command", "shell_command"],
 };
 const _PATHS = ["file_path", "filePath", "path", "absolute_path"];
+
+/** Whether this request gets the usage-limit error. */
+function limited(turn: number, results: number): boolean {
+  return turn > TURNS || (LIMIT_IN_TURN && turn === TURNS && results >= CALLS);
+}
 
 function log(entry: Record<string, unknown>): void {
   Deno.writeTextFileSync(logFile, JSON.stringify({ t: Date.now(), ...entry }) + "\n", {
@@ -54,7 +74,10 @@ function toolFor(kind: Kind, declared: Declared[]): Tool | null {
   for (const want of _NAMES[kind]) {
     const t = declared.find((d) => d.name.toLowerCase() === want);
     if (!t) continue;
-    if (kind === "run") return { name: t.name, target: "command" };
+    if (kind === "run") {
+      return { name: t.name, target: t.props.includes("cmd") ? "cmd" : "command" };
+    }
+    if (t.name === "apply_patch") return { name: t.name, target: "input", patch: true };
     const target = _PATHS.find((p) => t.props.includes(p));
     // Copilot's `create` takes `file_text`; the others `content`.
     const content = ["content", "file_text", "contents", "text"].find((p) => t.props.includes(p));
@@ -87,11 +110,16 @@ function call(turn: number, n: number, declared: Declared[]) {
   const target = create
     ? (tool.absolute && wsArg ? `${wsArg}/${file}` : file)
     : `sh check.sh ${turn} ${n}`;
+  log({ turn, n, tool: tool.name, kind: create ? "created" : "ran", target });
+  if (tool.patch) {
+    const patch =
+      `*** Begin Patch\n*** Add File: ${target}\n+turn ${turn}, call ${n}\n*** End Patch\n`;
+    return { name: tool.name, args: {}, patch };
+  }
   const args: Record<string, string> = { [tool.target]: target };
   if (create) args[tool.content!] = `turn ${turn}, call ${n}\n`;
   if (tool.name === "bash" || tool.name === "Bash") args.description = `check ${turn}.${n}`;
-  log({ turn, n, tool: tool.name, kind: create ? "created" : "ran", target });
-  return { name: tool.name, args };
+  return { name: tool.name, args, patch: undefined };
 }
 
 type Msg = { role: string; content?: unknown; tool_calls?: unknown[] };
@@ -128,7 +156,7 @@ function anthropic(body: Record<string, unknown>, receiver: boolean): Response {
   if (receiver || !Array.isArray(body.tools) || body.tools.length === 0) {
     return messageResponse([{ type: "text", text: `MOCKDONE: noted (turn ${turn}).` }], { stream });
   }
-  if (turn > TURNS) return usageLimitResponse(Math.floor(Date.now() / 1000) + 3 * 3600);
+  if (limited(turn, results)) return usageLimitResponse(Math.floor(Date.now() / 1000) + 3 * 3600);
   const declared = (body.tools as Record<string, unknown>[]).map((t) =>
     declaredOf(String(t.name), t.input_schema)
   );
@@ -144,7 +172,7 @@ function chat(body: Record<string, unknown>, receiver: boolean): Response {
   const tools = (body.tools ?? []) as { function?: { name?: string; parameters?: object } }[];
   const text = (t: string) => chatResponse(stream, { role: "assistant", content: t }, "stop");
   if (receiver || tools.length === 0) return text(`MOCKDONE: noted (turn ${turn}).`);
-  if (turn > TURNS) {
+  if (limited(turn, results)) {
     return Response.json({
       error: {
         message: "You exceeded your current quota, please check your plan and billing details.",
@@ -167,6 +195,38 @@ function chat(body: Record<string, unknown>, receiver: boolean): Response {
       function: { name: next.name, arguments: JSON.stringify(next.args) },
     }],
   }, "tool_calls");
+}
+
+function responses(body: Record<string, unknown>, receiver: boolean): Response {
+  const input = (Array.isArray(body.input) ? body.input : []) as InputItem[];
+  let turn = 0;
+  let results = 0;
+  for (const item of input) {
+    if (isUserText(item)) {
+      turn++;
+      results = 0;
+    } else if (isToolResult(item)) results++;
+  }
+  const opts = { stream: body.stream !== false, model: String(body.model ?? "mock-1") };
+  const tools = (body.tools ?? []) as { type?: string; name?: string; parameters?: object }[];
+  const text = (t: string) => responsesResponse({ type: "message", text: t }, opts);
+  if (receiver || tools.length === 0) return text(`MOCKDONE: noted (turn ${turn}).`);
+  // Codex asks for a thread title beside the turn (a JSON schema, `apply_patch` its only tool):
+  // answered as asked, never with a tool call, so only the turn's own requests make the calls.
+  const format = (body.text as { format?: { type?: string } } | undefined)?.format;
+  if (format?.type === "json_schema") return text(JSON.stringify({ title: "Do the mock work" }));
+  if (limited(turn, results)) return responsesUsageLimit(Math.floor(Date.now() / 1000) + 3 * 3600);
+  const declared = tools.filter((t) => t.type === "function" || t.type === "custom")
+    .map((t) => declaredOf(String(t.name), t.parameters));
+  const next = results < CALLS ? call(turn, results + 1, declared) : null;
+  if (!next) return text(`MOCKDONE-${turn}`);
+  const callId = `call_${turn}_${results + 1}`;
+  return responsesResponse(
+    next.patch !== undefined
+      ? { type: "custom_tool_call", name: next.name, callId, input: next.patch }
+      : { type: "function_call", name: next.name, callId, arguments: JSON.stringify(next.args) },
+    opts,
+  );
 }
 
 function chatResponse(stream: boolean, message: Record<string, unknown>, finish: string): Response {
@@ -217,10 +277,13 @@ Deno.serve(
       ? "anthropic"
       : /\/chat\/completions$/.test(path)
       ? "chat"
+      : /\/responses$/.test(path)
+      ? "responses"
       : null;
     log({ account: receiver ? "receiver" : "agent", kind, body: receiver ? raw : undefined });
     if (kind === "anthropic") return anthropic(body, receiver);
     if (kind === "chat") return chat(body, receiver);
+    if (kind === "responses") return responses(body, receiver);
     return Response.json({}, { status: 404 });
   },
 );
