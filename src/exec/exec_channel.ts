@@ -116,7 +116,12 @@ function _heard(
         for (const record of [...look.records, ...told]) {
           for (const ev of parser.parse(record, { now: new Date() })) {
             if (ev.type === "limit" && shouldHandOff(ev)) {
-              out.push({ kind: "limit", message: ev.message, resetsAt: ev.resetsAt, retrying: true });
+              out.push({
+                kind: "limit",
+                message: ev.message,
+                resetsAt: ev.resetsAt,
+                retrying: true,
+              });
             }
           }
         }
