@@ -22,6 +22,9 @@
  *   model (it retries the error), no tool is at work. Those 500 ms are counted from the screen's
  *   last change before the report as well as after it (every look of the Detector's keeps when it
  *   last changed, {@link ChannelRules.looked}), so a report after a quiet half second acts at once;
+ * - such a report that came while no turn was open (a call the agent makes between turns met the
+ *   provider's limit) never acts alone; it is held, and acts when the next turn uuldana sees start
+ *   opens (that turn's first call meets the same limit; nothing of the turn has run yet);
  * - a channel report not worth a handoff by the policy (a rate limit still retried) is rejected,
  *   and it is the channel's word on the screen's rate limit at that attempt or an earlier one: the
  *   agent said it retries (OpenCode's and Kilo's `session.status` retry carries its wait, which
@@ -99,8 +102,7 @@ export class ChannelRules {
     still: string | null;
     /**
      * Reported of the provider's own error while no turn was open (a background call of the
-     * agent's met the quota): the next turn uuldana sees start adopts it, its screen with the
-     * waiting row taken as the one to compare once it shows.
+     * agent's met the quota): it acts when the next turn uuldana sees start opens.
      */
     adopt?: boolean;
   } | null = null;
@@ -158,10 +160,9 @@ export class ChannelRules {
         this.#turns.add(event.turn ?? "");
         this.#notLimit = null;
         this.#vetoed = null;
-        this.#adoptReport(t);
         // A new turn's retries are its own (OpenCode says busy again with each retry: not then).
         if (event.type === "prompt") this.#retrying = null;
-        return null;
+        return this.#adoptReport(t);
       case "idle":
         if (event.turn === undefined) this.#turns.clear();
         else this.#turns.delete(event.turn);
@@ -390,23 +391,19 @@ export class ChannelRules {
   }
 
   // A turn uuldana saw start opened while a report of the provider's own error (its quota, met
-  // by a call of the agent's between turns) still waits: that turn meets the same quota, so the
-  // report counts for it — it acts only under the same rules (only the waiting row moving).
-  #adoptReport(t: number): void {
+  // by a call of the agent's between turns: Qwen's memory extraction, its next-speaker check)
+  // still waits: that turn's first model call meets the same quota, and nothing of the turn has
+  // run yet (no reply, no tool: it just opened), so the report acts at the turn's opening.
+  // Waiting for the turn's screen to settle with only the waiting row moving (the rule for a
+  // report inside a running turn, where a tool may be at work) cost 0.5–1 s more.
+  #adoptReport(t: number): Verdict | null {
     const r = this.#reported;
-    if (!r || r.inTurn || !r.adopt) return;
-    r.inTurn = true;
-    r.still = null;
-    this.#host.record({
-      atMs: t / 1000,
-      offset: this.#host.offset(),
-      source: "channel",
-      verdict: "waiting",
-      hit: r.hit,
-      retryInMs: SCREEN_WORD_MS,
-      why: "a turn uuldana saw start opened: the provider's error reported before it counts for it",
-    });
-    this.#dueUs = earliest(this.#dueUs, t + _CHECK_US);
+    if (!r || r.inTurn || !r.adopt) return null;
+    return this.actOnReport(
+      t,
+      "a turn uuldana saw start opened after the provider's own limit answer to a call the " +
+        "agent made between turns: its first model call meets the same limit, and nothing of it has run",
+    );
   }
 
   // Whether the agent still works: it drew within WORKING_MS, or its screen shows its working row.
@@ -446,9 +443,6 @@ export class ChannelRules {
     const r = this.#reported;
     if (!r || !r.inTurn) return false;
     const now = this.#stillAt(t);
-    // An adopted report came before the turn's screen: it follows that screen as it settles
-    // (the count starts again at each change beside the waiting row).
-    if (r.adopt && now.screen !== null) r.still = now.screen;
     if (r.still === null) return false;
     return now.screen === r.still && t - now.sinceUs >= _us(SCREEN_WORD_MS);
   }
