@@ -44,6 +44,12 @@ import { earliest, microseconds as _us } from "./timed_input.ts";
 
 /** Output this recent means the agent is still drawing: working, not stopped on a limit. */
 export const WORKING_MS = 300;
+/**
+ * A screen that differs for less than this and then shows what it showed before was a frame drawn
+ * in pieces, not a change (Qwen 0.24.4 repaints its whole screen; at load 8 a repaint's pieces
+ * came up to 10 ms apart).
+ */
+export const FRAME_MS = 100;
 /** How long a limit the agent reported waits for its screen to show it before acting alone. */
 export const SCREEN_WORD_MS = 500;
 /** How long a screen rate limit waits for the word of a channel that reports limits. */
@@ -95,11 +101,11 @@ export class ChannelRules {
     sinceUs: number;
     inTurn: boolean;
     /**
-     * The screen without its waiting row when the report came (`Adapter.waitingRow`; only for a
-     * report of the provider's own error, one with its code): the agent retrying that error
-     * changes nothing else.
+     * A report of the provider's own error (one with its code): it may act once only the agent's
+     * waiting row (`Adapter.waitingRow`) moves: the agent retrying that error changes nothing
+     * else.
      */
-    still: string | null;
+    provider: boolean;
     /**
      * Reported of the provider's own error while no turn was open (a background call of the
      * agent's met the quota): it acts when the next turn uuldana sees start opens.
@@ -121,6 +127,13 @@ export class ChannelRules {
    * (µs); only for an adapter with a `waitingRow`.
    */
   #still: { screen: string | null; sinceUs: number } = { screen: null, sinceUs: 0 };
+  /**
+   * A different screen seen since, not yet settled (first seen at `sinceUs`): it becomes the
+   * screen above once it has stayed {@link FRAME_MS}; gone back to that screen before, it was a
+   * frame drawn in pieces (Qwen repaints its whole screen, a piece per write on a loaded
+   * machine), not a change.
+   */
+  #passing: { screen: string | null; sinceUs: number } | null = null;
 
   constructor(host: ChannelRulesHost) {
     this.#host = host;
@@ -364,13 +377,14 @@ export class ChannelRules {
       }
       return null;
     }
-    const still = event.code !== undefined ? this.#stillAt(t).screen : null;
+    const provider = event.code !== undefined;
+    if (provider) this.#stillAt(t);
     const inTurn = this.#turns.size > 0;
     this.#reported = {
       hit,
       sinceUs: t,
       inTurn,
-      still,
+      provider,
       ...(!inTurn && event.code !== undefined && event.status !== undefined ? { adopt: true } : {}),
     };
     if (this.#held) return this.actOnReport(t, "its screen showed a limit already");
@@ -385,7 +399,10 @@ export class ChannelRules {
         : "no turn uuldana saw start is open: waiting for the screen to show it",
     });
     // Quiet since before the report: looked at again once that quiet is SCREEN_WORD_MS long.
-    const quietFor = still !== null && this.#reported.inTurn ? t - this.#still.sinceUs : 0;
+    const quietFor = provider && this.#reported.inTurn && this.#still.screen !== null &&
+        this.#passing === null
+      ? t - this.#still.sinceUs
+      : 0;
     this.#dueUs = earliest(this.#dueUs, t + Math.max(_CHECK_US, _us(SCREEN_WORD_MS) - quietFor));
     return null;
   }
@@ -417,8 +434,9 @@ export class ChannelRules {
 
   /**
    * The screen's rows but the agent's waiting row (`Adapter.waitingRow`) at `t` (null when the
-   * adapter has none or the screen does not show it), and since when it has been so: a change
-   * since the last look starts a new quiet at `t`.
+   * adapter has none or the screen does not show it), settled, and since when it has been so: a
+   * change that stays {@link FRAME_MS} starts a new quiet when it was first seen; one that goes
+   * back to the settled screen sooner (a frame drawn in pieces) does not.
    */
   #stillAt(
     t: number,
@@ -430,7 +448,12 @@ export class ChannelRules {
     const screen = rows.some((l) => row.test(l))
       ? rows.filter((l) => !row.test(l)).join("\n")
       : null;
-    if (screen !== this.#still.screen) this.#still = { screen, sinceUs: t };
+    if (screen === this.#still.screen) this.#passing = null;
+    else if (this.#passing?.screen !== screen) this.#passing = { screen, sinceUs: t };
+    else if (t - this.#passing.sinceUs >= _us(FRAME_MS)) {
+      this.#still = this.#passing;
+      this.#passing = null;
+    }
     return this.#still;
   }
 
@@ -443,7 +466,7 @@ export class ChannelRules {
     const r = this.#reported;
     if (!r || !r.inTurn) return false;
     const now = this.#stillAt(t);
-    if (r.still === null) return false;
-    return now.screen === r.still && t - now.sinceUs >= _us(SCREEN_WORD_MS);
+    if (!r.provider || now.screen === null || this.#passing !== null) return false;
+    return t - now.sinceUs >= _us(SCREEN_WORD_MS);
   }
 }
