@@ -6,7 +6,7 @@
  * process table entry is sampled while it runs.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AGENTS, argvOf, cleanup, exec, type ExecResult, withJournal } from "./_exec.ts";
 import { CmdlineSampler } from "./_cmdlines.ts";
@@ -105,6 +105,53 @@ Deno.test("exec: Copilot's first call answered with a quota hands off, not its r
     const summary = JSON.parse(r.stdout);
     assertEquals(summary.runs[0].endReason, "limit");
     assert(summary.runs[0].limitMessage.startsWith("429 You exceeded your current quota"));
+  } finally {
+    cleanup(r);
+  }
+});
+
+Deno.test("exec: OpenCode's plugin, turned on for its one process, hears a quota it retries silently; the user's inline configuration kept", async () => {
+  const started = Date.now();
+  const user = JSON.stringify({ model: "users-own/model", provider: { a: { name: "A" } } });
+  // Without its channel the fake would wait 600 s: the timeout fails the test sooner.
+  const r = await exec([TASK, "--agents", "opencode,codex", "--json", "--timeout", "120s"], {
+    modes: { opencode: "quota-quiet" },
+    env: { OPENCODE_CONFIG_CONTENT: user },
+  });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    // The fake says nothing on its stream for 600 s, as OpenCode for ~80 s.
+    assert(Date.now() - started < 60_000, `took ${Date.now() - started} ms`);
+    const summary = JSON.parse(r.stdout);
+    assertEquals(
+      summary.runs.map((x: { agent: string; endReason: string }) => [x.agent, x.endReason]),
+      [["opencode", "limit"], ["codex", "exit"]],
+    );
+    assert(summary.runs[0].limitMessage.startsWith("You exceeded your current quota"));
+    // The user's configuration with the plugin added, never replaced.
+    const config = JSON.parse(readFileSync(join(r.log, "opencode.config"), "utf8"));
+    assertEquals(config.model, "users-own/model");
+    assertEquals(config.provider, { a: { name: "A" } });
+    assert(/^file:\/\/.*\.(?:js|ts)$/.test(config.plugin.at(-1)), JSON.stringify(config));
+    // Its scratch folder (plugin, channel) is gone with it.
+    assert(!readFileSync(join(r.log, "opencode.config"), "utf8").includes(r.home + "/log"));
+    assert(!existsSync(config.plugin.at(-1).slice("file://".length)), "the plugin file is removed");
+  } finally {
+    cleanup(r);
+  }
+});
+
+Deno.test("exec: an inline OpenCode configuration that is not a JSON object leaves its channel off, said once", async () => {
+  const r = await exec([TASK, "--agents", "opencode"], {
+    modes: { opencode: "ok" },
+    env: { OPENCODE_CONFIG_CONTENT: "not json" },
+  });
+  try {
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(
+      r.stderr.match(/opencode's channel is off: OPENCODE_CONFIG_CONTENT is set/g)?.length,
+      1,
+    );
   } finally {
     cleanup(r);
   }

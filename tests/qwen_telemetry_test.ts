@@ -8,6 +8,7 @@
  * @module
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { join } from "node:path";
 import { World, worldTest } from "./_world.ts";
 
 worldTest(
@@ -128,5 +129,68 @@ worldTest(
       const dropped = j.runChannel(run.id)!.telemetry?.dropped ?? {};
       assert((dropped.malformed ?? 0) + (dropped.busy ?? 0) >= 1, JSON.stringify(dropped));
     });
+  },
+);
+
+worldTest(
+  "uuldana gone mid-run (SIGKILL) while Qwen's telemetry road is on: its receiver goes, Qwen goes with it, the next start repairs the journal and removes the defaults file",
+  () => new World(["qwen"]),
+  async (w) => {
+    await w.start(["run", "qwen"]);
+    await w.waitForEvent("qwen", "start");
+    let endpoint: string | null = null;
+    for (let i = 0; i < 100 && !endpoint; i++) {
+      endpoint = receiverEndpoint(w.home);
+      if (!endpoint) await new Promise((ok) => setTimeout(ok, 100));
+    }
+    assert(endpoint, "the receiver's endpoint is in Qwen's defaults file");
+    const post = () =>
+      fetch(`${endpoint}/v1/logs`, {
+        method: "POST",
+        body: "{}",
+        signal: AbortSignal.timeout(5000),
+      })
+        .then(async (r) => {
+          await r.body?.cancel();
+          return r.status;
+        }, () => "refused");
+    assertEquals(await post(), 200);
+    // The simulated Qwen of this world (its working folder is the world's): other tests' run too.
+    const qwenAlive = async () => {
+      const out = await new Deno.Command("pgrep", {
+        args: ["-f", "sim-agent qwen"],
+        stdout: "piped",
+      })
+        .output();
+      return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean).some((pid) => {
+        try {
+          return Deno.readLinkSync(`/proc/${pid}/cwd`).startsWith(w.root);
+        } catch {
+          return false;
+        }
+      });
+    };
+    assert(await qwenAlive());
+    const [run] = w.withJournal((j) => j.runs());
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(join(w.home, "journal.db"), { readOnly: true });
+    const owner = Number(
+      (db.prepare("SELECT owner_pid FROM runs WHERE id = ?").get(run.id) as { owner_pid: number })
+        .owner_pid,
+    );
+    db.close();
+
+    Deno.kill(owner, "SIGKILL");
+    const deadline = Date.now() + 15_000;
+    while (await qwenAlive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    assertEquals(await qwenAlive(), false, "Qwen was left running");
+    // Nothing listens there any more: a late post is refused at once, never held.
+    assertEquals(await post(), "refused");
+    // The next start marks the run interrupted and removes the scratch folder (the defaults file
+    // naming the receiver).
+    const out = await w.uuldana(["runs", "--json"]);
+    assertEquals(out.code, 0, out.stderr);
+    w.withJournal((j) => assertEquals(j.run(run.id)!.endReason, "interrupted"));
+    assertEquals(receiverEndpoint(w.home), null);
   },
 );

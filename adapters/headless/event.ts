@@ -6,6 +6,8 @@
  */
 import { MAX_ARG_BYTES } from "../../src/arg_limit.ts";
 import type { ToolAction } from "../channels/tool_action.ts";
+import type { ChannelRelay } from "../channel.ts";
+import type { ChannelAddition } from "../channels/launch.ts";
 
 /** Something the agent said, worth carrying in a handoff. */
 export interface MessageEvent {
@@ -118,6 +120,17 @@ export interface HeadlessAdapter {
   ): HeadlessLaunch;
   /** A fresh parser for one run's stdout. */
   newParser(): HeadlessParser;
+  /**
+   * What turns the agent's channel (`Adapter.channel`) on for one headless process, as its terminal
+   * launch does (environment and files only, the same layer under or over the user's settings):
+   * absent when exec does not need it (the agent's structured output says a limit at the
+   * provider's first answer). `env` is the process's configured environment.
+   */
+  channelLaunch?(
+    relay: ChannelRelay,
+    scratchDir: string,
+    env: Readonly<Record<string, string>>,
+  ): ChannelAddition;
 }
 
 /** Linux MAX_ARG_STRLEN minus the terminating NUL: the most bytes one argv string may hold. */

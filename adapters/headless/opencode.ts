@@ -19,6 +19,10 @@ import {
 } from "./event.ts";
 import { brief, type JsonObject, obj, perLineParser, str } from "./json_line.ts";
 import { classifyLimit } from "./limit_text.ts";
+import { inheritedEnv, openCodeChannelLaunch } from "../channels/opencode.ts";
+
+/** The variable holding OpenCode's inline configuration, where its plugin is added. */
+const _CONFIG_VAR = "OPENCODE_CONFIG_CONTENT";
 
 /** OpenCode's structured mode. */
 export const opencodeHeadless: HeadlessAdapter = {
@@ -31,6 +35,10 @@ export const opencodeHeadless: HeadlessAdapter = {
       : { argv: [...base, STDIN_FOLLOW_UP], stdin: prompt };
   },
   newParser: () => perLineParser(_event),
+  // Its plugin hears the quota in its first `session.status` retry (~0.4 s); its stream says
+  // nothing until it gives up, ~80 s later.
+  channelLaunch: (relay, scratchDir, env) =>
+    openCodeChannelLaunch(relay, scratchDir, _CONFIG_VAR, inheritedEnv(env, _CONFIG_VAR)),
 };
 
 function _event(ev: JsonObject): HeadlessEvent[] {

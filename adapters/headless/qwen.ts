@@ -24,6 +24,7 @@ import {
 import { claudeStreamParser } from "./claude_stream.ts";
 import { type JsonObject, obj } from "./json_line.ts";
 import { classifyLimit } from "./limit_text.ts";
+import { qwenChannelLaunch } from "../channels/qwen.ts";
 
 /** Qwen's stderr line before each retry (0.24.4, `emitRetryProgress`). */
 const _RETRY_LINE = /^Retrying in (\d+)s \(attempt (\d+)\/(\d+)\)(?:: (.*))?$/;
@@ -65,4 +66,7 @@ export const qwenHeadless: HeadlessAdapter = {
       },
     };
   },
+  // Its telemetry reports the provider's first quota answer (~1–2 s); its stream says it only at
+  // its first retry, ~90 s later.
+  channelLaunch: (relay, scratchDir) => qwenChannelLaunch(relay, scratchDir),
 };

@@ -22,6 +22,9 @@
  *   model (it retries the error), no tool is at work. Those 500 ms are counted from the screen's
  *   last change before the report as well as after it (every look of the Detector's keeps when it
  *   last changed, {@link ChannelRules.looked}), so a report after a quiet half second acts at once;
+ * - such a report that came while no turn was open (a call the agent makes between turns met the
+ *   provider's limit) never acts alone; it is held, and acts when the next turn uuldana sees start
+ *   opens (that turn's first call meets the same limit; nothing of the turn has run yet);
  * - a channel report not worth a handoff by the policy (a rate limit still retried) is rejected,
  *   and it is the channel's word on the screen's rate limit at that attempt or an earlier one: the
  *   agent said it retries (OpenCode's and Kilo's `session.status` retry carries its wait, which
@@ -41,6 +44,12 @@ import { earliest, microseconds as _us } from "./timed_input.ts";
 
 /** Output this recent means the agent is still drawing: working, not stopped on a limit. */
 export const WORKING_MS = 300;
+/**
+ * A screen that differs for less than this and then shows what it showed before was a frame drawn
+ * in pieces, not a change (Qwen 0.24.4 repaints its whole screen; at load 8 a repaint's pieces
+ * came up to 10 ms apart).
+ */
+export const FRAME_MS = 100;
 /** How long a limit the agent reported waits for its screen to show it before acting alone. */
 export const SCREEN_WORD_MS = 500;
 /** How long a screen rate limit waits for the word of a channel that reports limits. */
@@ -92,15 +101,14 @@ export class ChannelRules {
     sinceUs: number;
     inTurn: boolean;
     /**
-     * The screen without its waiting row when the report came (`Adapter.waitingRow`; only for a
-     * report of the provider's own error, one with its code): the agent retrying that error
-     * changes nothing else.
+     * A report of the provider's own error (one with its code): it may act once only the agent's
+     * waiting row (`Adapter.waitingRow`) moves: the agent retrying that error changes nothing
+     * else.
      */
-    still: string | null;
+    provider: boolean;
     /**
      * Reported of the provider's own error while no turn was open (a background call of the
-     * agent's met the quota): the next turn uuldana sees start adopts it, its screen with the
-     * waiting row taken as the one to compare once it shows.
+     * agent's met the quota): it acts when the next turn uuldana sees start opens.
      */
     adopt?: boolean;
   } | null = null;
@@ -119,6 +127,13 @@ export class ChannelRules {
    * (µs); only for an adapter with a `waitingRow`.
    */
   #still: { screen: string | null; sinceUs: number } = { screen: null, sinceUs: 0 };
+  /**
+   * A different screen seen since, not yet settled (first seen at `sinceUs`): it becomes the
+   * screen above once it has stayed {@link FRAME_MS}; gone back to that screen before, it was a
+   * frame drawn in pieces (Qwen repaints its whole screen, a piece per write on a loaded
+   * machine), not a change.
+   */
+  #passing: { screen: string | null; sinceUs: number } | null = null;
 
   constructor(host: ChannelRulesHost) {
     this.#host = host;
@@ -158,10 +173,9 @@ export class ChannelRules {
         this.#turns.add(event.turn ?? "");
         this.#notLimit = null;
         this.#vetoed = null;
-        this.#adoptReport(t);
         // A new turn's retries are its own (OpenCode says busy again with each retry: not then).
         if (event.type === "prompt") this.#retrying = null;
-        return null;
+        return this.#adoptReport(t);
       case "idle":
         if (event.turn === undefined) this.#turns.clear();
         else this.#turns.delete(event.turn);
@@ -363,13 +377,14 @@ export class ChannelRules {
       }
       return null;
     }
-    const still = event.code !== undefined ? this.#stillAt(t).screen : null;
+    const provider = event.code !== undefined;
+    if (provider) this.#stillAt(t);
     const inTurn = this.#turns.size > 0;
     this.#reported = {
       hit,
       sinceUs: t,
       inTurn,
-      still,
+      provider,
       ...(!inTurn && event.code !== undefined && event.status !== undefined ? { adopt: true } : {}),
     };
     if (this.#held) return this.actOnReport(t, "its screen showed a limit already");
@@ -384,29 +399,28 @@ export class ChannelRules {
         : "no turn uuldana saw start is open: waiting for the screen to show it",
     });
     // Quiet since before the report: looked at again once that quiet is SCREEN_WORD_MS long.
-    const quietFor = still !== null && this.#reported.inTurn ? t - this.#still.sinceUs : 0;
+    const quietFor = provider && this.#reported.inTurn && this.#still.screen !== null &&
+        this.#passing === null
+      ? t - this.#still.sinceUs
+      : 0;
     this.#dueUs = earliest(this.#dueUs, t + Math.max(_CHECK_US, _us(SCREEN_WORD_MS) - quietFor));
     return null;
   }
 
   // A turn uuldana saw start opened while a report of the provider's own error (its quota, met
-  // by a call of the agent's between turns) still waits: that turn meets the same quota, so the
-  // report counts for it — it acts only under the same rules (only the waiting row moving).
-  #adoptReport(t: number): void {
+  // by a call of the agent's between turns: Qwen's memory extraction, its next-speaker check)
+  // still waits: that turn's first model call meets the same quota, and nothing of the turn has
+  // run yet (no reply, no tool: it just opened), so the report acts at the turn's opening.
+  // Waiting for the turn's screen to settle with only the waiting row moving (the rule for a
+  // report inside a running turn, where a tool may be at work) cost 0.5–1 s more.
+  #adoptReport(t: number): Verdict | null {
     const r = this.#reported;
-    if (!r || r.inTurn || !r.adopt) return;
-    r.inTurn = true;
-    r.still = null;
-    this.#host.record({
-      atMs: t / 1000,
-      offset: this.#host.offset(),
-      source: "channel",
-      verdict: "waiting",
-      hit: r.hit,
-      retryInMs: SCREEN_WORD_MS,
-      why: "a turn uuldana saw start opened: the provider's error reported before it counts for it",
-    });
-    this.#dueUs = earliest(this.#dueUs, t + _CHECK_US);
+    if (!r || r.inTurn || !r.adopt) return null;
+    return this.actOnReport(
+      t,
+      "a turn uuldana saw start opened after the provider's own limit answer to a call the " +
+        "agent made between turns: its first model call meets the same limit, and nothing of it has run",
+    );
   }
 
   // Whether the agent still works: it drew within WORKING_MS, or its screen shows its working row.
@@ -420,8 +434,9 @@ export class ChannelRules {
 
   /**
    * The screen's rows but the agent's waiting row (`Adapter.waitingRow`) at `t` (null when the
-   * adapter has none or the screen does not show it), and since when it has been so: a change
-   * since the last look starts a new quiet at `t`.
+   * adapter has none or the screen does not show it), settled, and since when it has been so: a
+   * change that stays {@link FRAME_MS} starts a new quiet when it was first seen; one that goes
+   * back to the settled screen sooner (a frame drawn in pieces) does not.
    */
   #stillAt(
     t: number,
@@ -433,7 +448,12 @@ export class ChannelRules {
     const screen = rows.some((l) => row.test(l))
       ? rows.filter((l) => !row.test(l)).join("\n")
       : null;
-    if (screen !== this.#still.screen) this.#still = { screen, sinceUs: t };
+    if (screen === this.#still.screen) this.#passing = null;
+    else if (this.#passing?.screen !== screen) this.#passing = { screen, sinceUs: t };
+    else if (t - this.#passing.sinceUs >= _us(FRAME_MS)) {
+      this.#still = this.#passing;
+      this.#passing = null;
+    }
     return this.#still;
   }
 
@@ -446,10 +466,7 @@ export class ChannelRules {
     const r = this.#reported;
     if (!r || !r.inTurn) return false;
     const now = this.#stillAt(t);
-    // An adopted report came before the turn's screen: it follows that screen as it settles
-    // (the count starts again at each change beside the waiting row).
-    if (r.adopt && now.screen !== null) r.still = now.screen;
-    if (r.still === null) return false;
-    return now.screen === r.still && t - now.sinceUs >= _us(SCREEN_WORD_MS);
+    if (!r.provider || now.screen === null || this.#passing !== null) return false;
+    return t - now.sinceUs >= _us(SCREEN_WORD_MS);
   }
 }

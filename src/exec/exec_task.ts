@@ -24,6 +24,7 @@ import { RUN_ACTIONS_MAX } from "../session/run_channel.ts";
 import { CONTINUE_HEADLESS } from "../handoff/frame.ts";
 import { formatDuration } from "./duration.ts";
 import { type HeadlessRunOutcome, runAgent } from "./run_agent.ts";
+import { openExecChannel } from "./exec_channel.ts";
 import type { ExecRunSummary, ExecStatus, ExecSummary } from "./summary.ts";
 import { chainNames, chainProfiles, type Member } from "../chain/member.ts";
 import { profileByName } from "../chain/profile.ts";
@@ -408,17 +409,36 @@ async function _runOne(
         return;
     }
   };
-  const outcome = await runAgent({
-    agent: member.name,
-    launch,
+  const env = launchEnv(member);
+  // Its channel, for this one process: a limit heard at the provider's first answer.
+  const channel = await openExecChannel(member.adapter, member.headless, {
+    dataDir: opts.ctx.dataDir,
     cwd: opts.cwd,
-    env: launchEnv(member),
-    parser: member.headless.newParser(),
-    stallMs: opts.stallMs,
-    deadline,
-    onEvent,
-    signal: opts.signal,
+    extraArgs: cfg.args,
+    env,
   });
+  if (channel && "off" in channel) opts.progress(`${member.name}'s channel is off: ${channel.off}`);
+  else if (channel?.telemetryOff) {
+    opts.progress(`${member.name}'s telemetry road is off: ${channel.telemetryOff}`);
+  }
+  const heard = channel && !("off" in channel) ? channel : null;
+  let outcome: HeadlessRunOutcome;
+  try {
+    outcome = await runAgent({
+      agent: member.name,
+      launch,
+      cwd: opts.cwd,
+      env: heard ? { ...env, ...heard.env } : env,
+      parser: member.headless.newParser(),
+      stallMs: opts.stallMs,
+      deadline,
+      onEvent,
+      signal: opts.signal,
+      ...(heard ? { channel: () => heard.take() } : {}),
+    });
+  } finally {
+    await heard?.close();
+  }
   const { endReason, error } = _classify(outcome, opts);
   journal.endRun(runId, {
     reason: endReason,

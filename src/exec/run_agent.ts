@@ -46,7 +46,15 @@ export interface HeadlessRunOptions {
   onEvent(event: HeadlessEvent): void;
   /** Aborting stops the agent (e.g. on SIGINT). */
   signal?: AbortSignal;
+  /**
+   * A second source of events while the agent runs (its channel: a plugin, hooks, telemetry),
+   * looked at every {@link CHANNEL_LOOK_MS}, its events handled like the stream's.
+   */
+  channel?: () => HeadlessEvent[];
 }
+
+/** How often a run's channel is looked at, in ms (as `uuldana run` looks at its folder). */
+export const CHANNEL_LOOK_MS = 25;
 
 /** How one agent process ended and what it said. */
 export interface HeadlessRunOutcome {
@@ -149,6 +157,13 @@ export async function runAgent(opts: HeadlessRunOptions): Promise<HeadlessRunOut
   opts.signal?.addEventListener("abort", onAbort);
   if (opts.signal?.aborted) stop("abort");
   armStall();
+  const channelTimer = opts.channel === undefined ? undefined : setInterval(() => {
+    try {
+      for (const ev of opts.channel!()) handle(ev);
+    } catch {
+      // A channel that fails is only quiet: the stream goes on.
+    }
+  }, CHANNEL_LOOK_MS);
 
   const stdinDone = opts.launch.stdin === null
     ? Promise.resolve()
@@ -188,6 +203,7 @@ export async function runAgent(opts: HeadlessRunOptions): Promise<HeadlessRunOut
 
   const status = await child.status;
   exited = true;
+  clearInterval(channelTimer);
   stallTimer?.cancel();
   deadlineTimer?.cancel();
   opts.signal?.removeEventListener("abort", onAbort);

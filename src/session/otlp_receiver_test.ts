@@ -5,6 +5,7 @@ import {
   parseOtlpLogs,
   startOtlpReceiver,
 } from "./otlp_receiver.ts";
+import { receiverTest } from "./_otlp_test_util.ts";
 
 const KEEP = new Set(["qwen-code.api_error", "qwen-code.api_retry"]);
 
@@ -59,47 +60,37 @@ function receiver(maxBody?: number): OtlpReceiver {
   return startOtlpReceiver({ keep: (n) => KEEP.has(n), maxBody });
 }
 
-// The receiver never keeps a process alive on its own (it is unref'd): a test holds the loop
-// open while it talks to it.
-function test(name: string, fn: () => Promise<void> | void): void {
-  Deno.test(name, async () => {
-    const hold = setInterval(() => {}, 1000);
+receiverTest(
+  "the receiver keeps Qwen's api_error records from /v1/logs and nothing else",
+  async () => {
+    const r = receiver();
     try {
-      await fn();
+      assert(/^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}$/.test(r.endpoint), r.endpoint);
+      const res = await post(
+        r,
+        "/v1/logs",
+        logsBody([QUOTA, {
+          "event.name": "qwen-code.user_prompt",
+          prompt: "a prompt is never held",
+        }]),
+      );
+      assertEquals([res.status, await res.text()], [200, "{}"]);
+      const got = await settle(r);
+      assertEquals(got, [{ name: "qwen-code.api_error", attributes: QUOTA }]);
+      // Traces and metrics are answered with success and not read.
+      for (const signal of ["traces", "metrics"]) {
+        const s = await post(r, `/v1/${signal}`, "{}");
+        assertEquals(s.status, 200);
+        await s.body?.cancel();
+      }
+      assertEquals(r.stats.requests, 3);
     } finally {
-      clearInterval(hold);
+      await r.close();
     }
-  });
-}
+  },
+);
 
-test("the receiver keeps Qwen's api_error records from /v1/logs and nothing else", async () => {
-  const r = receiver();
-  try {
-    assert(/^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}$/.test(r.endpoint), r.endpoint);
-    const res = await post(
-      r,
-      "/v1/logs",
-      logsBody([QUOTA, {
-        "event.name": "qwen-code.user_prompt",
-        prompt: "a prompt is never held",
-      }]),
-    );
-    assertEquals([res.status, await res.text()], [200, "{}"]);
-    const got = await settle(r);
-    assertEquals(got, [{ name: "qwen-code.api_error", attributes: QUOTA }]);
-    // Traces and metrics are answered with success and not read.
-    for (const signal of ["traces", "metrics"]) {
-      const s = await post(r, `/v1/${signal}`, "{}");
-      assertEquals(s.status, 200);
-      await s.body?.cancel();
-    }
-    assertEquals(r.stats.requests, 3);
-  } finally {
-    await r.close();
-  }
-});
-
-test("a protobuf body is answered with success, not parsed, and counted", async () => {
+receiverTest("a protobuf body is answered with success, not parsed, and counted", async () => {
   const r = receiver();
   try {
     const res = await post(r, "/v1/logs", new Uint8Array([0x0a, 0x02, 0x08, 0x01]), {
@@ -115,7 +106,7 @@ test("a protobuf body is answered with success, not parsed, and counted", async 
   }
 });
 
-test("a wrong path, a wrong secret or a GET gets a 404 and is not read", async () => {
+receiverTest("a wrong path, a wrong secret or a GET gets a 404 and is not read", async () => {
   const r = receiver();
   try {
     const base = r.endpoint.replace(/\/[0-9a-f]{32}$/, "");
@@ -137,33 +128,36 @@ test("a wrong path, a wrong secret or a GET gets a 404 and is not read", async (
   }
 });
 
-test("an oversized body is answered at once and dropped, declared or streamed", async () => {
-  const r = receiver(4096);
-  try {
-    const big = logsBody([{ ...QUOTA, error_message: "x".repeat(8192) }]);
-    const declared = await post(r, "/v1/logs", big);
-    assertEquals(declared.status, 200);
-    await declared.body?.cancel();
-    // No length given: read until the bound, then dropped.
-    const stream = new ReadableStream<Uint8Array>({
-      start(c) {
-        for (let i = 0; i < 16; i++) c.enqueue(new Uint8Array(1024).fill(0x20));
-        c.close();
-      },
-    });
-    const streamed = await post(r, "/v1/logs", stream);
-    assertEquals(streamed.status, 200);
-    await streamed.body?.cancel();
-    assertEquals(r.stats.dropped.oversized, 2);
-    // What comes next is still heard.
-    (await post(r, "/v1/logs", logsBody([QUOTA]))).body?.cancel();
-    assertEquals((await settle(r)).length, 1);
-  } finally {
-    await r.close();
-  }
-});
+receiverTest(
+  "an oversized body is answered at once and dropped, declared or streamed",
+  async () => {
+    const r = receiver(4096);
+    try {
+      const big = logsBody([{ ...QUOTA, error_message: "x".repeat(8192) }]);
+      const declared = await post(r, "/v1/logs", big);
+      assertEquals(declared.status, 200);
+      await declared.body?.cancel();
+      // No length given: read until the bound, then dropped.
+      const stream = new ReadableStream<Uint8Array>({
+        start(c) {
+          for (let i = 0; i < 16; i++) c.enqueue(new Uint8Array(1024).fill(0x20));
+          c.close();
+        },
+      });
+      const streamed = await post(r, "/v1/logs", stream);
+      assertEquals(streamed.status, 200);
+      await streamed.body?.cancel();
+      assertEquals(r.stats.dropped.oversized, 2);
+      // What comes next is still heard.
+      (await post(r, "/v1/logs", logsBody([QUOTA]))).body?.cancel();
+      assertEquals((await settle(r)).length, 1);
+    } finally {
+      await r.close();
+    }
+  },
+);
 
-test("malformed JSON is dropped and counted; the next body is heard", async () => {
+receiverTest("malformed JSON is dropped and counted; the next body is heard", async () => {
   const r = receiver();
   try {
     for (const bad of ["{not json", "[]", '{"resourceLogs":7}', "\u0000\u0001"]) {
@@ -179,37 +173,40 @@ test("malformed JSON is dropped and counted; the next body is heard", async () =
   }
 });
 
-test("a flood is answered, the records kept stay bounded, drops are counted, timers keep running", async () => {
-  const r = receiver();
-  // A timer beside it (the keyboard's path runs on the same loop): its ticks must go on.
-  let ticks = 0;
-  const tick = setInterval(() => ticks++, 5);
-  try {
-    const body = logsBody(Array.from({ length: 20 }, () => QUOTA));
-    const answers = await Promise.all(
-      Array.from({ length: 200 }, () =>
-        post(r, "/v1/logs", body).then(async (res) => {
-          await res.body?.cancel();
-          return res.status;
-        })),
-    );
-    assert(answers.every((s) => s === 200));
-    await new Promise((ok) => setTimeout(ok, 50));
-    const got = r.events();
-    assert(got.length <= OTLP_MAX_KEPT, `${got.length}`);
-    const dropped = Object.values(r.stats.dropped).reduce((a, b) => a + (b ?? 0), 0);
-    assert(dropped > 0, JSON.stringify(r.stats));
-    assert(ticks > 0);
-    // Taken, there is room again.
-    (await post(r, "/v1/logs", logsBody([QUOTA]))).body?.cancel();
-    assertEquals((await settle(r)).length, 1);
-  } finally {
-    clearInterval(tick);
-    await r.close();
-  }
-});
+receiverTest(
+  "a flood is answered, the records kept stay bounded, drops are counted, timers keep running",
+  async () => {
+    const r = receiver();
+    // A timer beside it (the keyboard's path runs on the same loop): its ticks must go on.
+    let ticks = 0;
+    const tick = setInterval(() => ticks++, 5);
+    try {
+      const body = logsBody(Array.from({ length: 20 }, () => QUOTA));
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, () =>
+          post(r, "/v1/logs", body).then(async (res) => {
+            await res.body?.cancel();
+            return res.status;
+          })),
+      );
+      assert(answers.every((s) => s === 200));
+      await new Promise((ok) => setTimeout(ok, 50));
+      const got = r.events();
+      assert(got.length <= OTLP_MAX_KEPT, `${got.length}`);
+      const dropped = Object.values(r.stats.dropped).reduce((a, b) => a + (b ?? 0), 0);
+      assert(dropped > 0, JSON.stringify(r.stats));
+      assert(ticks > 0);
+      // Taken, there is room again.
+      (await post(r, "/v1/logs", logsBody([QUOTA]))).body?.cancel();
+      assertEquals((await settle(r)).length, 1);
+    } finally {
+      clearInterval(tick);
+      await r.close();
+    }
+  },
+);
 
-test("closed mid-run, a sender's post fails at once instead of waiting", async () => {
+receiverTest("closed mid-run, a sender's post fails at once instead of waiting", async () => {
   const r = receiver();
   const endpoint = r.endpoint;
   await r.close();
@@ -221,7 +218,7 @@ test("closed mid-run, a sender's post fails at once instead of waiting", async (
   await r.close(); // twice is harmless
 });
 
-test("parseOtlpLogs reads OTLP JSON's int64 strings and cuts long values", () => {
+receiverTest("parseOtlpLogs reads OTLP JSON's int64 strings and cuts long values", () => {
   const body = JSON.stringify({
     resourceLogs: [{
       scopeLogs: [{

@@ -22,6 +22,9 @@
  *   deno run -A tools/real-agents/matrix.ts [--agents claude,pi] [--cells sender,paste]
  *     [--dir /tmp/uuldana-matrix] [--agents-dir /work/agents] [--no-record] [--patience N]
  *   deno run -A tools/real-agents/matrix.ts --table      # the results table from the record
+ *   deno run -A tools/real-agents/matrix.ts --agents qwen --cells sender --no-record \
+ *     --limit-between-turns   # the limit from the first reply on: the agent's own call after
+ *                             # the turn (Qwen's memory extraction) meets it before the typed one
  *
  * `--patience N` multiplies every wait for an agent (a loaded machine: OpenCode and Kilo drew
  * their first frame only after 70–150 s at load 15). Agents install into `--agents-dir` (default `$UULDANA_AGENTS_DIR`, else DIR/agents) as
@@ -81,8 +84,12 @@ function args() {
     record: !a.includes("--no-record"),
     tableOnly: a.includes("--table"),
     patience: Number(at("--patience") ?? 1),
+    limitBetweenTurns: a.includes("--limit-between-turns"),
   };
 }
+
+/** `--limit-between-turns`: the sender cell's limit starts as soon as the first reply shows. */
+let limitBetweenTurns = false;
 
 /** How many times longer than usual every wait for an agent may be (`--patience`). */
 let patience = 1;
@@ -281,6 +288,7 @@ export async function firstTurn(
   x: string,
   bin: string,
   spec: AgentSpec,
+  atReply?: () => Promise<void>,
 ): Promise<string> {
   const to = partner(x, "codex", "gemini");
   w.configure([x, to], x, bin, spec, { SIM_MODEL_URL: w.mock.receiverUrl });
@@ -292,13 +300,17 @@ export async function firstTurn(
     async () => (await w.term.capture()).includes("MOCKREPLY-"),
     START_MS,
   );
+  await atReply?.();
   await sleep(1500);
   return to;
 }
 
 async function senderCell(w: World, x: string, bin: string, spec: AgentSpec): Promise<CellOutcome> {
-  const to = await firstTurn(w, x, bin, spec);
-  await w.mock.limit(spec.limitProvider);
+  // `--limit-between-turns`: the limit from the first reply on, so that a call the agent makes
+  // on its own after a turn (Qwen's memory extraction) meets it before the typed turn does.
+  const early = limitBetweenTurns ? () => w.mock.limit(spec.limitProvider) : undefined;
+  const to = await firstTurn(w, x, bin, spec, early);
+  if (!early) await w.mock.limit(spec.limitProvider);
   await w.type(SECOND);
   const start = await until(
     `${to} started on a handoff`,
@@ -587,6 +599,7 @@ async function runAgent(
 async function main(): Promise<void> {
   const opts = args();
   patience = opts.patience > 0 ? opts.patience : 1;
+  limitBetweenTurns = opts.limitBetweenTurns;
   const order = Object.keys(SPECS);
   if (opts.tableOnly) {
     console.log(renderTable(readRecord(RECORD_FILE), order, displayName));
