@@ -58,6 +58,11 @@ export interface LimitHit {
   waitSeconds?: number;
   /** For `rate`: the agent gave up retrying (the turn ended), so waiting on it is pointless. */
   final?: boolean;
+  /**
+   * For `rate`: the agent retries this error without a bound of its own (Gemini CLI 0.61.0's
+   * capacity loop): the retry-loop rule ends it once nothing else happens (`retryLoopSeconds`).
+   */
+  endless?: boolean;
   /** A caveat about the reset time (a zone this system does not know was read as local). */
   note?: string;
 }
