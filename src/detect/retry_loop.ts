@@ -14,18 +14,36 @@
 import type { LimitHit } from "../../adapters/adapter.ts";
 import { microseconds as _us } from "./timed_input.ts";
 
+/**
+ * A change beside the waiting row counts once it has lasted this long: a look can fall between
+ * the pieces of one redraw (Gemini redraws its spinner every 80 ms, a frame in several writes).
+ */
+export const RETRY_LOOP_SETTLE_MS = 1_000;
+
 /** What ended a watch, or started one, for the decision log. */
 export type RetryLoopNews =
   | { type: "watching"; hit: LimitHit }
   | { type: "went-on"; hit: LimitHit; why: string }
   | { type: "looping"; hit: LimitHit; seconds: number };
 
+interface _Watch {
+  hit: LimitHit;
+  /** When the agent reported it (µs). */
+  sinceUs: number;
+  /** The screen without its waiting row, once two looks in a row agreed on it, or null. */
+  screen: string | null;
+  /** The last look's screen (a candidate until the next look agrees). */
+  last: string | null;
+  /** Since when (µs) the looks have differed from `screen`, or null while they agree. */
+  differsSinceUs: number | null;
+}
+
 /** One run's retry-loop rule. */
 export class RetryLoop {
   readonly #seconds: number;
   readonly #waitingRow: RegExp | undefined;
-  /** The endless error reported, since when (µs), and the screen without its waiting row then. */
-  #watch: { hit: LimitHit; sinceUs: number; screen: string | null } | null = null;
+  /** The endless error reported and what its screen showed since. */
+  #watch: _Watch | null = null;
 
   /**
    * `seconds`: how long nothing else may happen (0: the rule is off); `waitingRow`: the row the
@@ -41,9 +59,14 @@ export class RetryLoop {
     return this.#watch !== null;
   }
 
-  /** When the watch is due to act (µs), or null. */
+  /** When the watch is next due (µs): its bound, or the end of a change's settling; or null. */
   get dueUs(): number | null {
-    return this.#watch ? this.#watch.sinceUs + _us(this.#seconds * 1000) : null;
+    const w = this.#watch;
+    if (!w) return null;
+    const bound = w.sinceUs + _us(this.#seconds * 1000);
+    return w.differsSinceUs === null
+      ? bound
+      : Math.max(bound, w.differsSinceUs + _us(RETRY_LOOP_SETTLE_MS));
   }
 
   /**
@@ -55,21 +78,38 @@ export class RetryLoop {
       return null;
     }
     if (this.#watch) return null;
-    this.#watch = { hit, sinceUs: t, screen: this.#waiting(lines) };
+    this.#watch = {
+      hit,
+      sinceUs: t,
+      screen: null,
+      last: this.#waiting(lines),
+      differsSinceUs: null,
+    };
     return { type: "watching", hit };
   }
 
-  /** The screen `lines` at `t` (µs): anything beside the waiting row moved ends the watch. */
-  looked(_t: number, lines: readonly string[]): RetryLoopNews | null {
+  /**
+   * The screen `lines` at `t` (µs): anything beside the waiting row that moved and stayed moved
+   * {@link RETRY_LOOP_SETTLE_MS} ends the watch.
+   */
+  looked(t: number, lines: readonly string[]): RetryLoopNews | null {
     const w = this.#watch;
     if (!w) return null;
     const screen = this.#waiting(lines);
-    // The report can come before the agent's spinner is drawn: the first screen showing it counts.
+    const previous = w.last;
+    w.last = screen;
+    // The report can come before the agent's spinner is drawn, and a look can see half a frame:
+    // the screen two looks in a row agree on, showing the waiting row, is the one to keep.
     if (w.screen === null) {
-      w.screen = screen;
+      if (screen !== null && screen === previous) w.screen = screen;
       return null;
     }
-    if (screen === w.screen) return null;
+    if (screen === w.screen) {
+      w.differsSinceUs = null;
+      return null;
+    }
+    w.differsSinceUs ??= t;
+    if (t - w.differsSinceUs < _us(RETRY_LOOP_SETTLE_MS)) return null;
     this.#watch = null;
     return {
       type: "went-on",
@@ -87,9 +127,15 @@ export class RetryLoop {
     const gone = this.looked(t, lines);
     if (gone) return gone;
     const w = this.#watch!;
+    // A change still settling: looked at again when it has (dueUs moved past t).
+    if (w.differsSinceUs !== null) return null;
     this.#watch = null;
     if (w.screen === null) {
-      return { type: "went-on", hit: w.hit, why: "its screen never showed it waiting on its model" };
+      return {
+        type: "went-on",
+        hit: w.hit,
+        why: "its screen never showed it waiting on its model",
+      };
     }
     return { type: "looping", hit: w.hit, seconds: this.#seconds };
   }

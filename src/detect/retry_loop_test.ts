@@ -108,7 +108,10 @@ Deno.test("gemini's capacity loop: retryLoopSeconds sets the bound, 0 turns it o
 Deno.test("the retry got through: a reply drawn beside the spinner ends the watch, never a handoff", () => {
   const replied = (t: number) =>
     waiting(t, "Thinking...", t < 4_000 ? TURN : [...TURN, "✦ MOCKREPLY-2: noted.", ""]);
-  const { verdict, decisions } = run([...frames(0, 130_000, replied), at(1_000, ATTEMPT1)], 130_000);
+  const { verdict, decisions } = run(
+    [...frames(0, 130_000, replied), at(1_000, ATTEMPT1)],
+    130_000,
+  );
   assertEquals(verdict, null);
   assertEquals(decisions.map((d) => d.verdict), ["waiting", "rejected"]);
   assertEquals(decisions[1].why, "the agent drew something beside its waiting row: it went on");
@@ -122,7 +125,10 @@ Deno.test("a thought's subject in the spinner row, or the turn's end, is the age
   // Its retry phrases are still its waiting row.
   const phrase = (t: number) =>
     waiting(t, t < 3_000 ? "Thinking..." : "This is taking a bit longer, we're still on it.");
-  assertEquals(run([...frames(0, 70_000, phrase), at(1_000, ATTEMPT1)], 70_000).verdict?.atMs, 61_000);
+  assertEquals(
+    run([...frames(0, 70_000, phrase), at(1_000, ATTEMPT1)], 70_000).verdict?.atMs,
+    61_000,
+  );
   // The turn ended (its input box back, no spinner): whatever it drew, the screen's rules decide.
   const ended = (t: number) => (t < 3_000 ? waiting(t) : geminiScreen(TURN));
   const idle = run([...frames(0, 130_000, ended), at(1_000, ATTEMPT1)], 130_000);
@@ -136,4 +142,15 @@ Deno.test("a thought's subject in the spinner row, or the turn's end, is the age
 Deno.test("a per-minute quota Gemini retries, or a turn with no report, never starts the rule", () => {
   assertEquals(run([...frames(0, 130_000), at(1_000, PER_MINUTE)], 130_000).verdict, null);
   assertEquals(run(frames(0, 130_000), 130_000).verdict, null);
+});
+
+Deno.test("half a frame (a look between the writes of one redraw) is not the agent going on", () => {
+  // A look that sees the top of the screen only, its spinner row and input box not yet redrawn.
+  const half = (t: number) =>
+    t % 5_000 === 0
+      ? waiting(t).slice(0, waiting(t).findIndex((r) => r.includes("esc")))
+      : waiting(t);
+  const { verdict, decisions } = run([...frames(0, 70_000, half), at(1_000, ATTEMPT1)], 70_000);
+  assertEquals(verdict?.atMs, 61_000);
+  assertEquals(decisions.map((d) => d.verdict), ["waiting", "acted"]);
 });
