@@ -59,26 +59,6 @@ function run(inputs: DriveInput[], until: number, retryLoopSeconds?: number) {
 
 const at = (t: number, event: ChannelEvent): DriveInput => ({ at: t, event });
 
-Deno.test("the debug log's capacity lines are endless rate limits with their attempt and wait", () => {
-  assert(ATTEMPT1.type === "limit" && ATTEMPT2.type === "limit");
-  assertEquals([ATTEMPT1.kind, ATTEMPT1.attempt, ATTEMPT1.waitSeconds, ATTEMPT1.endless], [
-    "rate",
-    1,
-    1,
-    true,
-  ]);
-  assertEquals(ATTEMPT1.message, "No capacity available for model gemini-2.5-pro on the server");
-  assertEquals([ATTEMPT2.attempt, ATTEMPT2.waitSeconds], [2, 3]);
-  // Gemini's own capacity words, however long a reset they state: it retries them by itself.
-  const reset = geminiDebugLine(
-    "[2026-12-05T05:14:37.824Z] [WARN] Attempt 1 failed: You have exhausted your capacity on " +
-      "this model. Your quota will reset after 5s.. Retrying after 5930ms...",
-    OPTS,
-  )[0];
-  assert(reset.type === "limit" && reset.kind === "rate" && reset.endless, JSON.stringify(reset));
-  assert(PER_MINUTE.type === "limit" && !PER_MINUTE.endless);
-});
-
 Deno.test("gemini's capacity loop: handed off once only its spinner moved for the default 60 s", () => {
   const { verdict, decisions } = run([
     ...frames(0, 70_000),
