@@ -137,6 +137,9 @@ const _geminiNotice: _Draw = (text) => [
     state: "idle",
   },
 ];
+// Its debug log's retry lines are never drawn; the provider's text they carry may show on its
+// screen only in a reply quoting it (a `✦` row), and that never counts.
+const _geminiLog: _Draw = (text) => _geminiRow("✦")(text);
 
 // Qwen's `✕` rows, at column 0 and at column 2 (0.24.4).
 const _qwenRow: _Draw = (text) => {
@@ -193,7 +196,12 @@ const _piError: _Draw = (text) => {
 export const SURFACES: Record<string, Record<string, _Draw>> = {
   claude: { row: _claudeRow, footer: _claudeFooter },
   codex: { cell: _codexCell },
-  gemini: { dialog: _geminiDialog, error: _geminiRow("✕"), info: _geminiNotice },
+  gemini: {
+    dialog: _geminiDialog,
+    error: _geminiRow("✕"),
+    info: _geminiNotice,
+    log: _geminiLog,
+  },
   qwen: { api: _qwenRow, line: _qwenRow },
   copilot: { row: _copilotRow },
   opencode: {

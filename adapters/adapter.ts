@@ -58,6 +58,11 @@ export interface LimitHit {
   waitSeconds?: number;
   /** For `rate`: the agent gave up retrying (the turn ended), so waiting on it is pointless. */
   final?: boolean;
+  /**
+   * For `rate`: the agent retries this error without a bound of its own (Gemini CLI 0.61.0's
+   * capacity loop): the retry-loop rule ends it once nothing else happens (`retryLoopSeconds`).
+   */
+  endless?: boolean;
   /** A caveat about the reset time (a zone this system does not know was read as local). */
   note?: string;
 }
@@ -258,7 +263,9 @@ export interface Adapter {
    * Matches the row the agent animates while it waits on its model with nothing else to show
    * (Copilot CLI's `◉ Working` footer, redrawn every 90 ms also while it retries a quota error):
    * a limit its channel reports with the provider's own code acts while only that row moves
-   * (src/detect/detector.ts). Absent: any drawing counts as the agent at work.
+   * (src/detect/detector.ts), and an error it retries without end hands off once only that row
+   * moved `retryLoopSeconds` (Gemini CLI's `Thinking...`; src/detect/retry_loop.ts). Absent: any
+   * drawing counts as the agent at work.
    */
   readonly waitingRow?: RegExp;
   /**

@@ -207,6 +207,15 @@ export const GEMINI_INPUT_BOX: InputBox = {
   ],
 };
 
+/**
+ * The spinner row Gemini CLI 0.61.0 animates while it waits on its model with nothing to show
+ * (its loading indicator: `⠇ Thinking... (esc to cancel, 2m 56s)`, or its retry phrases
+ * `This is taking a bit longer, we're still on it.` / `Trying to reach gemini-2.5-pro (Attempt
+ * 3/10)`), not while a thought's subject or a tool is shown: what the retry-loop rule lets move.
+ */
+export const GEMINI_WAITING_ROW: RegExp =
+  /^\s*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (?:Thinking\.\.\.|This is taking a bit longer, we['’]re still on it\.|Trying to reach \S+ \(Attempt \d+\/\d+\))(?: .*)?\(esc to cancel, [^)]*\)/;
+
 /** The Gemini CLI adapter. */
 export const gemini: Adapter = {
   name: "gemini",
@@ -226,6 +235,7 @@ export const gemini: Adapter = {
   submitKey: "\r",
   inputBox: GEMINI_INPUT_BOX,
   busyPattern: ESC_TO_CANCEL_SPINNER,
+  waitingRow: GEMINI_WAITING_ROW,
   // Its hooks need a root-owned settings file; its debug log tells the 429s it retries.
   debugLog: GEMINI_DEBUG_LOG,
 };

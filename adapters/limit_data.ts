@@ -34,6 +34,8 @@ export interface LimitMessage {
   kind?: LimitHit["kind"];
   /** Hard only: the agent stopped retrying when it shows this. */
   final?: boolean;
+  /** Transient only: the agent retries it without a bound of its own (the retry-loop rule). */
+  endless?: boolean;
   /** Where the agent draws it (each adapter names its surfaces). */
   surface: string;
   /** The text as shipped, fills as `${name}`. */
@@ -133,6 +135,14 @@ export function limitVetoes(agent: string, surface: string): readonly RegExp[] {
     _vetoes.set(key, vetoes);
   }
   return vetoes;
+}
+
+/**
+ * The messages on `surface` the agent retries without end (`endless`: Gemini CLI's capacity
+ * loop), as their patterns: a report of one starts the retry-loop rule.
+ */
+export function endlessRetries(agent: string, surface: string): readonly RegExp[] {
+  return surfaceMessages(agent, surface).filter((m) => m.endless).map((m) => m.re);
 }
 
 /** One surface's messages as detection uses them. */

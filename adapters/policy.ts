@@ -32,6 +32,15 @@ export const DEFAULT_HANDOFF_POLICY: Readonly<HandOffPolicy> = Object.freeze({
 });
 
 /**
+ * The retry-loop rule's default (src/detect/retry_loop.ts): an error the agent retries without end
+ * (Gemini CLI 0.61.0's capacity loop) hands off once nothing else happened for this many seconds.
+ * Gemini itself, with its errors shown in full, gives up on capacity after 2 silent retries (about
+ * 4 s) and asks the user; a minute is well past that and past a capacity blip, and it is far
+ * below the 10-20 minutes users report it looping (google-gemini/gemini-cli#26862).
+ */
+export const DEFAULT_RETRY_LOOP_SECONDS = 60;
+
+/**
  * True when `hit` should end the run and hand off: always for `usage`; for `rate` only when the agent
  * gave up (`final`), its stated wait reached the policy's threshold, it retried `maxAttempt` times,
  * or (no wait stated) the attempt reached `minAttempt`.

@@ -10,11 +10,17 @@
  * one of Gemini's own hard-quota messages (the `dialog` messages of adapters/limits/gemini.json). A retried 5xx, and every other
  * line (startup, memory discovery, dumps), is nothing. It carries no prompt or reply. Pure.
  *
+ * A capacity error (Code Assist's `MODEL_CAPACITY_EXHAUSTED`, "No capacity available for model
+ * …": the `log` messages of gemini.json marked `endless`) writes such a line for its two silent
+ * retries only; then Gemini retries it at once, without end and without a line (measured against
+ * the mock's `gemini-capacity` lane, 2026-12-05). Its event is a rate limit marked `endless`: the
+ * retry-loop rule (src/detect/retry_loop.ts) hands off once nothing else happens.
+ *
  * @module
  */
 import process from "node:process";
 import type { AgentDebugLog, ChannelCheck, ChannelEvent, ChannelParseOptions } from "../channel.ts";
-import { limitRules, surfaceMessages } from "../limit_data.ts";
+import { endlessRetries, limitRules, surfaceMessages } from "../limit_data.ts";
 import type { LimitRule } from "../screen_text.ts";
 
 // Gemini's own hard-quota words: its dialogs' and the `exhausted-*` texts of its error rows, not
@@ -26,6 +32,9 @@ const _OWN_HARD: readonly LimitRule[] = [
     .map((m) => ({ re: m.re, kind: m.kind ?? "usage" })),
 ];
 import { limitHit, matchRule, normalizeSpace } from "../screen_text.ts";
+
+// The errors Gemini retries without end (its capacity loop), from gemini.json's `log` surface.
+const _ENDLESS: readonly RegExp[] = endlessRetries("gemini", "log");
 
 /** The variable naming Gemini's debug-log file. */
 export const GEMINI_DEBUG_LOG_ENV = "GEMINI_DEBUG_LOG_FILE";
@@ -51,11 +60,26 @@ export function geminiDebugLine(text: string, opts: ChannelParseOptions): Channe
   const status = Number(m[2] ?? m[3] ?? NaN);
   const rest = normalizeSpace(m[4] ?? "").slice(0, 2000);
   const quota = /quota|RESOURCE_EXHAUSTED|\b429\b/i.test(rest);
-  if (!(status === 429 || (Number.isNaN(status) && quota && !/5xx/.test(entry[1])))) return [];
+  const endless = _ENDLESS.some((re) => re.test(rest));
+  if (
+    !(status === 429 || (Number.isNaN(status) && (quota || endless) && !/5xx/.test(entry[1])))
+  ) return [];
   const message = rest.replace(/\s*Retrying (?:after \d+ms|with backoff)\.*\s*$/, "") ||
     `${status} (retried)`;
   const after = _AFTER_MS.exec(rest);
   const base = { status: 429, code: "RESOURCE_EXHAUSTED" };
+  // Gemini retries it by itself, however long a reset its text states: not its own hard words.
+  if (endless) {
+    return [{
+      type: "limit",
+      ...limitHit("rate", message.replace(/\.$/, ""), opts, {
+        attempt,
+        ...(after ? { waitSeconds: Math.round(Number(after[1]) / 1000) } : {}),
+        endless: true,
+      }),
+      ...base,
+    }];
+  }
   const hard = matchRule(message, _OWN_HARD);
   if (hard?.kind === "usage") {
     return [{ type: "limit", ...limitHit("usage", message, opts), ...base }];

@@ -59,3 +59,32 @@ Deno.test("the debug log is off when the user names their own file", () => {
   assertEquals(check({}), null);
   assert(check({ GEMINI_DEBUG_LOG_FILE: "/home/me/gemini.log" })?.includes("/home/me/gemini.log"));
 });
+
+// Gemini CLI 0.61.0 against the mock's gemini-capacity lane (Code Assist's 429
+// MODEL_CAPACITY_EXHAUSTED), 2026-12-05: its two silent retries, verbatim; then it loops without a line.
+const CAPACITY = [
+  "[2026-12-05T05:14:37.824Z] [WARN] Attempt 1 failed: No capacity available for model " +
+  "gemini-2.5-pro on the server. Retrying after 1063ms...",
+  "[2026-12-05T05:14:38.898Z] [WARN] Attempt 2 failed: No capacity available for model " +
+  "gemini-2.5-pro on the server. Retrying after 3193ms...",
+];
+
+Deno.test("real Gemini 0.61.0 in its capacity loop: each silent retry an endless rate limit", () => {
+  const events = CAPACITY.flatMap((l) => geminiDebugLine(l, NOW));
+  assertEquals(
+    events.map((e) => e.type === "limit" && [e.kind, e.attempt, e.waitSeconds, e.endless]),
+    [["rate", 1, 1, true], ["rate", 2, 3, true]],
+  );
+  assert(events[0].type === "limit");
+  assertEquals(events[0].message, "No capacity available for model gemini-2.5-pro on the server");
+  // Gemini's own capacity words, however long a reset they state: it retries them by itself.
+  const own = geminiDebugLine(
+    "[2026-12-05T05:14:37.824Z] [WARN] Attempt 1 failed: You have exhausted your capacity on " +
+      "this model. Your quota will reset after 5s.. Retrying after 5930ms...",
+    NOW,
+  );
+  assertEquals(own.map((e) => e.type === "limit" && [e.kind, e.endless]), [["rate", true]]);
+  // A per-minute quota it retries is no endless retry.
+  const perMinute = read("per-minute-quota.log").flatMap((l) => geminiDebugLine(l, NOW));
+  assert(perMinute.every((e) => e.type === "limit" && !e.endless));
+});

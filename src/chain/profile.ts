@@ -56,6 +56,9 @@ export function profileByName(
       disabled: p.disabled,
       road: p.road ?? base.road,
       stallSeconds: p.stallSeconds ?? base.stallSeconds,
+      ...(p.retryLoopSeconds ?? base.retryLoopSeconds) !== undefined
+        ? { retryLoopSeconds: p.retryLoopSeconds ?? base.retryLoopSeconds }
+        : {},
       ...(p.handoffEarly ?? base.handoffEarly) !== undefined
         ? { handoffEarly: p.handoffEarly ?? base.handoffEarly }
         : {},

@@ -32,6 +32,19 @@ Deno.test("profileByName: a profile lays its settings over its agent's; an agent
   assertEquals(memberNames(c, ["claude", "codex"]), ["claude", "codex", "codex-mini"]);
 });
 
+Deno.test("profileByName: retryLoopSeconds is the profile's, else its agent's, else absent", () => {
+  const c = config({
+    agents: { gemini: { retryLoopSeconds: 30 } },
+    profiles: {
+      "gemini-key": { agent: "gemini", retryLoopSeconds: 0 },
+      "gemini-work": { agent: "gemini" },
+      "qwen-key": { agent: "qwen" },
+    },
+  });
+  const loop = (name: string) => profileByName(c, name, adapterByName)!.config.retryLoopSeconds;
+  assertEquals(["gemini-key", "gemini-work", "qwen-key"].map(loop), [0, 30, undefined]);
+});
+
 Deno.test("checkProfiles: each mistake is one line naming the profile", () => {
   const cases: [Record<string, unknown>, RegExp][] = [
     [{ profiles: { w: { agent: "clade" } } }, /profile "w" names the unknown agent "clade"/],

@@ -129,6 +129,7 @@ Examples:
             delivered: delivered ?? source.delivered,
             timeZone: opts.timeZone ?? meta?.timeZone,
             stallSeconds: meta?.stallSeconds,
+            retryLoopSeconds: meta?.retryLoopSeconds,
           };
           const report = rec.inputs
             ? replayInputs(adapter, rec.inputs, replayOpts)

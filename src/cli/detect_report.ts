@@ -88,6 +88,7 @@ export interface ReplayOptions {
   delivered?: string[];
   timeZone?: string;
   stallSeconds?: number;
+  retryLoopSeconds?: number;
 }
 
 /**
@@ -117,6 +118,7 @@ export function replayInputs(
     delivered: opts.delivered,
     timeZone: opts.timeZone,
     stallSeconds: opts.stallSeconds,
+    retryLoopSeconds: opts.retryLoopSeconds,
   }));
 }
 

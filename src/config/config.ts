@@ -33,13 +33,18 @@ export interface AgentConfig {
    * seconds without answering counts as limited and is handed off (Gemini and Qwen retry silently).
    */
   stallSeconds?: number;
+  /**
+   * The retry-loop rule: an error the agent retries without end (Gemini CLI's capacity loop) hands
+   * off once nothing else happened this many seconds; 0 turns it off; 60 when absent.
+   */
+  retryLoopSeconds?: number;
   /** `handoffEarly` for this agent (the top-level value when absent). */
   handoffEarly?: boolean;
 }
 
 /**
  * A named profile (`profiles.NAME`): the agent it runs, and settings that change it. Its `args` and
- * `env` are added to the agent's own; `bin`, `road`, `stallSeconds` and `disabled` replace them.
+ * `env` are added to the agent's own; `bin`, `road`, `stallSeconds`, `retryLoopSeconds` and `disabled` replace them.
  */
 export interface ProfileConfig extends AgentConfig {
   /** The agent's name (an adapter's, never another profile's). */
@@ -137,6 +142,15 @@ const _MEMBER_PROPERTIES: Record<string, Spec> = {
     max: 86_400,
     unit: "seconds",
   },
+  retryLoopSeconds: {
+    type: "number",
+    description: "Hand off when the agent keeps retrying an error it retries without end " +
+      "(Gemini CLI's capacity loop) and nothing else happens this long; 0 turns it off " +
+      "(60 when absent).",
+    min: 0,
+    max: 86_400,
+    unit: "seconds",
+  },
   handoffEarly: {
     type: "boolean",
     description: "handoffEarly for this agent (the top-level value when absent).",
@@ -182,7 +196,7 @@ export const CONFIG_SPEC: Spec = {
       values: {
         type: "object",
         description: "A profile: the agent it runs and what it changes. Its args and env are " +
-          "added to the agent's own settings; bin, road, stallSeconds and disabled replace them. " +
+          "added to the agent's own settings; bin, road, stallSeconds, retryLoopSeconds and disabled replace them. " +
           "${VAR} in an env value is read from your environment at launch, ~/ is your home.",
         required: ["agent"],
         properties: {

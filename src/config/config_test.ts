@@ -288,3 +288,26 @@ Deno.test("retention: the defaults, and a key set alone keeps the others' defaul
     keepDays: 3,
   });
 });
+
+Deno.test("retryLoopSeconds: absent (the rule's default), 0 turns it off, validated, per profile", () => {
+  const d = parseConfig({}, "/c.json", noEnv);
+  assertEquals(agentConfig(d, "gemini").retryLoopSeconds, undefined);
+  const c = parseConfig(
+    { agents: { gemini: { retryLoopSeconds: 0 }, qwen: { retryLoopSeconds: 120 } } },
+    "/c.json",
+    noEnv,
+  );
+  assertEquals(
+    [agentConfig(c, "gemini").retryLoopSeconds, agentConfig(c, "qwen").retryLoopSeconds],
+    [0, 120],
+  );
+  for (const v of [-1, 86_401, "60"]) {
+    const e = usageErrorOf(() =>
+      parseConfig({ agents: { gemini: { retryLoopSeconds: v } } }, "/c.json", noEnv)
+    );
+    assert(
+      e.message.includes('"agents.gemini.retryLoopSeconds" must be a number from 0 to 86400'),
+      e.message,
+    );
+  }
+});

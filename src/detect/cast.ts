@@ -30,6 +30,8 @@ export interface RecordingMeta {
   timeZone?: string;
   /** The stall rule's threshold, when on. */
   stallSeconds?: number;
+  /** The retry-loop rule's threshold, when configured (its default otherwise). */
+  retryLoopSeconds?: number;
   /** The uuldana that recorded it. */
   version?: string;
 }

@@ -28,7 +28,10 @@
  * - a channel report not worth a handoff by the policy (a rate limit still retried) is rejected,
  *   and it is the channel's word on the screen's rate limit at that attempt or an earlier one: the
  *   agent said it retries (OpenCode's and Kilo's `session.status` retry carries its wait, which
- *   their footer loses when it wraps: `[retrying in 1` / `#3]`), so the screen's is rejected too.
+ *   their footer loses when it wraps: `[retrying in 1` / `#3]`), so the screen's is rejected too;
+ * - a report of an error the agent retries without end (`LimitHit.endless`: Gemini's capacity
+ *   loop) is weighed by the retry-loop rule (retry_loop.ts): it acts once nothing but the agent's
+ *   waiting row has moved for `retryLoopSeconds` since the report.
  *
  * Pure: times are integer microseconds passed in, as in the Detector.
  *
@@ -40,6 +43,7 @@ import { BUSY_ROW } from "../../adapters/screen_text.ts";
 import type { Terminal } from "../vt/mod.ts";
 import { limitKey } from "./confirm.ts";
 import type { Decision, Verdict } from "./decision.ts";
+import { RetryLoop, type RetryLoopNews } from "./retry_loop.ts";
 import { earliest, microseconds as _us } from "./timed_input.ts";
 
 /** Output this recent means the agent is still drawing: working, not stopped on a limit. */
@@ -84,6 +88,8 @@ export interface ChannelRulesHost {
   record(decision: Decision): void;
   /** Ends the run on `hit` at `atMs`. */
   reach(hit: LimitHit, atMs: number): Verdict;
+  /** The retry-loop rule's threshold in seconds (0: off). */
+  readonly retryLoopSeconds: number;
 }
 
 /** One run's channel rules. See the module documentation. */
@@ -134,14 +140,17 @@ export class ChannelRules {
    * machine), not a change.
    */
   #passing: { screen: string | null; sinceUs: number } | null = null;
+  /** An error the agent retries without end, watched until something else happens. */
+  readonly #loop: RetryLoop;
 
   constructor(host: ChannelRulesHost) {
     this.#host = host;
+    this.#loop = new RetryLoop(host.retryLoopSeconds, host.adapter.waitingRow);
   }
 
   /** When {@link weigh} is due (µs), or null. */
   get dueUs(): number | null {
-    return this.#dueUs;
+    return earliest(this.#dueUs, this.#loop.dueUs);
   }
 
   /** A limit the agent reported waits for the screen. */
@@ -157,11 +166,13 @@ export class ChannelRules {
   /** The Detector looked at the screen (`lines`) at `t` (µs): when its waiting row alone moves. */
   looked(t: number, lines: readonly string[]): void {
     this.#stillAt(t, lines);
+    this.#loopNews(this.#loop.looked(t, lines), t);
   }
 
   /** No more looks: nothing is due. */
   cancel(): void {
     this.#dueUs = null;
+    this.#loop.cancel();
   }
 
   /** The channel said `event` at `t` (µs; already recorded). */
@@ -242,6 +253,11 @@ export class ChannelRules {
     this.#dueUs = null;
     const atMs = t / 1000;
     const offset = this.#host.offset();
+    const looping = this.#loopNews(
+      this.#loop.due(t, this.#host.terminal.logicalScreenLines()),
+      t,
+    );
+    if (looping) return looping;
     if (this.#held && t - this.#held.sinceUs >= _us(CHANNEL_WORD_MS)) {
       const hit = this.#held.hit;
       this.#held = null;
@@ -355,11 +371,45 @@ export class ChannelRules {
     });
   }
 
+  // Records what the retry-loop rule says at `t` (µs); its verdict when the loop acts.
+  #loopNews(news: RetryLoopNews | null, t: number): Verdict | null {
+    if (!news) return null;
+    const at = { atMs: t / 1000, offset: this.#host.offset(), source: "channel" as const };
+    const seconds = this.#host.retryLoopSeconds;
+    switch (news.type) {
+      case "watching":
+        this.#host.record({
+          ...at,
+          verdict: "waiting",
+          hit: news.hit,
+          retryInMs: seconds * 1000,
+          why: `an error the agent retries without end: handed off if nothing but its waiting ` +
+            `row moves for ${seconds} s (retryLoopSeconds)`,
+        });
+        return null;
+      case "went-on":
+        this.#host.record({ ...at, verdict: "rejected", hit: news.hit, why: news.why });
+        return null;
+      case "looping":
+        this.#host.record({
+          ...at,
+          verdict: "acted",
+          hit: news.hit,
+          why: `the agent retried it ${news.seconds} s with nothing else on its screen ` +
+            "(retryLoopSeconds): the work stands still",
+        });
+        return this.#host.reach(news.hit, t / 1000);
+    }
+  }
+
   // A limit the agent reported at `t` (µs).
   #reportedLimit(event: Extract<ChannelEvent, { type: "limit" }>, t: number): Verdict | null {
     const { type: _type, status: _status, code: _code, turn: _turn, ...hit } = event;
     const atMs = t / 1000;
     const at = { atMs, offset: this.#host.offset(), source: "channel" as const, hit };
+    // An endless retry is the retry-loop rule's, whatever wait or attempt it states.
+    const loop = this.#loop.heard(hit, t, this.#host.terminal.logicalScreenLines());
+    if (loop || (hit.endless && this.#loop.watching)) return this.#loopNews(loop, t);
     if (!this.#host.handOff(hit)) {
       this.#host.record({
         ...at,

@@ -36,7 +36,7 @@
  */
 import type { Adapter, LimitHit } from "../../adapters/adapter.ts";
 import type { ChannelEvent } from "../../adapters/channel.ts";
-import { shouldHandOff } from "../../adapters/policy.ts";
+import { DEFAULT_RETRY_LOOP_SECONDS, shouldHandOff } from "../../adapters/policy.ts";
 import { busySeconds } from "../../adapters/stall.ts";
 import { Terminal } from "../vt/mod.ts";
 import { ChannelRules } from "./channel_rules.ts";
@@ -71,6 +71,11 @@ export interface DetectorOptions {
   handOff?: (hit: LimitHit) => boolean;
   /** The stall rule's threshold in seconds (off when undefined). */
   stallSeconds?: number;
+  /**
+   * The retry-loop rule's threshold in seconds (retry_loop.ts): default
+   * {@link DEFAULT_RETRY_LOOP_SECONDS}, 0 turns it off.
+   */
+  retryLoopSeconds?: number;
   /** Wall-clock time (epoch ms) of time 0: shown reset times are read against it plus the input's time. */
   startedAt: number;
   /** IANA zone for reset times shown without one (default: this process's). */
@@ -145,6 +150,7 @@ export class Detector {
       record: (decision) => this.#record(decision),
       reach: (hit, atMs) =>
         this.#reach({ kind: "limit", hit, atMs, offset: this.#offset, lines: [] }),
+      retryLoopSeconds: opts.retryLoopSeconds ?? DEFAULT_RETRY_LOOP_SECONDS,
     });
   }
 

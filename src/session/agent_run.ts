@@ -84,6 +84,8 @@ export interface AgentRunOptions {
    * no answer, counts as a limit.
    */
   stallSeconds?: number;
+  /** The retry-loop rule's threshold (src/detect/retry_loop.ts; its default when undefined). */
+  retryLoopSeconds?: number;
   /**
    * The agent's structured channel, turned on at launch (its relay, the adapter's declaration,
    * the opening prompts uuldana gave it); `{ off }`: it has one, but not for this launch, and why.
@@ -175,6 +177,7 @@ export class AgentRun {
       delivered: opts.delivered,
       handOff: opts.shouldHandOff ?? ((h) => h.kind === "usage"),
       stallSeconds: opts.stallSeconds,
+      retryLoopSeconds: opts.retryLoopSeconds,
       startedAt: this.#startedAt,
     });
     this.#quiet = new QuietDetector(performance.now(), { quietMs: opts.quietMs ?? 1500 });
@@ -590,12 +593,13 @@ export class AgentRun {
 
   /** Records the output to a file beside the journal; without one the run goes on unrecorded. */
   #startRecording(): CastRecording {
-    const { journal, cols, rows, adapter, stallSeconds } = this.#opts;
+    const { journal, cols, rows, adapter, stallSeconds, retryLoopSeconds } = this.#opts;
     const header = castHeaderLine(cols, rows, {
       agent: adapter.name,
       startedAt: this.#startedAt,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       ...(stallSeconds !== undefined ? { stallSeconds } : {}),
+      ...(retryLoopSeconds !== undefined ? { retryLoopSeconds } : {}),
       version: denoJson.version,
     }, Deno.env.get("TERM") ?? "xterm-256color");
     let path = "of this run";

@@ -65,6 +65,7 @@ export function replayOptions(
     startedAt: overrides.startedAt ?? rec.startedAt,
     timeZone: overrides.timeZone ?? meta?.timeZone,
     stallSeconds: meta?.stallSeconds,
+    retryLoopSeconds: meta?.retryLoopSeconds,
     delivered: overrides.delivered ?? rec.delivered,
   };
 }

@@ -22,8 +22,8 @@
  * `anthropic-seven-day`, `anthropic-seven-day-opus`, `anthropic-overage`, `anthropic-overloaded`
  * (529), `anthropic-credit-low`, `anthropic-org-disabled`, `codex-usage-plus` (and `-pro`,
  * `-free`, `-team`), `codex-credits-depleted`, `codex-rate-limit`, `gemini-per-day`,
- * `gemini-per-minute`, `gemini-capacity`, `chat-insufficient-quota`, `chat-rate-limit`,
- * `chat-503`. A lane answers only on its own API (the others answer normally) and only the agent's
+ * `gemini-per-minute`, `gemini-capacity`, `gemini-capacity-blip` (clears on the seventh try),
+ * `chat-insufficient-quota`, `chat-rate-limit`, `chat-503`. A lane answers only on its own API (the others answer normally) and only the agent's
  * account; a lane with `clearAfter: N` answers its first N model requests with the error, then
  * normally (a transient error that clears on try N+1). `/__mock/ok` ends the lane.
  *

@@ -95,6 +95,7 @@ export async function launch(
       checkSwitch: (name) => switchProblem(chain, start.member.name, name),
       listAgents: () => agentList(chain, start.member.name),
       stallSeconds: cfg.stallSeconds,
+      retryLoopSeconds: cfg.retryLoopSeconds,
       channel: runChannelSetup(adapter, channel, launch),
       debugLog: debugLog ? ("setup" in debugLog ? debugLog.setup : debugLog) : undefined,
       status: opts.status,
