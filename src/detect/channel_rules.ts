@@ -77,6 +77,39 @@ export interface ChannelRulesHost {
   reach(hit: LimitHit, atMs: number): Verdict;
 }
 
+/** A limit the agent reported that the screen has not backed yet. */
+export interface ReportedLimit {
+  hit: LimitHit;
+  sinceUs: number;
+  inTurn: boolean;
+  /**
+   * The screen without its waiting row when the report came (`Adapter.waitingRow`; only for a
+   * report of the provider's own error, one with its code): the agent retrying that error
+   * changes nothing else.
+   */
+  still: string | null;
+  /**
+   * Reported of the provider's own error while no turn was open (a background call of the
+   * agent's met the quota): the next turn uuldana sees start adopts it, its screen with the
+   * waiting row taken as the one to compare once it shows.
+   */
+  adopt?: boolean;
+}
+
+/** What {@link ChannelRules} hold, as JSON data. */
+export interface ChannelRulesState {
+  heard: boolean;
+  turns: string[];
+  notLimit: ChannelError | null;
+  reported: ReportedLimit | null;
+  held: { hit: LimitHit; sinceUs: number } | null;
+  vetoed: string | null;
+  retrying: number | null;
+  retryRejected: string;
+  dueUs: number | null;
+  still: { screen: string | null; sinceUs: number };
+}
+
 /** One run's channel rules. See the module documentation. */
 export class ChannelRules {
   readonly #host: ChannelRulesHost;
@@ -87,23 +120,7 @@ export class ChannelRules {
   /** The channel called this turn's failure an error, not a limit (until the next turn). */
   #notLimit: ChannelError | null = null;
   /** A limit the agent reported that the screen has not backed yet. */
-  #reported: {
-    hit: LimitHit;
-    sinceUs: number;
-    inTurn: boolean;
-    /**
-     * The screen without its waiting row when the report came (`Adapter.waitingRow`; only for a
-     * report of the provider's own error, one with its code): the agent retrying that error
-     * changes nothing else.
-     */
-    still: string | null;
-    /**
-     * Reported of the provider's own error while no turn was open (a background call of the
-     * agent's met the quota): the next turn uuldana sees start adopts it, its screen with the
-     * waiting row taken as the one to compare once it shows.
-     */
-    adopt?: boolean;
-  } | null = null;
+  #reported: ReportedLimit | null = null;
   /** A limit the screen confirmed, waiting for the channel's word. */
   #held: { hit: LimitHit; sinceUs: number } | null = null;
   /** A screen limit the channel vetoed: not acted on while it stays. */
@@ -122,6 +139,37 @@ export class ChannelRules {
 
   constructor(host: ChannelRulesHost) {
     this.#host = host;
+  }
+
+  /** What the rules hold, as JSON data (a detector's saved state, detector_state.ts). */
+  save(): ChannelRulesState {
+    return structuredClone({
+      heard: this.#heard,
+      turns: [...this.#turns],
+      notLimit: this.#notLimit,
+      reported: this.#reported,
+      held: this.#held,
+      vetoed: this.#vetoed,
+      retrying: this.#retrying,
+      retryRejected: this.#retryRejected,
+      dueUs: this.#dueUs,
+      still: this.#still,
+    });
+  }
+
+  /** Puts back what {@link save} returned (on new rules). */
+  restore(state: ChannelRulesState): void {
+    const s = structuredClone(state);
+    this.#heard = s.heard;
+    for (const turn of s.turns) this.#turns.add(turn);
+    this.#notLimit = s.notLimit;
+    this.#reported = s.reported;
+    this.#held = s.held;
+    this.#vetoed = s.vetoed;
+    this.#retrying = s.retrying;
+    this.#retryRejected = s.retryRejected;
+    this.#dueUs = s.dueUs;
+    this.#still = s.still;
   }
 
   /** When {@link weigh} is due (µs), or null. */

@@ -39,7 +39,8 @@ import type { ChannelEvent } from "../../adapters/channel.ts";
 import { shouldHandOff } from "../../adapters/policy.ts";
 import { busySeconds } from "../../adapters/stall.ts";
 import { Terminal } from "../vt/mod.ts";
-import { ChannelRules } from "./channel_rules.ts";
+import { ChannelRules, type ChannelRulesState } from "./channel_rules.ts";
+import type { TerminalState } from "../vt/mod.ts";
 import { LimitConfirmation, limitKey } from "./confirm.ts";
 import { ProgramStatus, STATUS_HOLD_MS } from "./program_status.ts";
 import { OSC7501 } from "../../adapters/channels/osc7501.ts";
@@ -79,6 +80,34 @@ export interface DetectorOptions {
   lookEveryMs?: number;
   quietMs?: number;
   settleMs?: number;
+}
+
+/**
+ * A detector's whole state as JSON data, saved between two inputs: a replay that begins with a
+ * detector restored from it (`Detector.resume`) and is fed the inputs that followed decides what
+ * the live detector decided. A long run's recording keeps one at the start of each recent part.
+ */
+export interface DetectorState {
+  v: 1;
+  terminal: TerminalState;
+  nowUs: number;
+  lastOutputUs: number;
+  /** null: no look yet (-Infinity, which JSON cannot carry). */
+  lastLookUs: number | null;
+  lookDueUs: number | null;
+  confirmDueUs: number | null;
+  offset: number;
+  verdict: Verdict | null;
+  done: boolean;
+  seenKey: string | null;
+  warningKey: string | null;
+  altLines: string[];
+  recorded: number;
+  dropped: number;
+  rules: ChannelRulesState;
+  status: { state: string | null; errored: boolean } | null;
+  statusHold: { sinceUs: number; over: boolean } | null;
+  confirm: ReturnType<LimitConfirmation["save"]>;
 }
 
 const _SEEN_DIGITS = /\d+/g;
@@ -146,6 +175,64 @@ export class Detector {
       reach: (hit, atMs) =>
         this.#reach({ kind: "limit", hit, atMs, offset: this.#offset, lines: [] }),
     });
+  }
+
+  /**
+   * A detector made with `opts` (those of the run saved) and put in `state`: it goes on as the
+   * saved one did. Decisions taken before the state was saved are not repeated.
+   */
+  static resume(opts: DetectorOptions, state: DetectorState): Detector {
+    const d = new Detector({ ...opts, cols: state.terminal.cols, rows: state.terminal.rows });
+    d.terminal.restoreState(state.terminal);
+    d.#nowUs = state.nowUs;
+    d.#lastOutputUs = state.lastOutputUs;
+    d.#lastLookUs = state.lastLookUs ?? -Infinity;
+    d.#lookDueUs = state.lookDueUs;
+    d.#confirmDueUs = state.confirmDueUs;
+    d.#offset = state.offset;
+    d.#verdict = structuredClone(state.verdict);
+    d.#done = state.done;
+    d.#seenKey = state.seenKey;
+    d.#warningKey = state.warningKey;
+    d.#altLines = [...state.altLines];
+    d.#recorded = state.recorded;
+    d.#dropped = state.dropped;
+    d.#rules.restore(state.rules);
+    if (d.#status && state.status) d.#status.restore(state.status);
+    d.#statusHold = state.statusHold ? { ...state.statusHold } : null;
+    d.#confirm.restore(state.confirm);
+    return d;
+  }
+
+  /**
+   * The whole state as JSON data (see {@link DetectorState}), or null while the terminal is in
+   * the middle of a sequence or a character (save after a later input). Costs a copy of the
+   * screen and scrollback: for a recording's segment starts, not for every input.
+   */
+  saveState(): DetectorState | null {
+    const terminal = this.terminal.saveState();
+    if (terminal === null) return null;
+    return {
+      v: 1,
+      terminal,
+      nowUs: this.#nowUs,
+      lastOutputUs: this.#lastOutputUs,
+      lastLookUs: Number.isFinite(this.#lastLookUs) ? this.#lastLookUs : null,
+      lookDueUs: this.#lookDueUs,
+      confirmDueUs: this.#confirmDueUs,
+      offset: this.#offset,
+      verdict: structuredClone(this.#verdict),
+      done: this.#done,
+      seenKey: this.#seenKey,
+      warningKey: this.#warningKey,
+      altLines: [...this.#altLines],
+      recorded: this.#recorded,
+      dropped: this.#dropped,
+      rules: this.#rules.save(),
+      status: this.#status?.save() ?? null,
+      statusHold: this.#statusHold ? { ...this.#statusHold } : null,
+      confirm: this.#confirm.save(),
+    };
   }
 
   /** Output bytes read so far (the offset decisions are made at). */
