@@ -11,8 +11,8 @@ import { UsageError, UuldanaError } from "../errors.ts";
 import { unknownAgentError } from "../chain/member.ts";
 import { adapterByName, adapterNames } from "../../adapters/registry.ts";
 import { LIMIT_QUIET_MS, LIMIT_SETTLE_MS } from "../detect/confirm.ts";
-import { readRecording, type Recording } from "../session/recording_read.ts";
-import { compareDecisions, type RunRecording, runRecording } from "../session/replay_run.ts";
+import { readRecording, type Recording, spanInputs } from "../session/recording_read.ts";
+import { compareRunReplay, type RunRecording, runRecording } from "../session/replay_run.ts";
 import { openContext } from "../context.ts";
 import type { Journal } from "../journal/journal.ts";
 import { looksLikeRun, runFromArgument } from "./run_arg.ts";
@@ -130,21 +130,24 @@ Examples:
             timeZone: opts.timeZone ?? meta?.timeZone,
             stallSeconds: meta?.stallSeconds,
           };
-          const report = rec.inputs
-            ? replayInputs(adapter, rec.inputs, replayOpts)
+          // A long run's recording replays from the state saved at its most recent part.
+          const inputs = spanInputs(rec);
+          const report = inputs
+            ? replayInputs(adapter, inputs, replayOpts, rec.span.from ?? undefined)
             : untimedReport(adapter, rec.bytes, replayOpts);
+          if (rec.span.from) report.fromMs = rec.span.from.nowUs / 1000;
           if (rec.truncated) report.truncated = true;
           // Compared with what the run decided, when it kept a decision log and replays as it ran.
           if (
             source.run && rec.format === "cast" && !opts.agent && !opts.now && !opts.timeZone &&
             !delivered
           ) {
-            const live = source.run.live;
-            const cut = report.ending === "cut" || rec.truncated;
-            report.live = {
-              decisions: live,
-              ...compareDecisions(report.decisions ?? [], live, cut),
-            };
+            const { live, ...comparison } = compareRunReplay(
+              source.run,
+              report.decisions ?? [],
+              report.ending ?? "cut",
+            );
+            report.live = { decisions: live, ...comparison };
           }
           if (!opts.decisions && !opts.json) delete report.decisions;
           reports.push(report);

@@ -602,7 +602,8 @@ export class Detector {
   }
 
   #record(decision: Decision): void {
-    if (this.#recorded >= MAX_DECISIONS) {
+    // The record of a verdict is kept past the bound: a long run's last decision is its point.
+    if (this.#recorded >= MAX_DECISIONS && decision.verdict !== "acted") {
       this.#dropped++;
       return;
     }

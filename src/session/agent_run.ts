@@ -568,14 +568,23 @@ export class AgentRun {
       path = journal.startOutput(this.runId, { cols, rows }, undefined, this.#opts.delivered);
       const file = RecordingFile.create(path);
       this.#recordingFile = file;
-      return new CastRecording((member) => {
+      // Said once: the recording stops at this member (or this part).
+      const told = <T>(write: () => T): T => {
         try {
-          file.append(member);
+          return write();
         } catch (e) {
-          stopped(e); // the recording stops at this member: said once
+          stopped(e);
           throw e;
         }
-      }, header);
+      };
+      return new CastRecording(
+        {
+          append: (member) => told(() => file.append(member)),
+          rotate: () => told(() => file.rotate()),
+        },
+        header,
+        { state: () => this.#detector.saveState() },
+      );
     } catch (e) {
       stopped(e);
       const unrecorded = new CastRecording(() => {}, header);
