@@ -234,6 +234,10 @@ function _readme(run: RunRow, redactor: Redactor): Uint8Array {
       `made ${new Date().toISOString()} by uuldana ${buildInfo().version}\n\n${CONTENTS}\n\n` +
       `This bundle: ${c.secrets} secrets replaced, ${c.leftOut} channel prompts/replies left out, ` +
       `${c.rawEvents} exact-bytes events left out of the recording; ` +
+      (c.states
+        ? `${c.states} saved detector states left out of it (they hold the screen in a form ` +
+          "the redactor cannot read; replay.json was made from them where the bundle was made); "
+        : "") +
       (redactor.conversation
         ? "with the conversation (redacted).\n"
         : "without the conversation (no handoff text, no typed turns).\n"),
