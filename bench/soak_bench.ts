@@ -15,11 +15,12 @@
  *   the same decisions as the run made (from the recording's most recent part).
  *
  * Run: tools/deno.sh run -A bench/soak_bench.ts [--turns N] [--turn-bytes N] [--keep]
+ *   [--uuldana DIR] (DIR: another checkout, e.g. main's, run instead of this one)
  *
  * @module
  */
 import { join } from "node:path";
-import { UULDANA } from "../tests/_paths.ts";
+import { UULDANA, uuldanaFrom } from "../tests/_paths.ts";
 import { Journal, JOURNAL_FILE } from "../src/journal/journal.ts";
 import { recordingPartPaths } from "../src/journal/recording_file.ts";
 import { runConversation } from "../src/handoff/prepare.ts";
@@ -33,6 +34,9 @@ const arg = (name: string, fallback: number) => {
 const TURNS = arg("--turns", 2000);
 const TURN_BYTES = arg("--turn-bytes", 256 * 1024);
 const KEEP = Deno.args.includes("--keep");
+// `--uuldana DIR`: another checkout's uuldana (e.g. main's worktree) runs the same soak.
+const otherAt = Deno.args.indexOf("--uuldana");
+const RUN: readonly string[] = otherAt >= 0 ? uuldanaFrom(Deno.args[otherAt + 1]) : UULDANA;
 
 const dir = Deno.makeTempDirSync({ prefix: "uuldana-soak-" });
 const home = join(dir, "home");
@@ -59,7 +63,7 @@ Deno.writeTextFileSync(
   }),
 );
 
-const [cmd, ...args] = UULDANA;
+const [cmd, ...args] = RUN;
 const child = new Deno.Command(cmd, {
   args: [...args, "run", "claude", "--cols", "120", "--rows", "40"],
   cwd: dir,

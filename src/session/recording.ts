@@ -34,7 +34,7 @@ import type { TimedInput } from "../detect/timed_input.ts";
 export const DEFAULT_RECORDING_BYTES = 4 * 1024 * 1024;
 
 /** Least output (bytes) between two saved states, whatever the compression makes of it. */
-export const MIN_OUTPUT_PER_STATE = 4 * 1024 * 1024;
+export const MIN_OUTPUT_PER_STATE = 1024 * 1024;
 
 const _BLOCK = 256 * 1024;
 const _encoder = new TextEncoder();
