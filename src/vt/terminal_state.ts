@@ -5,23 +5,34 @@
  * again is kept: every cell (code point, width, combined text) and wrap flag of both buffers and
  * the scrollback, cursors, margins, tab stops, saved cursor, charsets, modes, title. Caches (the
  * REP memo, the erase bookkeeping) are not: a restored terminal rebuilds them. A state is saved
- * only between sequences (the parser at rest). Cells are base64 of their `Uint32Array` in the
- * machine's byte order (little-endian everywhere Deno runs).
+ * only between sequences (the parser at rest). A row's cells are kept as text, one UTF-16 unit a
+ * cell, with the few cells text cannot carry beside it: a saved state is about the size of the
+ * screen and scrollback's text, and it is made in a few milliseconds.
  *
  * @module
  */
 import type { Interpreter } from "./interpreter.ts";
-import { Line } from "./line.ts";
+import { CP_MASK, Line, NULL_CELL } from "./line.ts";
 import type { Modes } from "./modes.ts";
 import type { Parser } from "./parser.ts";
 import type { ScreenBuffer } from "./buffer.ts";
 import { charsetFinal, charsetFor } from "./charsets.ts";
 
-/** One row: its cells (absent: all erased), wrap flag, combined texts by column. */
+/**
+ * One row: its cells as text up to the last one not erased (the rest are erased), its wrap flag,
+ * the cells text cannot carry, its combined texts by column.
+ */
 export interface LineState {
-  c?: string;
   /** Width in cells (rows of the scrollback may be narrower or wider than the screen). */
   n: number;
+  /**
+   * One UTF-16 unit per cell: a plain cell (one BMP character of width 1) as its character, an
+   * erased cell as U+0001 (never printed: controls are executed), any other as U+0001 with its
+   * value in `e`.
+   */
+  s?: string;
+  /** Cells `s` cannot carry (wide halves, astral and combined characters): column, value… */
+  e?: number[];
   w?: 1;
   t?: Record<string, string>;
 }
@@ -147,12 +158,34 @@ function _restoreBuffer(buf: ScreenBuffer, state: BufferState): void {
   buf.savedCharset = state.savedCharset === null ? null : charsetFor(state.savedCharset) ?? null;
 }
 
+// A scratch row of UTF-16 units, grown to the widest row saved.
+let _units = new Uint16Array(256);
+
 function _saveLine(line: Line): LineState {
   const state: LineState = { n: line.cells.length };
   if (line.wrapped) state.w = 1;
   if (!line.dirty) return state;
   const cells = line.cells;
-  state.c = _base64(new Uint8Array(cells.buffer, cells.byteOffset, cells.byteLength));
+  let end = cells.length;
+  while (end > 0 && cells[end - 1] === NULL_CELL) end--;
+  if (end > 0) {
+    if (_units.length < end) _units = new Uint16Array(end);
+    let extra: number[] | null = null;
+    for (let x = 0; x < end; x++) {
+      const cell = cells[x];
+      const cp = cell & CP_MASK;
+      if (
+        cell === (cp | NULL_CELL) && cp >= 0x20 && cp <= 0xffff && (cp < 0xd800 || cp > 0xdfff)
+      ) {
+        _units[x] = cp;
+      } else {
+        _units[x] = 1;
+        if (cell !== NULL_CELL) (extra ??= []).push(x, cell);
+      }
+    }
+    state.s = String.fromCharCode.apply(null, _units.subarray(0, end) as unknown as number[]);
+    if (extra) state.e = extra;
+  }
   if (line.combined !== null) {
     const texts: Record<string, string> = {};
     let any = false;
@@ -171,59 +204,18 @@ function _saveLine(line: Line): LineState {
 function _restoreLine(state: LineState): Line {
   const line = new Line(state.n);
   line.wrapped = state.w === 1;
-  if (state.c !== undefined) {
-    const bytes = _unbase64(state.c);
-    const cells = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
-    line.cells.set(cells.subarray(0, state.n));
-    line.dirty = true;
+  const cells = line.cells;
+  if (state.s !== undefined) {
+    const s = state.s;
+    for (let x = 0; x < s.length && x < cells.length; x++) {
+      const unit = s.charCodeAt(x);
+      if (unit !== 1) cells[x] = unit | NULL_CELL;
+    }
+    const e = state.e ?? [];
+    for (let k = 0; k + 1 < e.length; k += 2) if (e[k] < cells.length) cells[e[k]] = e[k + 1];
   }
+  // As the saved line was: a line that may hold content is erased by a reset.
+  line.dirty = true;
   if (state.t) line.restoreTexts(state.t);
   return line;
-}
-
-const _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const _B64_CODES = Uint8Array.from(_B64, (c) => c.charCodeAt(0));
-const _B64_VALUES = new Uint8Array(128);
-for (let i = 0; i < 64; i++) _B64_VALUES[_B64_CODES[i]] = i;
-const _latin1 = new TextDecoder("utf-8");
-
-// Base64 by table (no `node:` module in the VT; btoa of a string built per byte is 10x slower).
-function _base64(bytes: Uint8Array): string {
-  const n = bytes.length;
-  const out = new Uint8Array(Math.ceil(n / 3) * 4);
-  let o = 0;
-  let i = 0;
-  for (; i + 2 < n; i += 3) {
-    const v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out[o++] = _B64_CODES[v >> 18];
-    out[o++] = _B64_CODES[(v >> 12) & 63];
-    out[o++] = _B64_CODES[(v >> 6) & 63];
-    out[o++] = _B64_CODES[v & 63];
-  }
-  if (i < n) {
-    const v = (bytes[i] << 16) | ((i + 1 < n ? bytes[i + 1] : 0) << 8);
-    out[o++] = _B64_CODES[v >> 18];
-    out[o++] = _B64_CODES[(v >> 12) & 63];
-    out[o++] = i + 1 < n ? _B64_CODES[(v >> 6) & 63] : 61;
-    out[o++] = 61;
-  }
-  return _latin1.decode(out);
-}
-
-function _unbase64(text: string): Uint8Array {
-  let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === 61) end--;
-  const out = new Uint8Array(Math.floor((end * 3) / 4));
-  let o = 0;
-  let acc = 0;
-  let bits = 0;
-  for (let i = 0; i < end; i++) {
-    acc = (acc << 6) | _B64_VALUES[text.charCodeAt(i) & 127];
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[o++] = (acc >> bits) & 255;
-    }
-  }
-  return out;
 }

@@ -52,7 +52,7 @@ Deno.test("hostile streams restore exactly too", () => {
 
 Deno.test("the alternate screen, margins, tabs, charsets, saved cursor and modes are kept", () => {
   const setup = "line one\r\nline two\x1b[?2004h\x1b[?1049h\x1b[5;10r\x1b[3g\x1bH\x1b(0" +
-    "\x1b[7;3Hqqq\x1b7\x1b[?6h\x1b]0;title\x07e\u0301\u4e2d";
+    "\x1b[7;3Hqqq\x1b7\x1b[?6h\x1b]0;title\x07e\u0301\u4e2d\u{1f600}\x01";
   const rest = "\x1b8x\tq\x1b[1;1Hmore\x1b[?1049l\x1b(Bdone\x1b[10b";
   const opts = { cols: 40, rows: 12, scrollback: 50 };
   const live = new Terminal(opts);
