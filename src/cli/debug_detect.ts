@@ -12,6 +12,7 @@ import { unknownAgentError } from "../chain/member.ts";
 import { adapterByName, adapterNames } from "../../adapters/registry.ts";
 import { LIMIT_QUIET_MS, LIMIT_SETTLE_MS } from "../detect/confirm.ts";
 import { readRecording, type Recording, spanInputs } from "../session/recording_read.ts";
+import { readRecordingFiles, recordingPartPaths } from "../journal/recording_file.ts";
 import { compareRunReplay, type RunRecording, runRecording } from "../session/replay_run.ts";
 import { openContext } from "../context.ts";
 import type { Journal } from "../journal/journal.ts";
@@ -183,7 +184,9 @@ function _runSource(journal: Journal, value: string): _Source {
 }
 
 async function _fileSource(file: string, cols: number, rows: number): Promise<_Source> {
-  const bytes = await _read(file);
+  let bytes = await _read(file);
+  // A long run's recording file: its recent parts beside it are read after it.
+  if (recordingPartPaths(file).some((p) => existsSync(p))) bytes = readRecordingFiles(file);
   const base = file.replace(/\.(raw|gz)$/, "");
   const timing = await Deno.readTextFile(`${base}.timing`).catch(() => undefined);
   let recording: Recording;

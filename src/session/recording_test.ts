@@ -3,7 +3,7 @@ import { gunzipSync } from "node:zlib";
 import { castHeaderLine } from "../detect/cast.ts";
 import type { TimedInput } from "../detect/timed_input.ts";
 import { Utf8Segmenter } from "../detect/utf8_segments.ts";
-import { CastRecording } from "./recording.ts";
+import { CastRecording, DEFAULT_RECORDING_BYTES, MIN_OUTPUT_PER_STATE } from "./recording.ts";
 import { readRecording, spanInputs } from "./recording_read.ts";
 import { adapterByName } from "../../adapters/registry.ts";
 import { claudeScreen } from "../../adapters/_limit_screens_test_util.ts";
@@ -268,6 +268,43 @@ Deno.test("a run killed while it records a recent part still reads and replays f
     assertEquals(replayed.offset, detector.offset);
     assertEquals(replayed.ending, "cut");
     file.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("with the default bound, a limit that comes after the first 4 MB is replayed to the same decision", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    // ~7 MB of output that compresses badly (base64 of random bytes): past 4 MB compressed.
+    const random = rng(11);
+    const row = new Uint8Array(75);
+    let text = "";
+    while (text.length < 7_000_000) {
+      for (let i = 0; i < row.length; i++) row[i] = Math.floor(random() * 256);
+      text += btoa(String.fromCharCode(...row)) + "\r\n";
+    }
+    text += "\x1b[H\x1b[2J" +
+      claudeScreen(["  ⎿  You've hit your session limit · resets 3:01am (UTC)"], "menu").join(
+        "\r\n",
+      );
+    const path = `${dir}/run-3.cast.gz`;
+    const live = longRun(path, enc.encode(text), {
+      maxBytes: DEFAULT_RECORDING_BYTES,
+      minOutput: MIN_OUTPUT_PER_STATE,
+    });
+    assertEquals(live.verdict?.kind, "limit");
+    const total = [path, ...recordingPartPaths(path)].reduce(
+      (n, p) => n + Deno.statSync(p).size,
+      0,
+    );
+    assert(total <= DEFAULT_RECORDING_BYTES, `${total} bytes kept`);
+    const read = readRecording(readRecordingFiles(path), { cols: 1, rows: 1 });
+    const from = read.span.from!;
+    assert(from.offset > 4_000_000, `the replay begins past the first 4 MB (${from.offset})`);
+    const replayed = replay(spanInputs(read)!, RUN_OPTS, from);
+    assertEquals(replayed.verdict, live.verdict);
+    assertEquals(replayed.decisions, live.decisions.slice(from.recorded));
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
