@@ -235,6 +235,15 @@ export class Detector {
     };
   }
 
+  /**
+   * A limit is pending: seen and waiting to be confirmed, held for the agent's status or its
+   * channel's word. A look may act on it without more input.
+   */
+  get limitPending(): boolean {
+    return this.#confirm.pending !== null || this.#confirmDueUs !== null ||
+      this.#rules.dueUs !== null || this.#statusHold !== null;
+  }
+
   /** Output bytes read so far (the offset decisions are made at). */
   get offset(): number {
     return this.#offset;

@@ -345,6 +345,8 @@ export class AgentRun {
   /** Journals the detector's new decision records, then acts on its verdict, if it reached one. */
   #act(verdict: Verdict | null): void {
     this.#journalDecisions();
+    // A limit the next look may act on: the recording keeps a state before it, even in a flood.
+    if (verdict === null && this.#detector.limitPending) this.#recording.checkpoint();
     if (verdict === null) return;
     const outcome: RunOutcome = verdict.kind === "limit"
       ? { reason: "limit", limit: verdict.hit, exitCode: null }

@@ -18,10 +18,14 @@
  *   is dropped: the recording holds at least a fifth of the bound of the run's latest output.
  *
  * The head ends with a `g` event when it is full: what came between it and the first state kept
- * is not in the recording. A state is saved only at those part boundaries, at most once per
- * {@link MIN_OUTPUT_PER_STATE} bytes of output (a copy of the screen and scrollback costs a few
- * milliseconds), never per input. Without recent parts the beginning is kept and, once the bound
- * is reached, the recording says so (`t` event) and the rest is not recorded.
+ * is not in the recording. A state is saved only at those part boundaries, never per input, and
+ * at most once per {@link MIN_MS_PER_STATE} of the run's clock: in a flood that fills a part
+ * sooner, the output past the part's cap is dropped (a `g` event) until the next state, so a flood
+ * costs the recording a few parts a second, not every byte. Whatever comes that is not output (a
+ * channel event, a resize, the end) opens the next part at once, and so does the run's detector
+ * holding a limit it may act on ({@link CastRecording.checkpoint}): the run's last decision is
+ * always after a state the recording keeps. Without recent parts the beginning is kept and, once
+ * the bound is reached, the recording says so (`t` event) and the rest is not recorded.
  *
  * @module
  */
@@ -33,8 +37,8 @@ import type { TimedInput } from "../detect/timed_input.ts";
 /** Default bound on the compressed output kept per run. */
 export const DEFAULT_RECORDING_BYTES = 4 * 1024 * 1024;
 
-/** Least output (bytes) between two saved states, whatever the compression makes of it. */
-export const MIN_OUTPUT_PER_STATE = 1024 * 1024;
+/** Least time (ms of the run's clock) between two saved states, unless the run needs one. */
+export const MIN_MS_PER_STATE = 250;
 
 const _BLOCK = 256 * 1024;
 const _encoder = new TextEncoder();
@@ -56,8 +60,8 @@ export interface CastRecordingOptions {
    * sink that rotates, the recording keeps the run's most recent part too.
    */
   state?: () => DetectorState | null;
-  /** Least output between two saved states (default {@link MIN_OUTPUT_PER_STATE}; tests). */
-  minOutputPerState?: number;
+  /** Least time between two saved states (default {@link MIN_MS_PER_STATE}; tests). */
+  minMsPerState?: number;
 }
 
 /** What is being written: the head, a recent part, or one waiting for a state to open. */
@@ -75,7 +79,7 @@ export class CastRecording {
   readonly #headBytes: number;
   readonly #partBytes: number;
   readonly #partCap: number;
-  readonly #minOutput: number;
+  readonly #minMs: number;
   /** Raw bytes a block of a recent part holds: its member always fits in the part's slack. */
   readonly #partBlock: number;
   readonly #block = new Uint8Array(_BLOCK);
@@ -86,8 +90,8 @@ export class CastRecording {
   #phase: _Phase = "head";
   /** The time of the first line in the block (where a cut would be). */
   #blockAt: number | null = null;
-  /** Output bytes since the last state saved. */
-  #outputSinceState = 0;
+  /** When the last state was saved (ms of the run's clock). */
+  #stateAt = -Infinity;
   /** The part being written reached its cap: what comes is dropped until the next part. */
   #dropping = false;
   #truncated = false;
@@ -105,7 +109,7 @@ export class CastRecording {
     this.#headBytes = this.#ring ? Math.floor(max / 2) : max;
     this.#partBytes = Math.floor(max / 5);
     this.#partCap = Math.floor(max / 4);
-    this.#minOutput = opts.minOutputPerState ?? MIN_OUTPUT_PER_STATE;
+    this.#minMs = opts.minMsPerState ?? MIN_MS_PER_STATE;
     // Deflate never grows data by more than a few bytes per block: a part's member is at most its
     // raw size plus a header, so one that starts below the part's size ends below its cap.
     this.#partBlock = Math.max(1024, Math.min(_BLOCK, this.#partCap - this.#partBytes - 64));
@@ -120,10 +124,21 @@ export class CastRecording {
   /** Adds one input (before the detector reads it). Its bytes are not kept. */
   add(input: TimedInput): void {
     if (this.#truncated) return;
-    if (input.type === "output") this.#outputSinceState += input.bytes.length;
-    if (this.#phase === "opening" && this.#outputSinceState >= this.#minOutput) this.#open();
+    if (
+      this.#phase === "opening" &&
+      (input.type !== "output" || input.atMs - this.#stateAt >= this.#minMs)
+    ) this.#open();
     if (this.#dropping) return;
     this.#write(castLines(input, this.#decoder), input.atMs);
+  }
+
+  /**
+   * The run's detector holds a limit it may act on without more input (its next look confirms
+   * it): when the output is being dropped (a flood), a part opens now with its state, so the
+   * decision is replayed. Cheap when nothing is dropped.
+   */
+  checkpoint(): void {
+    if (this.#dropping && !this.#truncated) this.#open();
   }
 
   /** Stops recording: nothing more is kept (for a run that records nowhere). */
@@ -169,7 +184,7 @@ export class CastRecording {
     this.#phase = "recent";
     this.#compressed = 0;
     this.#dropping = false;
-    this.#outputSinceState = 0;
+    this.#stateAt = state.nowUs / 1000;
     const member = gzipSync(_encoder.encode(castStateLine(state)), {
       level: constants.Z_BEST_SPEED,
     });

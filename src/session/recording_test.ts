@@ -3,7 +3,7 @@ import { gunzipSync } from "node:zlib";
 import { castHeaderLine } from "../detect/cast.ts";
 import type { TimedInput } from "../detect/timed_input.ts";
 import { Utf8Segmenter } from "../detect/utf8_segments.ts";
-import { CastRecording, DEFAULT_RECORDING_BYTES, MIN_OUTPUT_PER_STATE } from "./recording.ts";
+import { CastRecording, DEFAULT_RECORDING_BYTES, MIN_MS_PER_STATE } from "./recording.ts";
 import { readRecording, spanInputs } from "./recording_read.ts";
 import { adapterByName } from "../../adapters/registry.ts";
 import { claudeScreen } from "../../adapters/_limit_screens_test_util.ts";
@@ -162,12 +162,16 @@ Deno.test("a raw recording reads as its bytes, timed by its timing when it has o
 });
 
 /** A long run as AgentRun carries it out: each input recorded, then read by the detector. */
-function longRun(path: string, stream: Uint8Array, opts: { maxBytes: number; minOutput: number }) {
+function longRun(
+  path: string,
+  stream: Uint8Array,
+  opts: { maxBytes: number; minMs: number; flood?: boolean },
+) {
   const detector = new Detector(RUN_OPTS);
   const file = RecordingFile.create(path);
   const rec = new CastRecording(file, castHeaderLine(120, 40, META, "xterm-256color"), {
     maxBytes: opts.maxBytes,
-    minOutputPerState: opts.minOutput,
+    minMsPerState: opts.minMs,
     state: () => detector.saveState(),
   });
   const random = rng(7);
@@ -178,9 +182,10 @@ function longRun(path: string, stream: Uint8Array, opts: { maxBytes: number; min
     rec.add(input);
     verdict ??= detector.input(input);
     decisions.push(...detector.takeDecisions());
+    if (!verdict && detector.limitPending) rec.checkpoint();
   };
   for (let at = 0; at < stream.length && !verdict;) {
-    now += random() < 0.1 ? random() * 300 : random() * 3;
+    now += opts.flood ? 0.01 : random() < 0.1 ? random() * 300 : random() * 3;
     const n = 1 + Math.floor(random() * 4000);
     take({ type: "output", atMs: now, bytes: stream.slice(at, at + n) });
     at += n;
@@ -218,7 +223,7 @@ Deno.test("a long run's recording keeps its start and its latest part, and repla
       );
     const path = `${dir}/recordings/run-1.cast.gz`;
     const maxBytes = 160 * 1024;
-    const live = longRun(path, enc.encode(text), { maxBytes, minOutput: 20_000 });
+    const live = longRun(path, enc.encode(text), { maxBytes, minMs: 0 });
     assertEquals(live.verdict?.kind, "limit");
     assertEquals(live.truncated, false);
 
@@ -251,7 +256,7 @@ Deno.test("a run killed while it records a recent part still reads and replays f
     const file = RecordingFile.create(path);
     const rec = new CastRecording(file, HEADER, {
       maxBytes: 40 * 1024,
-      minOutputPerState: 10_000,
+      minMsPerState: 0,
       state: () => detector.saveState(),
     });
     const random = rng(5);
@@ -291,7 +296,7 @@ Deno.test("with the default bound, a limit that comes after the first 4 MB is re
     const path = `${dir}/run-3.cast.gz`;
     const live = longRun(path, enc.encode(text), {
       maxBytes: DEFAULT_RECORDING_BYTES,
-      minOutput: MIN_OUTPUT_PER_STATE,
+      minMs: MIN_MS_PER_STATE,
     });
     assertEquals(live.verdict?.kind, "limit");
     const total = [path, ...recordingPartPaths(path)].reduce(
@@ -305,6 +310,47 @@ Deno.test("with the default bound, a limit that comes after the first 4 MB is re
     const replayed = replay(spanInputs(read)!, RUN_OPTS, from);
     assertEquals(replayed.verdict, live.verdict);
     assertEquals(replayed.decisions, live.decisions.slice(from.recorded));
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("in a flood the output past a full part is dropped, and a limit at its end is still replayed", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    // ~6 MB in well under 250 ms of the run's clock, then the limit: one part, then a gap until
+    // the detector holds the limit and the recording saves its state.
+    const random = rng(13);
+    const row = new Uint8Array(75);
+    let text = "";
+    while (text.length < 6_000_000) {
+      for (let i = 0; i < row.length; i++) row[i] = Math.floor(random() * 256);
+      text += btoa(String.fromCharCode(...row)) + "\r\n";
+    }
+    text += "\x1b[H\x1b[2J" +
+      claudeScreen(["  ⎿  You've hit your session limit · resets 3:01am (UTC)"], "menu").join(
+        "\r\n",
+      );
+    const path = `${dir}/run-4.cast.gz`;
+    const live = longRun(path, enc.encode(text), {
+      maxBytes: DEFAULT_RECORDING_BYTES,
+      minMs: MIN_MS_PER_STATE,
+      flood: true,
+    });
+    assertEquals(live.verdict?.kind, "limit");
+    const total = [path, ...recordingPartPaths(path)].reduce(
+      (n, p) => n + Deno.statSync(p).size,
+      0,
+    );
+    // The head and one part (the base64 compresses to ~75%: all of it would be ~4.5 MB).
+    assert(total < 3_500_000, `the flood was partly dropped (${total} bytes kept)`);
+    const read = readRecording(readRecordingFiles(path), { cols: 1, rows: 1 });
+    const from = read.span.from!;
+    assert(from.offset > 5_900_000, `the state is the one before the limit (${from.offset})`);
+    const replayed = replay(spanInputs(read)!, RUN_OPTS, from);
+    assertEquals(replayed.verdict, live.verdict);
+    assertEquals(replayed.decisions, live.decisions.slice(from.recorded));
+    assertEquals(replayed.decisions.at(-1)?.verdict, "acted");
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
