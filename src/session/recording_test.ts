@@ -161,6 +161,18 @@ Deno.test("a raw recording reads as its bytes, timed by its timing when it has o
   ]);
 });
 
+/** About `size` characters of rows that compress badly (base64 of random bytes). */
+function badlyCompressing(seed: number, size: number): string {
+  const random = rng(seed);
+  const row = new Uint8Array(75);
+  const rows: string[] = [];
+  for (let n = 0; n < size; n += 102) {
+    for (let i = 0; i < row.length; i++) row[i] = Math.floor(random() * 256);
+    rows.push(btoa(String.fromCharCode(...row)) + "\r\n");
+  }
+  return rows.join("");
+}
+
 /** A long run as AgentRun carries it out: each input recorded, then read by the detector. */
 function longRun(
   path: string,
@@ -281,15 +293,8 @@ Deno.test("a run killed while it records a recent part still reads and replays f
 Deno.test("with the default bound, a limit that comes after the first 4 MB is replayed to the same decision", () => {
   const dir = Deno.makeTempDirSync();
   try {
-    // ~7 MB of output that compresses badly (base64 of random bytes): past 4 MB compressed.
-    const random = rng(11);
-    const row = new Uint8Array(75);
-    let text = "";
-    while (text.length < 7_000_000) {
-      for (let i = 0; i < row.length; i++) row[i] = Math.floor(random() * 256);
-      text += btoa(String.fromCharCode(...row)) + "\r\n";
-    }
-    text += "\x1b[H\x1b[2J" +
+    // ~7 MB of output that compresses badly: past 4 MB compressed.
+    const text = badlyCompressing(11, 7_000_000) + "\x1b[H\x1b[2J" +
       claudeScreen(["  ⎿  You've hit your session limit · resets 3:01am (UTC)"], "menu").join(
         "\r\n",
       );
@@ -320,14 +325,7 @@ Deno.test("in a flood the output past a full part is dropped, and a limit at its
   try {
     // ~6 MB in well under 250 ms of the run's clock, then the limit: one part, then a gap until
     // the detector holds the limit and the recording saves its state.
-    const random = rng(13);
-    const row = new Uint8Array(75);
-    let text = "";
-    while (text.length < 6_000_000) {
-      for (let i = 0; i < row.length; i++) row[i] = Math.floor(random() * 256);
-      text += btoa(String.fromCharCode(...row)) + "\r\n";
-    }
-    text += "\x1b[H\x1b[2J" +
+    const text = badlyCompressing(13, 6_000_000) + "\x1b[H\x1b[2J" +
       claudeScreen(["  ⎿  You've hit your session limit · resets 3:01am (UTC)"], "menu").join(
         "\r\n",
       );
