@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describeDecision } from "../src/cli/decision_text.ts";
 import { Journal, JOURNAL_FILE, JournalError } from "../src/journal/journal.ts";
-import { compareDecisions, replayRunRecording, runRecording } from "../src/session/replay_run.ts";
+import { compareRunReplay, replayRunRecording, runRecording } from "../src/session/replay_run.ts";
 
 /** What a check compared: runs replayed, and how many decisions (acted ones) they held. */
 export interface ReplayCheck {
@@ -43,13 +43,15 @@ export function assertRunsReplay(home: string): ReplayCheck {
       }
       const result = rec && replayRunRecording(rec);
       if (!rec || !result) continue;
-      const cut = result.ending === "cut" || rec.recording.truncated;
+      // A long run's recording replays from the state saved at its latest part: compared with
+      // the decisions the run made after it.
+      const live = compareRunReplay(rec, [], result.ending).live;
       // A run left interrupted may have lost its last journal writes (a journal still locked
       // when uuldana was stopped): the decisions it kept must begin the replay's.
       const replayed = run.endReason === "interrupted"
-        ? result.decisions.slice(0, rec.live.length)
+        ? result.decisions.slice(0, live.length)
         : result.decisions;
-      const { match, firstDifference } = compareDecisions(replayed, rec.live, cut);
+      const { match, firstDifference } = compareRunReplay(rec, replayed, result.ending);
       check.runs++;
       check.decisions += rec.live.length;
       check.acted += rec.live.filter((d) => d.verdict === "acted").length;
@@ -57,7 +59,7 @@ export function assertRunsReplay(home: string): ReplayCheck {
       const show = (ds: typeof rec.live) => ds.map((d) => `    ${describeDecision(d)}`).join("\n");
       problems.push(
         `run ${run.id} (${run.agent}, ended ${run.endReason}): the replay differs from the live ` +
-          `run at record ${firstDifference! + 1}\n  live:\n${show(rec.live)}\n  replay ` +
+          `run at record ${firstDifference! + 1}\n  live:\n${show(live)}\n  replay ` +
           `(${result.ending}):\n${show(result.decisions)}`,
       );
     }

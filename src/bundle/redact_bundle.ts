@@ -20,11 +20,16 @@ export interface RedactionCount {
   leftOut: number;
   /** Exact-bytes events (`b`) left out of the recording (their text, with U+FFFD, stays). */
   rawEvents: number;
+  /**
+   * Saved detector states (`x`) left out of the recording: they hold the screen and scrollback
+   * as cells, which the redactor cannot read (the bundle's replay.json was made from them).
+   */
+  states: number;
 }
 
 /** Counts redactions across the parts of one bundle. */
 export class Redactor {
-  readonly count: RedactionCount = { secrets: 0, leftOut: 0, rawEvents: 0 };
+  readonly count: RedactionCount = { secrets: 0, leftOut: 0, rawEvents: 0, states: 0 };
   /** Whether prompts, replies and other conversation text stay (redacted) or are left out. */
   readonly conversation: boolean;
 
@@ -77,7 +82,7 @@ export class Redactor {
 
   /**
    * A recording (asciicast text, see src/detect/cast.ts): output events redacted as one text,
-   * each keeping its length in bytes; exact-bytes events left out; channel events as
+   * each keeping its length in bytes; exact-bytes events and saved states left out; channel events as
    * {@link event}. Times, resizes, the end: as they were.
    */
   cast(text: string): string {
@@ -92,6 +97,9 @@ export class Redactor {
       else if (code === "b") {
         out[i] = null;
         this.count.rawEvents++;
+      } else if (code === "x") {
+        out[i] = null;
+        this.count.states++;
       } else if (code === "c" && data && typeof data === "object") {
         out[i] = `[${time},"c",${JSON.stringify(this.event(data as ChannelEvent))}]`;
       }

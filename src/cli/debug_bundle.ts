@@ -19,7 +19,7 @@ import { findAgent } from "../../adapters/find.ts";
 import { Redactor } from "../bundle/redact_bundle.ts";
 import { tarArchive, type TarEntry } from "../bundle/tar.ts";
 import { ungzip } from "../session/recording_read.ts";
-import { compareDecisions, replayRunRecording, runRecording } from "../session/replay_run.ts";
+import { compareRunReplay, replayRunRecording, runRecording } from "../session/replay_run.ts";
 import { buildInfo } from "./version.ts";
 import { runFromArgument } from "./run_arg.ts";
 
@@ -234,6 +234,10 @@ function _readme(run: RunRow, redactor: Redactor): Uint8Array {
       `made ${new Date().toISOString()} by uuldana ${buildInfo().version}\n\n${CONTENTS}\n\n` +
       `This bundle: ${c.secrets} secrets replaced, ${c.leftOut} channel prompts/replies left out, ` +
       `${c.rawEvents} exact-bytes events left out of the recording; ` +
+      (c.states
+        ? `${c.states} saved detector states left out of it (they hold the screen in a form ` +
+          "the redactor cannot read; replay.json was made from them where the bundle was made); "
+        : "") +
       (redactor.conversation
         ? "with the conversation (redacted).\n"
         : "without the conversation (no handoff text, no typed turns).\n"),
@@ -250,7 +254,7 @@ function _replay(rec: ReturnType<typeof runRecording>, redactor: Redactor): unkn
   if (!rec) return { recorded: false };
   const result = replayRunRecording(rec);
   if (!result) return { recorded: true, timed: false };
-  const cut = result.ending === "cut" || rec.recording.truncated;
+  const { live: _live, ...comparison } = compareRunReplay(rec, result.decisions, result.ending);
   const v = result.verdict;
   return {
     recorded: true,
@@ -267,7 +271,8 @@ function _replay(rec: ReturnType<typeof runRecording>, redactor: Redactor): unkn
       }
       : null,
     decisions: result.decisions.length,
-    ...compareDecisions(result.decisions, rec.live, cut),
+    ...(rec.recording.span.from ? { fromMs: rec.recording.span.from.nowUs / 1000 } : {}),
+    ...comparison,
   };
 }
 

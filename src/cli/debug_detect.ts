@@ -11,8 +11,9 @@ import { UsageError, UuldanaError } from "../errors.ts";
 import { unknownAgentError } from "../chain/member.ts";
 import { adapterByName, adapterNames } from "../../adapters/registry.ts";
 import { LIMIT_QUIET_MS, LIMIT_SETTLE_MS } from "../detect/confirm.ts";
-import { readRecording, type Recording } from "../session/recording_read.ts";
-import { compareDecisions, type RunRecording, runRecording } from "../session/replay_run.ts";
+import { readRecording, type Recording, spanInputs } from "../session/recording_read.ts";
+import { readRecordingFiles, recordingPartPaths } from "../journal/recording_file.ts";
+import { compareRunReplay, type RunRecording, runRecording } from "../session/replay_run.ts";
 import { openContext } from "../context.ts";
 import type { Journal } from "../journal/journal.ts";
 import { looksLikeRun, runFromArgument } from "./run_arg.ts";
@@ -131,21 +132,24 @@ Examples:
             stallSeconds: meta?.stallSeconds,
             retryLoopSeconds: meta?.retryLoopSeconds,
           };
-          const report = rec.inputs
-            ? replayInputs(adapter, rec.inputs, replayOpts)
+          // A long run's recording replays from the state saved at its most recent part.
+          const inputs = spanInputs(rec);
+          const report = inputs
+            ? replayInputs(adapter, inputs, replayOpts, rec.span.from ?? undefined)
             : untimedReport(adapter, rec.bytes, replayOpts);
+          if (rec.span.from) report.fromMs = rec.span.from.nowUs / 1000;
           if (rec.truncated) report.truncated = true;
           // Compared with what the run decided, when it kept a decision log and replays as it ran.
           if (
             source.run && rec.format === "cast" && !opts.agent && !opts.now && !opts.timeZone &&
             !delivered
           ) {
-            const live = source.run.live;
-            const cut = report.ending === "cut" || rec.truncated;
-            report.live = {
-              decisions: live,
-              ...compareDecisions(report.decisions ?? [], live, cut),
-            };
+            const { live, ...comparison } = compareRunReplay(
+              source.run,
+              report.decisions ?? [],
+              report.ending ?? "cut",
+            );
+            report.live = { decisions: live, ...comparison };
           }
           if (!opts.decisions && !opts.json) delete report.decisions;
           reports.push(report);
@@ -181,7 +185,9 @@ function _runSource(journal: Journal, value: string): _Source {
 }
 
 async function _fileSource(file: string, cols: number, rows: number): Promise<_Source> {
-  const bytes = await _read(file);
+  let bytes = await _read(file);
+  // A long run's recording file: its recent parts beside it are read after it.
+  if (recordingPartPaths(file).some((p) => existsSync(p))) bytes = readRecordingFiles(file);
   const base = file.replace(/\.(raw|gz)$/, "");
   const timing = await Deno.readTextFile(`${base}.timing`).catch(() => undefined);
   let recording: Recording;

@@ -14,6 +14,7 @@ import type { Decision } from "../detect/decision.ts";
 import { replay, type ReplayResult } from "../detect/replay.ts";
 import { timingInputs } from "../detect/script_timing.ts";
 import type { TimedInput } from "../detect/timed_input.ts";
+import type { DetectorState } from "../detect/detector.ts";
 import type { DecisionComparison } from "../session/replay_run.ts";
 import { describeDecision } from "./decision_text.ts";
 
@@ -50,6 +51,11 @@ export interface DetectReport {
   ending?: ReplayResult["ending"];
   /** The recording stops before the run's end (its size bound). */
   truncated?: boolean;
+  /**
+   * A long run's recording: the replay began at this time (ms), from the detector's state saved
+   * at the start of the recording's most recent part (what came before it is partly not kept).
+   */
+  fromMs?: number;
   /** The decision log of the replay. */
   decisions?: Decision[];
   /** For a run of the journal: the decision log the live run kept, and how the replay's compares. */
@@ -109,6 +115,7 @@ export function replayInputs(
   adapter: Adapter,
   inputs: TimedInput[],
   opts: ReplayOptions,
+  from?: DetectorState,
 ): DetectReport {
   return reportReplay(replay(inputs, {
     adapter,
@@ -119,7 +126,7 @@ export function replayInputs(
     timeZone: opts.timeZone,
     stallSeconds: opts.stallSeconds,
     retryLoopSeconds: opts.retryLoopSeconds,
-  }));
+  }, from));
 }
 
 /** What a replay concluded, as a report: the verdict, else the first limit seen. */
@@ -222,6 +229,12 @@ export function renderReport(report: DetectReport, label: string): string {
   if (report.truncated) {
     out.push("  truncated: the recording stops before the run's end (its size bound)");
   }
+  if (report.fromMs !== undefined) {
+    out.push(
+      `  from:      ${(report.fromMs / 1000).toFixed(3)} s, the state saved at the start of the ` +
+        "recording's most recent part (a long run keeps its start and its latest part)",
+    );
+  }
   if (report.ending === "cut") {
     out.push(
       "  ends:      without the end of the output (the run was killed, or is still running)",
@@ -230,7 +243,8 @@ export function renderReport(report: DetectReport, label: string): string {
   for (const d of report.decisions ?? []) out.push(`  ${describeDecision(d)}`);
   const live = report.live;
   if (live?.match === "same") {
-    out.push(`  live:      the same ${live.decisions.length} decisions as the run made`);
+    const since = report.fromMs !== undefined ? " from there" : "";
+    out.push(`  live:      the same ${live.decisions.length} decisions as the run made${since}`);
   } else if (live?.match === "prefix") {
     out.push(
       `  live:      the run's first ${report.decisions?.length ?? 0} of ${live.decisions.length} ` +

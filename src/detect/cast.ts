@@ -10,7 +10,11 @@
  * - `c`: an event of the agent's structured channel (a JSON object, see adapters/channel.ts);
  * - `h`: the run was decided elsewhere (data: why: `switch`, `stopped`, `return`);
  * - `e`: the agent's output ended;
- * - `t`: the recording stops here (its size bound): what came after was not recorded.
+ * - `t`: the recording stops here (its size bound): what came after was not recorded;
+ * - `g`: a gap: what came after was not recorded up to the next `x` (a long run's recording keeps
+ *   its start and its most recent part, src/session/recording.ts);
+ * - `x`: the run's detector state at that moment (a JSON object, `DetectorState`): a replay may
+ *   begin here, with a detector resumed from it, and read the events that follow.
  *
  * Standard `r` events (`"COLSxROWS"`) carry resizes. The header's `uuldana` object says what a
  * replay needs besides the events (agent, wall-clock start, time zone, stall rule). Pure.
@@ -19,6 +23,7 @@
  */
 import type { ChannelEvent } from "../../adapters/channel.ts";
 import { microseconds, type TimedInput } from "./timed_input.ts";
+import type { DetectorState } from "./detector.ts";
 
 /** What a replay needs besides the events, kept in the header. */
 export interface RecordingMeta {
@@ -57,6 +62,13 @@ export interface ParsedCast {
   truncatedAt: number | null;
   /** Lines that were not events (a damaged file); they are skipped. */
   damaged: number;
+  /**
+   * The saved detector states (`x`), each with the index in `inputs` of the input after it and the
+   * number of gaps before it.
+   */
+  states: { index: number; state: DetectorState; afterGaps: number }[];
+  /** Indices in `inputs` where a gap (`g`) is: the inputs before and after it are not adjacent. */
+  gaps: number[];
 }
 
 const _enc = new TextEncoder();
@@ -116,6 +128,16 @@ export function castTruncatedLine(atMs: number): string {
   return `[${castTime(microseconds(atMs))},"t",""]\n`;
 }
 
+/** The line that marks a gap (at `atMs`): what follows was not recorded up to the next state. */
+export function castGapLine(atMs: number): string {
+  return `[${castTime(microseconds(atMs))},"g",""]\n`;
+}
+
+/** The line that keeps a detector's saved state (at its own time). */
+export function castStateLine(state: DetectorState): string {
+  return `[${castTime(state.nowUs)},"x",${JSON.stringify(state)}]\n`;
+}
+
 /**
  * True when `text` starts like an asciicast v2 file (its header line), so a reader can tell it
  * from raw terminal output.
@@ -141,6 +163,8 @@ export function parseCast(text: string): ParsedCast {
     throw new Error("not an asciicast v2 recording (no version 2 header with a width and height)");
   }
   const inputs: TimedInput[] = [];
+  const states: ParsedCast["states"] = [];
+  const gaps: number[] = [];
   let damaged = 0;
   let truncatedAt: number | null = null;
   for (let i = 1; i < lines.length; i++) {
@@ -171,12 +195,16 @@ export function parseCast(text: string): ParsedCast {
       inputs.push({ type: "halt", atMs, reason: String(data) });
     } else if (code === "e") {
       inputs.push({ type: "end", atMs });
+    } else if (code === "x" && data && typeof data === "object") {
+      states.push({ index: inputs.length, state: data as DetectorState, afterGaps: gaps.length });
+    } else if (code === "g") {
+      gaps.push(inputs.length);
     } else if (code === "t") {
       truncatedAt = atMs;
       break;
     }
   }
-  return { header, inputs, truncatedAt, damaged };
+  return { header, inputs, truncatedAt, damaged, states, gaps };
 }
 
 function _event(line: string): [number, string, unknown] | null {

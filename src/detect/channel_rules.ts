@@ -43,7 +43,7 @@ import { BUSY_ROW } from "../../adapters/screen_text.ts";
 import type { Terminal } from "../vt/mod.ts";
 import { limitKey } from "./confirm.ts";
 import type { Decision, Verdict } from "./decision.ts";
-import { RetryLoop, type RetryLoopNews } from "./retry_loop.ts";
+import { RetryLoop, type RetryLoopNews, type RetryLoopWatch } from "./retry_loop.ts";
 import { earliest, microseconds as _us } from "./timed_input.ts";
 
 /** Output this recent means the agent is still drawing: working, not stopped on a limit. */
@@ -92,6 +92,39 @@ export interface ChannelRulesHost {
   readonly retryLoopSeconds: number;
 }
 
+/** A limit the agent reported that the screen has not backed yet. */
+export interface ReportedLimit {
+  hit: LimitHit;
+  sinceUs: number;
+  inTurn: boolean;
+  /**
+   * A report of the provider's own error (one with its code): it may act once only the agent's
+   * waiting row (`Adapter.waitingRow`) moves: the agent retrying that error changes nothing else.
+   */
+  provider: boolean;
+  /**
+   * Reported of the provider's own error while no turn was open (a background call of the
+   * agent's met the quota): it acts when the next turn uuldana sees start opens.
+   */
+  adopt?: boolean;
+}
+
+/** What {@link ChannelRules} hold, as JSON data. */
+export interface ChannelRulesState {
+  heard: boolean;
+  turns: string[];
+  notLimit: ChannelError | null;
+  reported: ReportedLimit | null;
+  held: { hit: LimitHit; sinceUs: number } | null;
+  vetoed: string | null;
+  retrying: number | null;
+  retryRejected: string;
+  dueUs: number | null;
+  still: { screen: string | null; sinceUs: number };
+  passing: { screen: string | null; sinceUs: number } | null;
+  loop: RetryLoopWatch | null;
+}
+
 /** One run's channel rules. See the module documentation. */
 export class ChannelRules {
   readonly #host: ChannelRulesHost;
@@ -102,22 +135,7 @@ export class ChannelRules {
   /** The channel called this turn's failure an error, not a limit (until the next turn). */
   #notLimit: ChannelError | null = null;
   /** A limit the agent reported that the screen has not backed yet. */
-  #reported: {
-    hit: LimitHit;
-    sinceUs: number;
-    inTurn: boolean;
-    /**
-     * A report of the provider's own error (one with its code): it may act once only the agent's
-     * waiting row (`Adapter.waitingRow`) moves: the agent retrying that error changes nothing
-     * else.
-     */
-    provider: boolean;
-    /**
-     * Reported of the provider's own error while no turn was open (a background call of the
-     * agent's met the quota): it acts when the next turn uuldana sees start opens.
-     */
-    adopt?: boolean;
-  } | null = null;
+  #reported: ReportedLimit | null = null;
   /** A limit the screen confirmed, waiting for the channel's word. */
   #held: { hit: LimitHit; sinceUs: number } | null = null;
   /** A screen limit the channel vetoed: not acted on while it stays. */
@@ -146,6 +164,41 @@ export class ChannelRules {
   constructor(host: ChannelRulesHost) {
     this.#host = host;
     this.#loop = new RetryLoop(host.retryLoopSeconds, host.adapter.waitingRow);
+  }
+
+  /** What the rules hold, as JSON data (a detector's saved state, detector_state.ts). */
+  save(): ChannelRulesState {
+    return structuredClone({
+      heard: this.#heard,
+      turns: [...this.#turns],
+      notLimit: this.#notLimit,
+      reported: this.#reported,
+      held: this.#held,
+      vetoed: this.#vetoed,
+      retrying: this.#retrying,
+      retryRejected: this.#retryRejected,
+      dueUs: this.#dueUs,
+      still: this.#still,
+      passing: this.#passing,
+      loop: this.#loop.save(),
+    });
+  }
+
+  /** Puts back what {@link save} returned (on new rules). */
+  restore(state: ChannelRulesState): void {
+    const s = structuredClone(state);
+    this.#heard = s.heard;
+    for (const turn of s.turns) this.#turns.add(turn);
+    this.#notLimit = s.notLimit;
+    this.#reported = s.reported;
+    this.#held = s.held;
+    this.#vetoed = s.vetoed;
+    this.#retrying = s.retrying;
+    this.#retryRejected = s.retryRejected;
+    this.#dueUs = s.dueUs;
+    this.#still = s.still;
+    this.#passing = s.passing ?? null;
+    this.#loop.restore(s.loop ?? null);
   }
 
   /** When {@link weigh} is due (µs), or null. */

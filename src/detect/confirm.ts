@@ -39,6 +39,16 @@ export class LimitConfirmation {
     this.settleMs = opts.settleMs ?? LIMIT_SETTLE_MS;
   }
 
+  /** The sighting held, as JSON data (a detector's saved state, detector_state.ts). */
+  save(): { key: string; at: number; hit: LimitHit } | null {
+    return structuredClone(this.#seen);
+  }
+
+  /** Puts back what {@link save} returned. */
+  restore(seen: { key: string; at: number; hit: LimitHit } | null): void {
+    this.#seen = structuredClone(seen);
+  }
+
   /** The hit seen on the last look, not yet acted on, or null. */
   get pending(): LimitHit | null {
     return this.#seen?.hit ?? null;

@@ -39,7 +39,8 @@ import type { ChannelEvent } from "../../adapters/channel.ts";
 import { DEFAULT_RETRY_LOOP_SECONDS, shouldHandOff } from "../../adapters/policy.ts";
 import { busySeconds } from "../../adapters/stall.ts";
 import { Terminal } from "../vt/mod.ts";
-import { ChannelRules } from "./channel_rules.ts";
+import { ChannelRules, type ChannelRulesState } from "./channel_rules.ts";
+import type { TerminalState } from "../vt/mod.ts";
 import { LimitConfirmation, limitKey } from "./confirm.ts";
 import { ProgramStatus, STATUS_HOLD_MS } from "./program_status.ts";
 import { OSC7501 } from "../../adapters/channels/osc7501.ts";
@@ -84,6 +85,34 @@ export interface DetectorOptions {
   lookEveryMs?: number;
   quietMs?: number;
   settleMs?: number;
+}
+
+/**
+ * A detector's whole state as JSON data, saved between two inputs: a replay that begins with a
+ * detector restored from it (`Detector.resume`) and is fed the inputs that followed decides what
+ * the live detector decided. A long run's recording keeps one at the start of each recent part.
+ */
+export interface DetectorState {
+  v: 1;
+  terminal: TerminalState;
+  nowUs: number;
+  lastOutputUs: number;
+  /** null: no look yet (-Infinity, which JSON cannot carry). */
+  lastLookUs: number | null;
+  lookDueUs: number | null;
+  confirmDueUs: number | null;
+  offset: number;
+  verdict: Verdict | null;
+  done: boolean;
+  seenKey: string | null;
+  warningKey: string | null;
+  altLines: string[];
+  recorded: number;
+  dropped: number;
+  rules: ChannelRulesState;
+  status: { state: string | null; errored: boolean } | null;
+  statusHold: { sinceUs: number; over: boolean } | null;
+  confirm: ReturnType<LimitConfirmation["save"]>;
 }
 
 const _SEEN_DIGITS = /\d+/g;
@@ -152,6 +181,73 @@ export class Detector {
         this.#reach({ kind: "limit", hit, atMs, offset: this.#offset, lines: [] }),
       retryLoopSeconds: opts.retryLoopSeconds ?? DEFAULT_RETRY_LOOP_SECONDS,
     });
+  }
+
+  /**
+   * A detector made with `opts` (those of the run saved) and put in `state`: it goes on as the
+   * saved one did. Decisions taken before the state was saved are not repeated.
+   */
+  static resume(opts: DetectorOptions, state: DetectorState): Detector {
+    const d = new Detector({ ...opts, cols: state.terminal.cols, rows: state.terminal.rows });
+    d.terminal.restoreState(state.terminal);
+    d.#nowUs = state.nowUs;
+    d.#lastOutputUs = state.lastOutputUs;
+    d.#lastLookUs = state.lastLookUs ?? -Infinity;
+    d.#lookDueUs = state.lookDueUs;
+    d.#confirmDueUs = state.confirmDueUs;
+    d.#offset = state.offset;
+    d.#verdict = structuredClone(state.verdict);
+    d.#done = state.done;
+    d.#seenKey = state.seenKey;
+    d.#warningKey = state.warningKey;
+    d.#altLines = [...state.altLines];
+    d.#recorded = state.recorded;
+    d.#dropped = state.dropped;
+    d.#rules.restore(state.rules);
+    if (d.#status && state.status) d.#status.restore(state.status);
+    d.#statusHold = state.statusHold ? { ...state.statusHold } : null;
+    d.#confirm.restore(state.confirm);
+    return d;
+  }
+
+  /**
+   * The whole state as JSON data (see {@link DetectorState}), or null while the terminal is in
+   * the middle of a sequence or a character (save after a later input). Costs a copy of the
+   * screen and scrollback: for a recording's segment starts, not for every input.
+   */
+  saveState(): DetectorState | null {
+    const terminal = this.terminal.saveState();
+    if (terminal === null) return null;
+    return {
+      v: 1,
+      terminal,
+      nowUs: this.#nowUs,
+      lastOutputUs: this.#lastOutputUs,
+      lastLookUs: Number.isFinite(this.#lastLookUs) ? this.#lastLookUs : null,
+      lookDueUs: this.#lookDueUs,
+      confirmDueUs: this.#confirmDueUs,
+      offset: this.#offset,
+      verdict: structuredClone(this.#verdict),
+      done: this.#done,
+      seenKey: this.#seenKey,
+      warningKey: this.#warningKey,
+      altLines: [...this.#altLines],
+      recorded: this.#recorded,
+      dropped: this.#dropped,
+      rules: this.#rules.save(),
+      status: this.#status?.save() ?? null,
+      statusHold: this.#statusHold ? { ...this.#statusHold } : null,
+      confirm: this.#confirm.save(),
+    };
+  }
+
+  /**
+   * A limit is pending: seen and waiting to be confirmed, held for the agent's status or its
+   * channel's word. A look may act on it without more input.
+   */
+  get limitPending(): boolean {
+    return this.#confirm.pending !== null || this.#confirmDueUs !== null ||
+      this.#rules.dueUs !== null || this.#statusHold !== null;
   }
 
   /** Output bytes read so far (the offset decisions are made at). */
@@ -521,7 +617,8 @@ export class Detector {
   }
 
   #record(decision: Decision): void {
-    if (this.#recorded >= MAX_DECISIONS) {
+    // The record of a verdict is kept past the bound: a long run's last decision is its point.
+    if (this.#recorded >= MAX_DECISIONS && decision.verdict !== "acted") {
       this.#dropped++;
       return;
     }

@@ -40,6 +40,17 @@ export class ProgramStatus {
   /** The turn now (since the last `working`) went `error`. */
   #errored = false;
 
+  /** What it holds, as JSON data (a detector's saved state, detector_state.ts). */
+  save(): { state: string | null; errored: boolean } {
+    return { state: this.#state, errored: this.#errored };
+  }
+
+  /** Puts back what {@link save} returned. */
+  restore(saved: { state: string | null; errored: boolean }): void {
+    this.#state = saved.state;
+    this.#errored = saved.errored;
+  }
+
   /** The last state reported, or null before the first report. */
   get state(): string | null {
     return this.#state;

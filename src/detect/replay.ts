@@ -6,7 +6,7 @@
  * @module
  */
 import type { Decision } from "./decision.ts";
-import { Detector, type DetectorOptions, type Verdict } from "./detector.ts";
+import { Detector, type DetectorOptions, type DetectorState, type Verdict } from "./detector.ts";
 import type { TimedInput } from "./timed_input.ts";
 
 /** What a replay concluded. */
@@ -27,9 +27,17 @@ export interface ReplayResult {
   ending: "end" | "halt" | "verdict" | "cut";
 }
 
-/** Replays `inputs` through a new detector made with `opts`. */
-export function replay(inputs: Iterable<TimedInput>, opts: DetectorOptions): ReplayResult {
-  const detector = new Detector(opts);
+/**
+ * Replays `inputs` through a new detector made with `opts`, or, given `from` (a state the live
+ * detector saved just before the first of `inputs`: a long run's recording begins there), through
+ * one resumed from it: its decisions are then those the live run made after that moment.
+ */
+export function replay(
+  inputs: Iterable<TimedInput>,
+  opts: DetectorOptions,
+  from?: DetectorState,
+): ReplayResult {
+  const detector = from ? Detector.resume(opts, from) : new Detector(opts);
   const decisions: Decision[] = [];
   let verdict: Verdict | null = null;
   let ending: ReplayResult["ending"] = "cut";

@@ -92,3 +92,40 @@ Deno.test("a channel event after the output ended (the agent quitting) is replay
   assertEquals(replayed.ending, "end");
   assertEquals(decisions.at(-1)?.atMs, 1700, "the live detector heard it");
 });
+
+Deno.test("a replay resumed from a state the live detector saved decides what the live run decided after it", () => {
+  const enc = new TextEncoder();
+  const busy = (i: number) =>
+    "\x1b[H\x1b[2J" + claudeScreen([`● Turn ${i}: reading the files… ─ ✓`], "busy").join("\r\n");
+  const limit = claudeScreen(["  ⎿  You've hit your session limit · resets 3:01am (UTC)"], "menu");
+  let text = "";
+  for (let i = 0; i < 40; i++) text += busy(i) + "\r\nlog line\r\n".repeat(i % 7);
+  // A warning-free rate limit seen and gone mid-run, so the saved state holds sightings.
+  text += "\x1b[H\x1b[2J" +
+    claudeScreen(["  ⎿  API Error: Rate limit reached"], "busy").join("\r\n");
+  text += busy(41) + "\x1b[H\x1b[2J" + limit.join("\r\n");
+  const stream = enc.encode(text);
+  let resumed = 0;
+  for (let seed = 1; seed <= 6; seed++) {
+    const live = liveRun(seed, stream);
+    const inputs = parseCast(live.cast).inputs;
+    // The live run again, saving its state before every 5th input, each replayed from there.
+    const detector = new Detector(OPTS);
+    const decisions: Decision[] = [];
+    for (let i = 0; i < inputs.length; i++) {
+      const state = i % 5 === 0 ? detector.saveState() : null;
+      if (state) {
+        const from = replay(inputs.slice(i), OPTS, JSON.parse(JSON.stringify(state)));
+        const fromScratch = replay(inputs, OPTS);
+        assertEquals(from.verdict, fromScratch.verdict, `seed ${seed}, input ${i}`);
+        assertEquals(from.decisions, fromScratch.decisions.slice(decisions.length));
+        assertEquals(from.offset, fromScratch.offset);
+        resumed++;
+      }
+      detector.input(inputs[i]);
+      decisions.push(...detector.takeDecisions());
+    }
+    assertEquals(live.verdict?.kind, "limit", `seed ${seed} acted`);
+  }
+  if (resumed < 20) throw new Error(`only ${resumed} states saved`);
+});

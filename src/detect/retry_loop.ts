@@ -26,7 +26,8 @@ export type RetryLoopNews =
   | { type: "went-on"; hit: LimitHit; why: string }
   | { type: "looping"; hit: LimitHit; seconds: number };
 
-interface _Watch {
+/** A watch, as JSON data (part of a detector's saved state). */
+export interface RetryLoopWatch {
   hit: LimitHit;
   /** When the agent reported it (µs). */
   sinceUs: number;
@@ -43,7 +44,7 @@ export class RetryLoop {
   readonly #seconds: number;
   readonly #waitingRow: RegExp | undefined;
   /** The endless error reported and what its screen showed since. */
-  #watch: _Watch | null = null;
+  #watch: RetryLoopWatch | null = null;
 
   /**
    * `seconds`: how long nothing else may happen (0: the rule is off); `waitingRow`: the row the
@@ -52,6 +53,16 @@ export class RetryLoop {
   constructor(seconds: number, waitingRow: RegExp | undefined) {
     this.#seconds = seconds;
     this.#waitingRow = waitingRow;
+  }
+
+  /** The watch, as JSON data (a detector's saved state), or null. */
+  save(): RetryLoopWatch | null {
+    return structuredClone(this.#watch);
+  }
+
+  /** Puts back what {@link save} returned. */
+  restore(watch: RetryLoopWatch | null): void {
+    this.#watch = structuredClone(watch);
   }
 
   /** An endless retry is being watched. */

@@ -8,6 +8,7 @@
  */
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { Journal } from "./journal.ts";
+import { recordingPartPaths } from "./recording_file.ts";
 import { HANDOFFS_DIR } from "../handoff/file.ts";
 import {
   type DataFile,
@@ -84,7 +85,12 @@ export async function dataFiles(
   const out: DataFile[] = [];
   for await (const f of _known(journal, dataDir, pause)) {
     try {
-      out.push({ ...f, bytes: (await Deno.stat(f.path)).size });
+      let bytes = (await Deno.stat(f.path)).size;
+      // A long run's recording is its head and its recent parts (recording_file.ts).
+      for (const part of f.kind === "recording" ? recordingPartPaths(f.path) : []) {
+        bytes += await Deno.stat(part).then((s) => s.size, () => 0);
+      }
+      out.push({ ...f, bytes });
     } catch { /* gone already */ }
   }
   return out;
@@ -92,7 +98,9 @@ export async function dataFiles(
 
 /** The bytes in `dataDir` outside the known files: the journal and whatever else lies there. */
 export function otherBytesSync(dataDir: string, known: readonly DataFile[]): number {
-  const skip = new Set(known.map((f) => f.path));
+  const skip = new Set(
+    known.flatMap((f) => [f.path, ...(f.kind === "recording" ? recordingPartPaths(f.path) : [])]),
+  );
   let bytes = 0;
   const walk = (dir: string) => {
     let entries: Deno.DirEntry[];
@@ -132,6 +140,9 @@ export async function applyRetention(
     try {
       await Deno.remove(file.path);
       removed.push(file);
+      for (const part of file.kind === "recording" ? recordingPartPaths(file.path) : []) {
+        await Deno.remove(part).catch(() => {});
+      }
     } catch { /* left for the next run */ }
   }
   return { plan, removed };

@@ -7,7 +7,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { dirname, join } from "node:path";
 import process from "node:process";
-import { RECORDING_SUFFIX, recordingFileName } from "./recording_file.ts";
+import { readRecordingFiles, RECORDING_SUFFIX, recordingFileName } from "./recording_file.ts";
 import type { LimitEntry } from "../chain/limits.ts";
 import type { Decision } from "../detect/decision.ts";
 import { isPassing, journalFault } from "./sqlite_failure.ts";
@@ -539,7 +539,7 @@ export class Journal {
     const path = file === null ? null : join(dirname(this.path), file);
     if (path !== null) {
       try {
-        data = Deno.readFileSync(path);
+        data = readRecordingFiles(path);
       } catch (e) {
         throw new JournalError(
           `run ${runId}'s recording ${path} cannot be read: ${(e as Error).message}`,

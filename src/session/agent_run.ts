@@ -386,6 +386,8 @@ export class AgentRun {
   /** Journals the detector's new decision records, then acts on its verdict, if it reached one. */
   #act(verdict: Verdict | null): void {
     this.#journalDecisions();
+    // A limit the next look may act on: the recording keeps a state before it, even in a flood.
+    if (verdict === null && this.#detector.limitPending) this.#recording.checkpoint();
     if (verdict === null) return;
     const outcome: RunOutcome = verdict.kind === "limit"
       ? { reason: "limit", limit: verdict.hit, exitCode: null }
@@ -612,14 +614,23 @@ export class AgentRun {
       path = journal.startOutput(this.runId, { cols, rows }, undefined, this.#opts.delivered);
       const file = RecordingFile.create(path);
       this.#recordingFile = file;
-      return new CastRecording((member) => {
+      // Said once: the recording stops at this member (or this part).
+      const told = <T>(write: () => T): T => {
         try {
-          file.append(member);
+          return write();
         } catch (e) {
-          stopped(e); // the recording stops at this member: said once
+          stopped(e);
           throw e;
         }
-      }, header);
+      };
+      return new CastRecording(
+        {
+          append: (member) => told(() => file.append(member)),
+          rotate: () => told(() => file.rotate()),
+        },
+        header,
+        { state: () => this.#detector.saveState() },
+      );
     } catch (e) {
       stopped(e);
       const unrecorded = new CastRecording(() => {}, header);

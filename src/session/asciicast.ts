@@ -1,6 +1,6 @@
 /**
  * asciicast v2 (asciinema's format) from a stored recording. A timed recording already is one:
- * its own events a player has no use for (`b`, `c`, `h`, `e`, `t`, see src/detect/cast.ts) are
+ * its own events a player has no use for (`b`, `c`, `h`, `e`, `t`, `g`, `x`, see src/detect/cast.ts) are
  * left out. A raw recording (before schema 7) becomes a JSON header line, then one
  * `[seconds, "o", text]` line per output chunk of its timing.
  *

@@ -7,9 +7,10 @@
  * @module
  */
 import { constants, gunzipSync } from "node:zlib";
-import { type CastHeader, looksLikeCast, parseCast } from "../detect/cast.ts";
+import { type CastHeader, looksLikeCast, parseCast, type ParsedCast } from "../detect/cast.ts";
 import { timingInputs } from "../detect/script_timing.ts";
 import type { TimedInput } from "../detect/timed_input.ts";
+import type { DetectorState } from "../detect/detector.ts";
 import type { StoredOutput } from "../journal/journal.ts";
 
 /** A run's recording as the journal stores it (the parts a reader needs). */
@@ -33,6 +34,20 @@ export interface Recording {
   truncated: boolean;
   /** Lines of an asciicast that were damaged and skipped. */
   damaged: number;
+  /** Which inputs a replay reads, and from which state (see {@link ReplaySpan}). */
+  span: ReplaySpan;
+}
+
+/**
+ * The inputs a replay reads: `inputs[start, end)`, through a detector resumed from `from` (a long
+ * run's recording: the state saved at its most recent part's start), or a new one (`from` null,
+ * `start` 0). `cut`: inputs after `end` were dropped (a gap), so the replay stops early.
+ */
+export interface ReplaySpan {
+  start: number;
+  end: number;
+  from: DetectorState | null;
+  cut: boolean;
 }
 
 /** `data` without its gzip layer (when it has one); a cut stream gives what it holds. */
@@ -62,18 +77,46 @@ export function readRecording(
       bytes: _outputBytes(cast.inputs),
       truncated: cast.truncatedAt !== null || !!opts.truncated,
       damaged: cast.damaged,
+      span: replaySpan(cast),
     };
   }
+  const inputs = opts.timing ? timingInputs(plain, opts.timing) : null;
   return {
     format: "raw",
     header: null,
     cols: opts.cols,
     rows: opts.rows,
-    inputs: opts.timing ? timingInputs(plain, opts.timing) : null,
+    inputs,
     bytes: plain,
     truncated: !!opts.truncated,
     damaged: 0,
+    span: { start: 0, end: inputs?.length ?? 0, from: null, cut: false },
   };
+}
+
+/**
+ * Where a replay of `cast` begins and ends: in the latest stretch between gaps that it can begin
+ * (the first, from the run's start; a later one, from the first state saved in it), from there to
+ * the stretch's end.
+ */
+export function replaySpan(cast: Pick<ParsedCast, "inputs" | "states" | "gaps">): ReplaySpan {
+  const { inputs, states, gaps } = cast;
+  for (let k = gaps.length; k > 0; k--) {
+    const first = states.find((s) => s.afterGaps === k);
+    if (!first) continue;
+    const end = k < gaps.length ? gaps[k] : inputs.length;
+    return { start: first.index, end, from: first.state, cut: k < gaps.length };
+  }
+  return { start: 0, end: gaps[0] ?? inputs.length, from: null, cut: gaps.length > 0 };
+}
+
+/** The inputs of `recording` its replay reads ({@link Recording.span}), or null without times. */
+export function spanInputs(recording: Recording): TimedInput[] | null {
+  const { inputs, span } = recording;
+  if (!inputs) return null;
+  return span.start === 0 && span.end >= inputs.length
+    ? inputs
+    : inputs.slice(span.start, span.end);
 }
 
 /** A run's stored recording, read back. */

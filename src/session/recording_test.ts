@@ -3,12 +3,32 @@ import { gunzipSync } from "node:zlib";
 import { castHeaderLine } from "../detect/cast.ts";
 import type { TimedInput } from "../detect/timed_input.ts";
 import { Utf8Segmenter } from "../detect/utf8_segments.ts";
-import { CastRecording } from "./recording.ts";
-import { readRecording } from "./recording_read.ts";
+import { CastRecording, DEFAULT_RECORDING_BYTES, MIN_MS_PER_STATE } from "./recording.ts";
+import { readRecording, spanInputs } from "./recording_read.ts";
+import { adapterByName } from "../../adapters/registry.ts";
+import { claudeScreen } from "../../adapters/_limit_screens_test_util.ts";
+import { rng } from "../handoff/_rng_test_util.ts";
+import type { Decision } from "../detect/decision.ts";
+import { Detector, type Verdict } from "../detect/detector.ts";
+import { replay } from "../detect/replay.ts";
+import {
+  readRecordingFiles,
+  RecordingFile,
+  recordingPartPaths,
+} from "../journal/recording_file.ts";
 
 const META = { agent: "claude", startedAt: Date.UTC(2026, 10, 30, 1), timeZone: "UTC" };
 const HEADER = castHeaderLine(80, 24, META, "xterm-256color");
 const enc = new TextEncoder();
+const RUN_OPTS = {
+  adapter: adapterByName("claude")!,
+  cols: 120,
+  rows: 40,
+  // A short scrollback keeps each saved state small against the tests' small bounds.
+  scrollback: 200,
+  startedAt: META.startedAt,
+  timeZone: "UTC",
+};
 
 /** Records `inputs` with a sink that keeps the members, as the recording's file does. */
 function record(inputs: TimedInput[], maxBytes?: number) {
@@ -139,4 +159,197 @@ Deno.test("a raw recording reads as its bytes, timed by its timing when it has o
     { type: "output", atMs: 750, bytes: raw.subarray(5) },
     { type: "end", atMs: 750 },
   ]);
+});
+
+/** About `size` characters of rows that compress badly (base64 of random bytes). */
+function badlyCompressing(seed: number, size: number): string {
+  const random = rng(seed);
+  const row = new Uint8Array(75);
+  const rows: string[] = [];
+  for (let n = 0; n < size; n += 102) {
+    for (let i = 0; i < row.length; i++) row[i] = Math.floor(random() * 256);
+    rows.push(btoa(String.fromCharCode(...row)) + "\r\n");
+  }
+  return rows.join("");
+}
+
+/** A long run as AgentRun carries it out: each input recorded, then read by the detector. */
+function longRun(
+  path: string,
+  stream: Uint8Array,
+  opts: { maxBytes: number; minMs: number; flood?: boolean },
+) {
+  const detector = new Detector(RUN_OPTS);
+  const file = RecordingFile.create(path);
+  const rec = new CastRecording(file, castHeaderLine(120, 40, META, "xterm-256color"), {
+    maxBytes: opts.maxBytes,
+    minMsPerState: opts.minMs,
+    state: () => detector.saveState(),
+  });
+  const random = rng(7);
+  const decisions: Decision[] = [];
+  let verdict: Verdict | null = null;
+  let now = 0;
+  const take = (input: TimedInput) => {
+    rec.add(input);
+    verdict ??= detector.input(input);
+    decisions.push(...detector.takeDecisions());
+    if (!verdict && detector.limitPending) rec.checkpoint();
+  };
+  for (let at = 0; at < stream.length && !verdict;) {
+    now += opts.flood ? 0.01 : random() < 0.1 ? random() * 300 : random() * 3;
+    const n = 1 + Math.floor(random() * 4000);
+    take({ type: "output", atMs: now, bytes: stream.slice(at, at + n) });
+    at += n;
+  }
+  if (!verdict) take({ type: "end", atMs: now + 100 });
+  const { truncated } = rec.finish();
+  file.close();
+  return { verdict: verdict as Verdict | null, decisions, truncated };
+}
+
+Deno.test("a long run's recording keeps its start and its latest part, and replays its last limit decision", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    // ~3 MB of tool output, redraws and a transient rate limit, then the usage limit: far more
+    // than the 160 KB bound holds once compressed.
+    const random = rng(3);
+    const words = ["read", "file", "src/x.ts", "ok", "✓", "error:", "42", "the", "diff", "+++"];
+    let text = "";
+    for (let turn = 0; text.length < 3_000_000; turn++) {
+      text += "\x1b[H\x1b[2J" + claudeScreen([`● Turn ${turn}: working…`], "busy").join("\r\n");
+      for (let i = 0; i < 60; i++) {
+        const n = 3 + Math.floor(random() * 12);
+        text += "\r\n" + Array.from({ length: n }, () =>
+          words[Math.floor(random() * 10)]).join(" ") +
+          ` ${Math.floor(random() * 1e6)}`;
+      }
+      if (turn === 40) {
+        text += "\x1b[H\x1b[2J" +
+          claudeScreen(["  ⎿  API Error: Rate limit reached"], "busy").join("\r\n");
+      }
+    }
+    text += "\x1b[H\x1b[2J" +
+      claudeScreen(["  ⎿  You've hit your session limit · resets 3:01am (UTC)"], "menu").join(
+        "\r\n",
+      );
+    const path = `${dir}/recordings/run-1.cast.gz`;
+    const maxBytes = 160 * 1024;
+    const live = longRun(path, enc.encode(text), { maxBytes, minMs: 0 });
+    assertEquals(live.verdict?.kind, "limit");
+    assertEquals(live.truncated, false);
+
+    // The bound: head, older and newer parts together.
+    const sizes = [path, ...recordingPartPaths(path)].map((p) => Deno.statSync(p).size);
+    const total = sizes.reduce((a, b) => a + b, 0);
+    assert(total <= maxBytes, `${total} bytes kept (${sizes.join(" + ")})`);
+    assert(sizes[0] > maxBytes / 3, "the start is kept");
+
+    const read = readRecording(readRecordingFiles(path), { cols: 1, rows: 1 });
+    assertEquals(read.damaged, 0);
+    assert(read.span.from !== null, "the replay begins at a saved state");
+    assert(read.inputs![0].type === "output" && read.inputs![0].atMs < 1000, "from the start");
+    const from = read.span.from!;
+    const replayed = replay(spanInputs(read)!, RUN_OPTS, from);
+    assertEquals(replayed.verdict, live.verdict);
+    assertEquals(replayed.decisions, live.decisions.slice(from.recorded));
+    assertEquals(replayed.decisions.at(-1)?.verdict, "acted");
+    assert(from.offset > text.length / 2, `the replay begins late in the run (${from.offset})`);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("a run killed while it records a recent part still reads and replays from its state", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const path = `${dir}/run-2.cast.gz`;
+    const detector = new Detector(RUN_OPTS);
+    const file = RecordingFile.create(path);
+    const rec = new CastRecording(file, HEADER, {
+      maxBytes: 40 * 1024,
+      minMsPerState: 0,
+      state: () => detector.saveState(),
+    });
+    const random = rng(5);
+    for (let i = 0; i < 4000; i++) {
+      const line = `line ${i} ${random()} ${random()}\r\n`.repeat(20);
+      const input: TimedInput = { type: "output", atMs: i * 10, bytes: enc.encode(line) };
+      rec.add(input);
+      detector.input(input);
+    }
+    rec.flush(); // killed here: no finish, no close
+    const read = readRecording(readRecordingFiles(path), { cols: 1, rows: 1 });
+    assert(read.span.from !== null);
+    const replayed = replay(spanInputs(read)!, RUN_OPTS, read.span.from!);
+    assertEquals(replayed.offset, detector.offset);
+    assertEquals(replayed.ending, "cut");
+    file.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("with the default bound, a limit that comes after the first 4 MB is replayed to the same decision", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    // ~7 MB of output that compresses badly: past 4 MB compressed.
+    const text = badlyCompressing(11, 7_000_000) + "\x1b[H\x1b[2J" +
+      claudeScreen(["  ⎿  You've hit your session limit · resets 3:01am (UTC)"], "menu").join(
+        "\r\n",
+      );
+    const path = `${dir}/run-3.cast.gz`;
+    const live = longRun(path, enc.encode(text), {
+      maxBytes: DEFAULT_RECORDING_BYTES,
+      minMs: MIN_MS_PER_STATE,
+    });
+    assertEquals(live.verdict?.kind, "limit");
+    const total = [path, ...recordingPartPaths(path)].reduce(
+      (n, p) => n + Deno.statSync(p).size,
+      0,
+    );
+    assert(total <= DEFAULT_RECORDING_BYTES, `${total} bytes kept`);
+    const read = readRecording(readRecordingFiles(path), { cols: 1, rows: 1 });
+    const from = read.span.from!;
+    assert(from.offset > 4_000_000, `the replay begins past the first 4 MB (${from.offset})`);
+    const replayed = replay(spanInputs(read)!, RUN_OPTS, from);
+    assertEquals(replayed.verdict, live.verdict);
+    assertEquals(replayed.decisions, live.decisions.slice(from.recorded));
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("in a flood the output past a full part is dropped, and a limit at its end is still replayed", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    // ~6 MB in well under 250 ms of the run's clock, then the limit: one part, then a gap until
+    // the detector holds the limit and the recording saves its state.
+    const text = badlyCompressing(13, 6_000_000) + "\x1b[H\x1b[2J" +
+      claudeScreen(["  ⎿  You've hit your session limit · resets 3:01am (UTC)"], "menu").join(
+        "\r\n",
+      );
+    const path = `${dir}/run-4.cast.gz`;
+    const live = longRun(path, enc.encode(text), {
+      maxBytes: DEFAULT_RECORDING_BYTES,
+      minMs: MIN_MS_PER_STATE,
+      flood: true,
+    });
+    assertEquals(live.verdict?.kind, "limit");
+    const total = [path, ...recordingPartPaths(path)].reduce(
+      (n, p) => n + Deno.statSync(p).size,
+      0,
+    );
+    // The head and one part (the base64 compresses to ~75%: all of it would be ~4.5 MB).
+    assert(total < 3_500_000, `the flood was partly dropped (${total} bytes kept)`);
+    const read = readRecording(readRecordingFiles(path), { cols: 1, rows: 1 });
+    const from = read.span.from!;
+    assert(from.offset > 5_900_000, `the state is the one before the limit (${from.offset})`);
+    const replayed = replay(spanInputs(read)!, RUN_OPTS, from);
+    assertEquals(replayed.verdict, live.verdict);
+    assertEquals(replayed.decisions, live.decisions.slice(from.recorded));
+    assertEquals(replayed.decisions.at(-1)?.verdict, "acted");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });

@@ -11,7 +11,7 @@ import type { DetectorOptions } from "../detect/detector.ts";
 import { replay, type ReplayResult } from "../detect/replay.ts";
 import type { Journal, RunRow } from "../journal/journal.ts";
 import { adapterByName } from "../../adapters/registry.ts";
-import { type Recording, storedRecording } from "./recording_read.ts";
+import { type Recording, spanInputs, storedRecording } from "./recording_read.ts";
 
 /** A run's recording with what its replay needs. */
 export interface RunRecording {
@@ -70,11 +70,31 @@ export function replayOptions(
   };
 }
 
-/** Replays a timed recording of the journal; null when it has no times (raw, before schema 7). */
+/**
+ * Replays a timed recording of the journal (a long run's from the state saved at its most recent
+ * part: see `Recording.span`); null when it has no times (raw, before schema 7).
+ */
 export function replayRunRecording(rec: RunRecording): ReplayResult | null {
   const opts = replayOptions(rec);
-  if (!opts || !rec.recording.inputs) return null;
-  return replay(rec.recording.inputs, opts);
+  const inputs = spanInputs(rec.recording);
+  if (!opts || !inputs) return null;
+  return replay(inputs, opts, rec.recording.span.from ?? undefined);
+}
+
+/**
+ * Compares the decisions of a replay of `rec` (`replayRunRecording`, or `debug detect`'s) with
+ * those the run kept from where the replay began: all of them, or those after the state it was
+ * resumed from.
+ */
+export function compareRunReplay(
+  rec: RunRecording,
+  replayed: readonly Decision[],
+  ending: ReplayResult["ending"],
+): DecisionComparison & { live: Decision[] } {
+  const { span, truncated } = rec.recording;
+  const live = span.from ? rec.live.slice(span.from.recorded) : rec.live;
+  const cut = ending === "cut" || truncated || span.cut;
+  return { live, ...compareDecisions(replayed, live, cut) };
 }
 
 /** Compares a replay's decision log with the live one (see {@link DecisionComparison}). */

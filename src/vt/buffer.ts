@@ -108,6 +108,12 @@ export class ScreenBuffer {
     for (let i = 0; i < this.tabs.length; i += 8) this.tabs[i] = 1;
   }
 
+  /** Tab stops put back from a saved terminal (terminal_state.ts). */
+  restoreTabs(tabs: Uint8Array): void {
+    this.tabs = tabs;
+    this.#defaultTabs = false;
+  }
+
   /** HTS: a tab stop at column `x` (none past the last column). */
   setStop(x: number): void {
     if (x >= this.tabs.length || this.tabs[x] === 1) return;

@@ -30,12 +30,30 @@ export function charsetFor(final: number): Charset | null | undefined {
   return _BY_FINAL.get(final);
 }
 
+/** The SCS final byte that selects `charset` (ASCII: `B`), the inverse of {@link charsetFor}. */
+export function charsetFinal(charset: Charset | null): number {
+  if (charset === null) return 0x42;
+  for (const [final, set] of _BY_FINAL) if (set === charset) return final;
+  return 0x42;
+}
+
 /** G0–G3 as designated by SCS, and the set shifted in (GL) that printing maps through. */
 export class Charsets {
   /** The set in use (GL), null for ASCII. DECRC restores it directly, as xterm.js does. */
   gl: Charset | null = null;
   readonly #g: (Charset | null)[] = [null, null, null, null];
   #level = 0;
+
+  /** G0–G3 as SCS final bytes and the level shifted in (a saved terminal, terminal_state.ts). */
+  save(): { g: number[]; level: number } {
+    return { g: this.#g.map(charsetFinal), level: this.#level };
+  }
+
+  /** Puts back what {@link save} returned. */
+  restore(saved: { g: readonly number[]; level: number }): void {
+    for (let i = 0; i < 4; i++) this.#g[i] = charsetFor(saved.g[i] ?? 0x42) ?? null;
+    this.shift(saved.level);
+  }
 
   /** G0–G3 back to ASCII, G0 shifted in. */
   reset(): void {

@@ -84,6 +84,15 @@ export class Line {
     this.#holdExcept = -1;
   }
 
+  /** Puts back saved combined texts by column (a saved terminal restored, terminal_state.ts). */
+  restoreTexts(texts: Readonly<Record<string, string>>): void {
+    const slots = this.combinedSlots();
+    for (const [x, text] of Object.entries(texts)) slots[Number(x)] = text;
+    this.#ownTexts = true;
+    this.#hold = null;
+    this.#holdExcept = -1;
+  }
+
   /** The text of the cell at `x` ("" for an erased cell). */
   cellText(x: number): string {
     const c = this.cells[x];

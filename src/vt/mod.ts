@@ -6,6 +6,7 @@
  * @module
  */
 export { Terminal, type TerminalOptions, type TerminalSnapshot } from "./terminal.ts";
+export type { TerminalState } from "./terminal_state.ts";
 export {
   copyModes,
   defaultModes,

@@ -35,6 +35,12 @@ export class ModeState {
     };
   }
 
+  /** Puts back saved modes, telling nobody (a saved terminal restored, terminal_state.ts). */
+  restore(modes: Readonly<Modes>): void {
+    Object.assign(this.current, copyModes(modes));
+    this.#changed = true;
+  }
+
   /** Sets `mode` to `value`; listeners hear of it when it changed. */
   set<K extends ModeName>(mode: K, value: Modes[K]): void {
     if (this.current[mode] === value) return;

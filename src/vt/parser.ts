@@ -113,9 +113,21 @@ export class Parser {
     this.#replaceMalformed = opts.replaceMalformed ?? false;
   }
 
-  /** Whether the bytes so far ended between sequences and characters (none is half read). */
-  get atGround(): boolean {
+  /**
+   * Between characters and sequences: no escape sequence, string or UTF-8 character is half read
+   * (a terminal's state may be saved then, see terminal_state.ts).
+   */
+  get atRest(): boolean {
     return this.#state === State.ground && this.#utfNeed === 0;
+  }
+
+  /** A non-print action came since the last print (part of a saved terminal's state). */
+  get afterControl(): boolean {
+    return this.#afterControl;
+  }
+
+  set afterControl(value: boolean) {
+    this.#afterControl = value;
   }
 
   /** Parses `bytes` (any split: a sequence or a character may continue in the next call). */

@@ -23,6 +23,7 @@ import { Parser } from "./parser.ts";
 import type { Query } from "./query.ts";
 import type { Screen } from "./screen.ts";
 import { lastLines, logicalScreenLines, screenLines } from "./screen_text.ts";
+import { restoreTerminalState, saveTerminalState, type TerminalState } from "./terminal_state.ts";
 import { MAX_COLS, MAX_ROWS, MAX_SCROLLBACK } from "./limits.ts";
 
 /** Options of a {@link Terminal}. */
@@ -103,7 +104,7 @@ export class Terminal {
    * writer (uuldana's notifications) inserted now cannot land inside one of the program's.
    */
   get betweenSequences(): boolean {
-    return this.#parser.atGround;
+    return this.#parser.atRest;
   }
 
   /** Last title set with OSC 0/2 ("" before any). */
@@ -179,6 +180,22 @@ export class Terminal {
    */
   lastLines(n: number): string[] {
     return lastLines(this.#screen, n);
+  }
+
+  /**
+   * The whole state as JSON data (terminal_state.ts), or null while a sequence or character is
+   * half read (save again after the next write).
+   */
+  saveState(): TerminalState | null {
+    return saveTerminalState(this.#vt, this.#parser);
+  }
+
+  /**
+   * Puts back a state {@link saveState} returned. The terminal must be new: made with the
+   * state's size and the scrollback of the one saved, nothing written yet.
+   */
+  restoreState(state: TerminalState): void {
+    restoreTerminalState(this.#vt, this.#parser, state);
   }
 
   /** The state in the shape of the corpus `oracle` object. */
