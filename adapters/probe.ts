@@ -8,6 +8,7 @@
  */
 
 import { watchedArgv } from "../src/pty/watched_child.ts";
+import { concatBytes } from "../src/bytes.ts";
 
 /** How long a `--version` or `--help` probe may take before it counts as slow. */
 export const PROBE_TIMEOUT_MS = 3000;
@@ -101,7 +102,7 @@ export async function runProbe(
     drain(readers[0], chunks.stdout),
     drain(readers[1], chunks.stderr),
   ]);
-  const dec = (parts: Uint8Array[]) => new TextDecoder().decode(_concat(parts));
+  const dec = (parts: Uint8Array[]) => new TextDecoder().decode(concatBytes(parts));
   let timer: ReturnType<typeof setTimeout> | undefined;
   let check: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((r) => {
@@ -139,16 +140,6 @@ export async function runProbe(
     truncated,
     ms: Math.round(performance.now() - started),
   };
-}
-
-function _concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /**

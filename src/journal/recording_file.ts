@@ -14,6 +14,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { RecordingSink } from "../session/recording.ts";
+import { concatBytes } from "../bytes.ts";
 
 /**
  * How a recording's file name ends: a gzip of asciicast v2 (src/detect/cast.ts). A file named
@@ -47,14 +48,7 @@ export function readRecordingFiles(path: string): Uint8Array {
       parts.push(Deno.readFileSync(part));
     } catch { /* not made (a short run), or dropped */ }
   }
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** An open recording: members are appended in order to its head, then to its newest part. */
