@@ -82,6 +82,8 @@ worldTest(
     await w.start(["run"]);
     await w.waitForEvent("claude-work", "start", 2);
     assertEquals(w.events("claude", "start").length, 1, "the limited profile was not started");
+    // Quit keys sent before Claude reads its keys would stop it by a signal (exit 130).
+    await w.term.waitFor("? for shortcuts");
     assertEquals(await w.quit(), 0);
     assertMatch(
       (await w.term.capture()).replaceAll("\n", ""),
