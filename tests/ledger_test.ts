@@ -69,6 +69,7 @@ worldTest(
     await w.start(["run"]);
     await w.waitForEvent("codex", "start", 2);
     assertEquals(w.events("claude", "start").length, 1, "claude was not started again");
+    await w.term.waitFor("? for shortcuts"); // its keys read: quit keys cannot signal it
     assertEquals(await w.quit(), 0);
     // The line is on the normal screen, visible once Codex left its alternate screen.
     const screen = (await w.term.capture()).replaceAll("\n", "");

@@ -203,6 +203,7 @@ worldTest(
     await w.ask("claude-api", REQUEST);
     // The profile's SIM_LIMIT_AFTER came from the variable: its agent hit its limit at turn 1.
     await w.waitForEvent("codex", "start");
+    await w.term.waitFor("? for shortcuts"); // its keys read: quit keys cannot signal it
     assertEquals(await w.quit(), 0);
     const bundle = await w.uuldana(["debug", "bundle", "1", "--with-conversation"], {
       cwd: w.root,
