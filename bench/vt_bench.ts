@@ -15,6 +15,7 @@ import { Unicode11Addon } from "@xterm/addon-unicode11/lib/addon-unicode11.mjs";
 import { Terminal } from "../src/vt/mod.ts";
 import { AGENT_CORPUS_DIR, VT_CORPUS_DIR } from "../tests/_paths.ts";
 import { join } from "node:path";
+import { concatBytes } from "../src/bytes.ts";
 
 const CHUNK = 1 << 20;
 const COLS = 120;
@@ -29,20 +30,10 @@ const ROUNDS = argValue("--rounds", 3);
 const CORPUS_DIRS = [VT_CORPUS_DIR, AGENT_CORPUS_DIR];
 
 function repeatTo(parts: Uint8Array[], targetBytes: number): Uint8Array {
-  const one = concat(parts);
+  const one = concatBytes(parts);
   const times = Math.max(1, Math.ceil(targetBytes / one.length));
   const out = new Uint8Array(one.length * times);
   for (let i = 0; i < times; i++) out.set(one, i * one.length);
-  return out;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
   return out;
 }
 
