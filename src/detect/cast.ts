@@ -21,7 +21,6 @@
  *
  * @module
  */
-import { isUtf8 } from "node:buffer";
 import type { ChannelEvent } from "../../adapters/channel.ts";
 import { microseconds, type TimedInput } from "./timed_input.ts";
 import type { DetectorState } from "./detector.ts";
@@ -220,9 +219,18 @@ function _event(line: string): [number, string, unknown] | null {
 
 // True when `decoder`'s text gives back `bytes` exactly: they are UTF-8 and no BOM was dropped.
 // (Checked without encoding the text again, a copy 3x the read in a flood of invalid bytes.)
+const _strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+function _isUtf8(bytes: Uint8Array): boolean {
+  try {
+    _strict.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
 function _decodesExactly(bytes: Uint8Array, decoder: TextDecoder): boolean {
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  return isUtf8(bytes) && (decoder.ignoreBOM || !bom);
+  return _isUtf8(bytes) && (decoder.ignoreBOM || !bom);
 }
 
 function _base64(bytes: Uint8Array): string {
