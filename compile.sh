@@ -26,9 +26,11 @@ permissions=(--allow-read --allow-write --allow-run --allow-env --allow-sys=host
 
 host="$("$deno" eval -q 'console.log(Deno.build.target)')"
 version="$("$deno" eval -q 'console.log(JSON.parse(Deno.readTextFileSync("deno.json")).version)')"
-# The V8 flags of `deno task start` (a 1 MB young generation: peak RSS on a 100 MB burst 74 MB
-# instead of 83, at no cost in throughput; see bench/run_bench.ts). Tests and benchmarks read them
-# from the same place.
+# The V8 flags of `deno task start`: a 1 MB young generation (peak RSS on a 100 MB burst 74 MB
+# instead of 83, at no cost in throughput; bench/run_bench.ts), and an old generation that grows
+# by 10% between full collections, sized for memory (a long run's RSS ~90 MB flat instead of ~130:
+# the garbage V8 let pile up held native memory; bench/soak_bench.ts, docs/measured.md). Tests and
+# benchmarks read them from the same place.
 v8_flags="$("$deno" eval -q 'console.log(/--v8-flags=\S+/.exec(JSON.parse(Deno.readTextFileSync("deno.json")).tasks.start)?.[0] ?? "")')"
 [[ -n "$v8_flags" ]] || { echo "compile.sh: deno.json's start task names no --v8-flags" >&2; exit 2; }
 # Every target is checked before anything is built.

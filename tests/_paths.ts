@@ -60,20 +60,24 @@ export const SHARED_DIR: string = TESTDATA_DIR;
 export const DENO_DIR: string = Deno.env.get("DENO_DIR") ??
   join(Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? "/", ".cache"), "deno");
 
+/** The V8 flags the checkout `dir` ships with: its `deno task start`'s (compile.sh embeds them). */
+export function v8FlagsOf(dir: string): string {
+  const config = JSON.parse(Deno.readTextFileSync(join(dir, "deno.json")));
+  const flag = /--v8-flags=\S+/.exec(config.tasks.start);
+  if (!flag) throw new Error(`${dir}/deno.json: the start task names no --v8-flags`);
+  return flag[0];
+}
+
 /**
  * The V8 flags uuldana ships with, taken from `deno task start` (compile.sh embeds the same), so
  * tests and benchmarks run the program users get.
  */
-export const V8_FLAGS: string = (() => {
-  const config = JSON.parse(Deno.readTextFileSync(join(REPO_DIR, "deno.json")));
-  const flag = /--v8-flags=\S+/.exec(config.tasks.start);
-  if (!flag) throw new Error("deno.json: the start task names no --v8-flags");
-  return flag[0];
-})();
+export const V8_FLAGS: string = v8FlagsOf(REPO_DIR);
 
 /**
- * argv that starts the uuldana of checkout `dir` from source with the running Deno and the
- * shipped V8 flags, from any working directory.
+ * argv that starts the uuldana of checkout `dir` from source with the running Deno and the V8
+ * flags that checkout ships, from any working directory (so a benchmark's baseline runs as it
+ * would be shipped).
  */
 export function uuldanaFrom(dir: string): string[] {
   return [
@@ -81,7 +85,7 @@ export function uuldanaFrom(dir: string): string[] {
     "run",
     "-A",
     "--quiet",
-    V8_FLAGS,
+    v8FlagsOf(dir),
     "--config",
     join(dir, "deno.json"),
     join(dir, "mod.ts"),

@@ -31,8 +31,8 @@ function helpOf(cmd: AnyCommand): string {
   return out;
 }
 
-Deno.test("every command's --help shows an example of it", () => {
-  const all = commands(buildProgram() as AnyCommand);
+Deno.test("every command's --help shows an example of it", async () => {
+  const all = commands(await buildProgram() as AnyCommand);
   const missing = all.filter(([path, cmd]) => {
     const examples = helpOf(cmd).split(/^Examples:$/m)[1] ?? "";
     // An example line runs this very command (the program's own: any uuldana command).
@@ -43,14 +43,33 @@ Deno.test("every command's --help shows an example of it", () => {
 });
 
 Deno.test("the help rendered here is what `uuldana … --help` prints", async () => {
-  const [, cmd] = commands(buildProgram() as AnyCommand).find(([p]) => p.join(" ") === "debug")!;
+  const [, cmd] = commands(await buildProgram() as AnyCommand).find(([p]) =>
+    p.join(" ") === "debug"
+  )!;
   const r = await runUuldana(["debug", "--help"], { env: { NO_COLOR: "1", COLUMNS: "80" } });
   assertEquals([r.code, r.stdout], [0, helpOf(cmd)]);
 });
 
-Deno.test("no command's --help speaks of the project's machines ('here', 'this machine')", () => {
-  const said = commands(buildProgram() as AnyCommand).flatMap(([path, cmd]) =>
+Deno.test("no command's --help speaks of the project's machines ('here', 'this machine')", async () => {
+  const said = commands(await buildProgram() as AnyCommand).flatMap(([path, cmd]) =>
     labWords(helpOf(cmd)).map((w) => `uuldana ${path.join(" ")} --help: ${w}`)
   );
   assertEquals(said, []);
+});
+
+Deno.test("a command named first is built alone, and its --help is the one the full program shows", async () => {
+  const full = await buildProgram();
+  const names = (full.commands as AnyCommand[]).map((c) => c.name());
+  for (const name of names) {
+    const alone = await buildProgram([name, "--help"]);
+    const built = (alone.commands as AnyCommand[]).map((c) => c.name());
+    // `completions` walks the whole program, so it gets all of it.
+    assertEquals(built, name === "completions" ? names : [name], name);
+    const fullCmd = (full.commands as AnyCommand[]).find((c) => c.name() === name)!;
+    assertEquals(
+      helpOf(built.length === 1 ? alone.commands[0] as AnyCommand : fullCmd),
+      helpOf(fullCmd),
+      name,
+    );
+  }
 });

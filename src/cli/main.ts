@@ -10,22 +10,48 @@ import { join } from "node:path";
 import { dataDir } from "../config/paths.ts";
 import { JOURNAL_FILE, journalProblem } from "../journal/journal.ts";
 import { isSqliteError } from "../journal/sqlite_failure.ts";
-import { agentsCommand } from "./agents.ts";
-import { limitsCommand } from "./limits.ts";
-import { debugCommand } from "./debug.ts";
-import { doctorCommand } from "./doctor.ts";
-import { execCommand } from "./exec.ts";
-import { runCommand } from "./run.ts";
-import { exportCommand, runsCommand, showCommand } from "./inspect.ts";
-import { handoffCommand } from "./handoff.ts";
-import { demoCommand } from "./demo.ts";
 import { buildInfo, versionLine } from "./version.ts";
-import { simAgentCommand } from "./sim_agent.ts";
-import { completionsCommand } from "./completions.ts";
-import { configCommand } from "./config.ts";
 
-/** Builds the program with all subcommands. */
-export function buildProgram(): Command {
+// deno-lint-ignore no-explicit-any
+type AnyCommand = Command<any, any, any>;
+
+/**
+ * The commands in the order `--help` lists them, each loaded only when it is built: a run that
+ * lasts hours then holds none of the other commands' code (~5 MB of RSS, bench/soak_bench.ts).
+ */
+const _COMMANDS: readonly { name: string; load: () => Promise<AnyCommand>; hidden?: true }[] = [
+  { name: "run", load: async () => (await import("./run.ts")).runCommand() },
+  { name: "exec", load: async () => (await import("./exec.ts")).execCommand() },
+  { name: "agents", load: async () => (await import("./agents.ts")).agentsCommand() },
+  { name: "limits", load: async () => (await import("./limits.ts")).limitsCommand() },
+  { name: "runs", load: async () => (await import("./inspect.ts")).runsCommand() },
+  { name: "show", load: async () => (await import("./inspect.ts")).showCommand() },
+  { name: "export", load: async () => (await import("./inspect.ts")).exportCommand() },
+  { name: "handoff", load: async () => (await import("./handoff.ts")).handoffCommand() },
+  { name: "demo", load: async () => (await import("./demo.ts")).demoCommand() },
+  { name: "config", load: async () => (await import("./config.ts")).configCommand() },
+  { name: "doctor", load: async () => (await import("./doctor.ts")).doctorCommand() },
+  { name: "debug", load: async () => (await import("./debug.ts")).debugCommand() },
+  {
+    name: "completions",
+    load: async () => (await import("./completions.ts")).completionsCommand(),
+  },
+  {
+    name: "sim-agent",
+    load: async () => (await import("./sim_agent.ts")).simAgentCommand(),
+    hidden: true,
+  },
+];
+
+// `completions` walks the whole program to write its script.
+const _NEEDS_ALL = new Set(["completions"]);
+
+/**
+ * Builds the program. When `args` begins with a command's name, only that command is built (its
+ * `--help`, options and errors are the same); otherwise, as for `--help` or a mistyped command
+ * that deserves a suggestion, all of them are.
+ */
+export async function buildProgram(args: readonly string[] = []): Promise<Command> {
   const program = new Command("uuldana")
     .description(
       "Keeps your coding agent's work going. Runs Claude Code, Codex, Gemini, OpenCode, Qwen, " +
@@ -58,20 +84,10 @@ Examples:
 Inside a run, type /agent NAME and Enter to switch by hand (/agent alone lists agents).
 Config: $UULDANA_CONFIG or ~/.config/uuldana/config.json. Data: $UULDANA_HOME or ~/.local/share/uuldana.`,
     );
-  program.addCommand(runCommand());
-  program.addCommand(execCommand());
-  program.addCommand(agentsCommand());
-  program.addCommand(limitsCommand());
-  program.addCommand(runsCommand());
-  program.addCommand(showCommand());
-  program.addCommand(exportCommand());
-  program.addCommand(handoffCommand());
-  program.addCommand(demoCommand());
-  program.addCommand(configCommand());
-  program.addCommand(doctorCommand());
-  program.addCommand(debugCommand());
-  program.addCommand(completionsCommand());
-  program.addCommand(simAgentCommand(), { hidden: true });
+  const named = _COMMANDS.find((c) => c.name === args[0] && !_NEEDS_ALL.has(c.name));
+  const wanted = named ? [named] : _COMMANDS;
+  const built = await Promise.all(wanted.map((c) => c.load()));
+  wanted.forEach((c, i) => program.addCommand(built[i], { hidden: c.hidden ?? false }));
   _failOnUsageErrors(program);
   return program;
 }
@@ -90,7 +106,7 @@ function _failOnUsageErrors(cmd: Command<unknown[], Record<string, unknown>>): v
 
 /** Runs the program with `args` (without the executable); returns the exit code. */
 export async function main(args: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(args);
   try {
     await program.parseAsync(args, { from: "user" });
     return ExitCode.ok;

@@ -109,7 +109,7 @@ export function castLines(input: TimedInput, decoder: TextDecoder): string {
       const text = decoder.decode(input.bytes);
       const line = `[${t},"o",${JSON.stringify(text)}]\n`;
       // U+FFFD stands for bytes that are not UTF-8, unless the agent printed U+FFFD itself.
-      if (!text.includes("\uFFFD") || _same(_enc.encode(text), input.bytes)) return line;
+      if (!text.includes("\uFFFD") || _decodesExactly(input.bytes, decoder)) return line;
       return line + `[${t},"b",${JSON.stringify(_base64(input.bytes))}]\n`;
     }
     case "resize":
@@ -217,10 +217,20 @@ function _event(line: string): [number, string, unknown] | null {
   return null;
 }
 
-function _same(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+// True when `decoder`'s text gives back `bytes` exactly: they are UTF-8 and no BOM was dropped.
+// (Checked without encoding the text again, a copy 3x the read in a flood of invalid bytes.)
+const _strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+function _isUtf8(bytes: Uint8Array): boolean {
+  try {
+    _strict.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function _decodesExactly(bytes: Uint8Array, decoder: TextDecoder): boolean {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return _isUtf8(bytes) && (decoder.ignoreBOM || !bom);
 }
 
 function _base64(bytes: Uint8Array): string {

@@ -33,6 +33,8 @@ Deno.test("lines read back as the inputs they were written from; raw bytes only 
     { type: "output", atMs: 0.001, bytes: new TextEncoder().encode("\x1b[1mhé\x1b[0m\r\n") },
     { type: "output", atMs: 12.5, bytes: new Uint8Array([0x41, 0xc3, 0x28]) }, // not UTF-8
     { type: "output", atMs: 13, bytes: new TextEncoder().encode("\uFFFD printed as is") },
+    // UTF-8, but its BOM is dropped by the decoder: only the raw bytes give it back.
+    { type: "output", atMs: 14, bytes: new TextEncoder().encode("\uFEFF\uFFFD after a BOM") },
     { type: "resize", atMs: 20, cols: 132, rows: 50 },
     { type: "channel", atMs: 21, event: { type: "prompt", text: "fix the bug" } },
     { type: "halt", atMs: 30, reason: "switch" },
@@ -46,6 +48,8 @@ Deno.test("lines read back as the inputs they were written from; raw bytes only 
     "o",
     "b",
     "o",
+    "o",
+    "b",
     "r",
     "c",
     "h",
