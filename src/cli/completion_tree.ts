@@ -49,8 +49,9 @@ function kindOf(names: string[], choices: readonly string[] | undefined): ValueK
   return { kind: "none" };
 }
 
+/** A commander command of any arguments and options. */
 // deno-lint-ignore no-explicit-any
-type AnyCommand = Command<any, any, any>;
+export type AnyCommand = Command<any, any, any>;
 
 /** The tree below `cmd`, hidden commands and options left out, `-h, --help` on every command. */
 export function completionTree(cmd: AnyCommand): CompletionNode {

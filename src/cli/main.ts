@@ -11,15 +11,19 @@ import { dataDir } from "../config/paths.ts";
 import { JOURNAL_FILE, journalProblem } from "../journal/journal.ts";
 import { isSqliteError } from "../journal/sqlite_failure.ts";
 import { buildInfo, versionLine } from "./version.ts";
-
-// deno-lint-ignore no-explicit-any
-type AnyCommand = Command<any, any, any>;
+import type { AnyCommand } from "./completion_tree.ts";
 
 /**
  * The commands in the order `--help` lists them, each loaded only when it is built: a run that
  * lasts hours then holds none of the other commands' code (~5 MB of RSS, bench/soak_bench.ts).
  */
-const _COMMANDS: readonly { name: string; load: () => Promise<AnyCommand>; hidden?: true }[] = [
+const _COMMANDS: readonly {
+  name: string;
+  load: () => Promise<AnyCommand>;
+  hidden?: true;
+  /** It walks the whole program (`completions` writes its script from it). */
+  needsAll?: true;
+}[] = [
   { name: "run", load: async () => (await import("./run.ts")).runCommand() },
   { name: "exec", load: async () => (await import("./exec.ts")).execCommand() },
   { name: "agents", load: async () => (await import("./agents.ts")).agentsCommand() },
@@ -35,6 +39,7 @@ const _COMMANDS: readonly { name: string; load: () => Promise<AnyCommand>; hidde
   {
     name: "completions",
     load: async () => (await import("./completions.ts")).completionsCommand(),
+    needsAll: true,
   },
   {
     name: "sim-agent",
@@ -42,9 +47,6 @@ const _COMMANDS: readonly { name: string; load: () => Promise<AnyCommand>; hidde
     hidden: true,
   },
 ];
-
-// `completions` walks the whole program to write its script.
-const _NEEDS_ALL = new Set(["completions"]);
 
 /**
  * Builds the program. When `args` begins with a command's name, only that command is built (its
@@ -84,7 +86,7 @@ Examples:
 Inside a run, type /agent NAME and Enter to switch by hand (/agent alone lists agents).
 Config: $UULDANA_CONFIG or ~/.config/uuldana/config.json. Data: $UULDANA_HOME or ~/.local/share/uuldana.`,
     );
-  const named = _COMMANDS.find((c) => c.name === args[0] && !_NEEDS_ALL.has(c.name));
+  const named = _COMMANDS.find((c) => c.name === args[0] && !c.needsAll);
   const wanted = named ? [named] : _COMMANDS;
   const built = await Promise.all(wanted.map((c) => c.load()));
   wanted.forEach((c, i) => program.addCommand(built[i], { hidden: c.hidden ?? false }));

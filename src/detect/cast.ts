@@ -217,8 +217,6 @@ function _event(line: string): [number, string, unknown] | null {
   return null;
 }
 
-// True when `decoder`'s text gives back `bytes` exactly: they are UTF-8 and no BOM was dropped.
-// (Checked without encoding the text again, a copy 3x the read in a flood of invalid bytes.)
 const _strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 function _isUtf8(bytes: Uint8Array): boolean {
   try {
@@ -228,6 +226,9 @@ function _isUtf8(bytes: Uint8Array): boolean {
     return false;
   }
 }
+
+// True when `decoder`'s text gives back `bytes` exactly: they are UTF-8 and no BOM was dropped.
+// (Checked without encoding the text again, a copy 3x the read in a flood of invalid bytes.)
 function _decodesExactly(bytes: Uint8Array, decoder: TextDecoder): boolean {
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   return _isUtf8(bytes) && (decoder.ignoreBOM || !bom);
