@@ -99,27 +99,30 @@ export function castTime(us: number): string {
 }
 
 /**
- * The event line(s) of one input, each ending in a newline. `decoder` is a plain (not streaming)
- * UTF-8 decoder; an output whose text does not give back its bytes is followed by a `b` line.
+ * The event line(s) of one input in pieces: their concatenation is the lines, each ending in a
+ * newline. A writer encodes the pieces one after another, so a long line (a whole read) is never
+ * copied into one string first. `decoder` is a plain (not streaming) UTF-8 decoder; an output whose
+ * text does not give back its bytes is followed by a `b` line.
  */
-export function castLines(input: TimedInput, decoder: TextDecoder): string {
+export function castLines(input: TimedInput, decoder: TextDecoder): string[] {
   const t = castTime(microseconds(input.atMs));
   switch (input.type) {
     case "output": {
       const text = decoder.decode(input.bytes);
-      const line = `[${t},"o",${JSON.stringify(text)}]\n`;
+      const line = [`[${t},"o",`, JSON.stringify(text), "]\n"];
       // U+FFFD stands for bytes that are not UTF-8, unless the agent printed U+FFFD itself.
       if (!text.includes("\uFFFD") || _decodesExactly(input.bytes, decoder)) return line;
-      return line + `[${t},"b",${JSON.stringify(_base64(input.bytes))}]\n`;
+      // Base64 has no character JSON escapes.
+      return [...line, `[${t},"b","`, input.bytes.toBase64(), `"]\n`];
     }
     case "resize":
-      return `[${t},"r","${input.cols}x${input.rows}"]\n`;
+      return [`[${t},"r","${input.cols}x${input.rows}"]\n`];
     case "channel":
-      return `[${t},"c",${JSON.stringify(input.event)}]\n`;
+      return [`[${t},"c",${JSON.stringify(input.event)}]\n`];
     case "halt":
-      return `[${t},"h",${JSON.stringify(input.reason)}]\n`;
+      return [`[${t},"h",${JSON.stringify(input.reason)}]\n`];
     case "end":
-      return `[${t},"e",""]\n`;
+      return [`[${t},"e",""]\n`];
   }
 }
 
@@ -234,17 +237,9 @@ function _decodesExactly(bytes: Uint8Array, decoder: TextDecoder): boolean {
   return _isUtf8(bytes) && (decoder.ignoreBOM || !bom);
 }
 
-function _base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
-
 function _unbase64(text: string): Uint8Array {
   try {
-    return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+    return Uint8Array.fromBase64(text);
   } catch {
     return new Uint8Array(0);
   }

@@ -40,7 +40,7 @@ Deno.test("lines read back as the inputs they were written from; raw bytes only 
     { type: "halt", atMs: 30, reason: "switch" },
     { type: "end", atMs: 31 },
   ];
-  const text = [HEADER, ...inputs.map((i) => castLines(i, dec).trimEnd())].join("\n");
+  const text = [HEADER, ...inputs.map((i) => castLines(i, dec).join("").trimEnd())].join("\n");
   const lines = text.split("\n");
   assertEquals(lines.map((l, i) => i === 0 ? "header" : JSON.parse(l)[1]), [
     "header",

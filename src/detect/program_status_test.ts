@@ -69,7 +69,7 @@ Deno.test("a run with status reports replays to the same decisions", () => {
   const inputs = recorded();
   const live = runAll(detector(), inputs).decisions;
   const dec = new TextDecoder();
-  const cast = inputs.map((i) => castLines(i, dec)).join("");
+  const cast = inputs.map((i) => castLines(i, dec).join("")).join("");
   const again = replay(parseCast(`{"version":2,"width":120,"height":40}\n${cast}`).inputs, {
     adapter: codex,
     cols: 120,

@@ -29,7 +29,7 @@ function liveRun(seed: number, stream: Uint8Array) {
   let verdict: Verdict | null = null;
   let now = 0;
   const take = (input: TimedInput) => {
-    recorded.push(castLines(input, dec).trimEnd());
+    recorded.push(castLines(input, dec).join("").trimEnd());
     verdict ??= detector.input(input);
     decisions.push(...detector.takeDecisions());
   };

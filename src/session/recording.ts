@@ -113,7 +113,7 @@ export class CastRecording {
     // Deflate never grows data by more than a few bytes per block: a part's member is at most its
     // raw size plus a header, so one that starts below the part's size ends below its cap.
     this.#partBlock = Math.max(1024, Math.min(_BLOCK, this.#partCap - this.#partBytes - 64));
-    this.#write(headerLine + "\n", 0);
+    this.#write([headerLine, "\n"], 0);
   }
 
   /** Whether the recording stopped before the run's end (its bound, or a sink that failed). */
@@ -191,22 +191,32 @@ export class CastRecording {
     if (this.#send(member)) this.#compressed += member.length;
   }
 
-  #write(text: string, atMs: number): void {
+  /** Writes the line(s) whose pieces are `pieces` (see `castLines`) into the block, whole. */
+  #write(pieces: readonly string[], atMs: number): void {
     const size = this.#phase === "head" ? _BLOCK : this.#partBlock;
-    let done = _encoder.encodeInto(text, this.#block.subarray(this.#filled, size));
-    if (done.read < text.length) {
-      // It does not fit: the block goes out with whole lines only, and the text starts a new one.
+    if (!this.#fill(this.#filled, pieces, size)) {
+      // They do not fit: the block goes out with whole lines only, and they start a new one.
       this.flush();
       if (this.#truncated || this.#dropping) return;
-      done = _encoder.encodeInto(text, this.#block.subarray(0, size));
-      if (done.read < text.length) {
-        // Larger than a block (one huge read of escape sequences): a member of its own.
-        this.#emit(_encoder.encode(text), atMs);
+      if (!this.#fill(0, pieces, size)) {
+        // Larger than a block (one huge read): a member of its own.
+        this.#emit(_encodePieces(pieces), atMs);
         return;
       }
     }
-    this.#filled += done.written;
     this.#blockAt ??= atMs;
+  }
+
+  /** Encodes `pieces` into the block from `at`, when they fit below `size` (else `#filled` stays). */
+  #fill(at: number, pieces: readonly string[], size: number): boolean {
+    let end = at;
+    for (const piece of pieces) {
+      const done = _encoder.encodeInto(piece, this.#block.subarray(end, size));
+      if (done.read < piece.length) return false;
+      end += done.written;
+    }
+    this.#filled = end;
+    return true;
   }
 
   #emit(raw: Uint8Array, atMs: number): void {
@@ -247,4 +257,14 @@ export class CastRecording {
     this.#truncated = true;
     this.#filled = 0;
   }
+}
+
+// The UTF-8 of `pieces` one after another, without joining them into one string first.
+function _encodePieces(pieces: readonly string[]): Uint8Array {
+  let most = 0;
+  for (const piece of pieces) most += piece.length * 3;
+  const out = new Uint8Array(most);
+  let end = 0;
+  for (const piece of pieces) end += _encoder.encodeInto(piece, out.subarray(end)).written;
+  return out.subarray(0, end);
 }

@@ -136,6 +136,29 @@ Deno.test("one read larger than a block is a member of its own and reads back", 
   ]);
 });
 
+Deno.test("a read that is not UTF-8 keeps its text and its bytes in one member, whatever its size", () => {
+  const invalid = (n: number) =>
+    Uint8Array.from({ length: n }, (_, i) => [0xff, 0x80, 0x41][i % 3]);
+  const inputs: TimedInput[] = [
+    { type: "output", atMs: 1, bytes: enc.encode("x".repeat(200 * 1024)) },
+    { type: "output", atMs: 2, bytes: invalid(20 * 1024) }, // its lines do not fit the block's rest
+    { type: "output", atMs: 3, bytes: invalid(100 * 1024) }, // its lines are larger than a block
+    { type: "end", atMs: 4 },
+  ];
+  const { data, members } = record(inputs);
+  assertEquals(members.length, 4);
+  for (const member of members.slice(1, 3)) {
+    const lines = new TextDecoder().decode(gunzipSync(member)).split("\n");
+    assertEquals(lines.map((l) => l.slice(l.indexOf(",") + 1, l.indexOf(",") + 4)), [
+      '"o"',
+      '"b"',
+      "",
+    ]);
+  }
+  const read = readRecording(data, { cols: 1, rows: 1 });
+  assertEquals(read.inputs, inputs);
+});
+
 Deno.test("a recording cut in the middle of a member (uuldana killed) reads up to the cut", () => {
   const inputs: TimedInput[] = Array.from({ length: 2000 }, (_, i) => ({
     type: "output" as const,
