@@ -12,7 +12,10 @@ export const LAB_WORDS: readonly { pattern: RegExp; why: string }[] = [
   { pattern: /\bhere\b/i, why: '"here" on the user\'s screen is ambiguous: say "your machine"' },
   { pattern: /\bthis machine\b/i, why: 'say "your machine"' },
   { pattern: /\btest (?:machines?|lab)\b/i, why: "the project's machines are not the user's" },
-  { pattern: /\b(?:tests?|we) (?:have|has) no\b/i, why: "what the project lacks is not the user's" },
+  {
+    pattern: /\b(?:tests?|we) (?:have|has) no\b/i,
+    why: "what the project lacks is not the user's",
+  },
   { pattern: /\bour (?:machine|lab|tests?)\b/i, why: "the user does not share our machines" },
   { pattern: /\breaches only\b/i, why: "a network of the project's, not the user's" },
   {
