@@ -35,6 +35,8 @@ export interface AgentSpec {
   ready: string | null;
   /** Whose usage-limit error the mock returns on chat completions (mock_api.ts; default openai). */
   limitProvider?: string;
+  /** The error lane of its API that is a passing rate limit (error_lanes.json; record_headless.ts). */
+  rateLane?: string;
   /** Why the agent cannot run here; it is not started. */
   notRun?: string;
   /** Arguments uuldana passes the agent (its config's `args`). */
