@@ -1,16 +1,18 @@
 /**
- * GitHub Copilot CLI headless: `copilot -p PROMPT --output-format json [args]` (JSONL; PROVIDERS.md
- * §1.4). Non-interactive tool use needs `--allow-all-tools` (or `--yolo`), which uuldana does not
- * add on its own: put it in the agent's `args` in the config when wanted. Events [from docs and
- * the binary's session-event names; not recorded in the corpus]: `{type, data}` with
- * `user.message` {content}, `assistant.message` {content, toolRequests}, `assistant.message_delta`
- * {deltaContent}, `tool.execution_start` {toolName, arguments}, `session.error` {errorType,
- * message}; a final `result` is taken when present. Recorded from 1.0.102 against the local mock
- * (tools/real-agents): each failed model call is an ephemeral `model.call_failure` {statusCode,
- * errorCode, errorType, errorMessage (the provider's error body)}, then `assistant.turn_retry`;
- * after 5 retries (~53 s) `session.error` {errorType: "rate_limit", message: "Failed to get response
- * from the AI model; retried 5 times … Last error: 429 …"} and `result` {exitCode: 1}. A quota
- * answer is a limit at its first failed call.
+ * GitHub Copilot CLI headless: `copilot --output-format json [args] --prompt=PROMPT` (JSONL;
+ * PROVIDERS.md §1.4). Non-interactive tool use needs `--allow-all-tools` (or `--yolo`), which
+ * uuldana does not add on its own: put it in the agent's `args` in the config when wanted. Events
+ * `{type, data, id, timestamp, parentId, ephemeral?}`, recorded from 1.0.102 against the local mock
+ * (`testdata/corpus/headless/copilot-*.jsonl`): `session.*` notices, `user.message` {content},
+ * `assistant.turn_start`, `model.call_start`, `assistant.message_delta` {deltaContent},
+ * `assistant.message` {content, toolRequests}, `assistant.turn_end`, and a closing `result`
+ * {sessionId, exitCode, usage} with no text (the answer is the message); `tool.execution_start`
+ * {toolName, arguments} from its docs and session-event names. Each failed model call is an
+ * ephemeral `model.call_failure` {statusCode, errorCode, errorType, errorMessage (the provider's
+ * error body)}, then `assistant.turn_retry`; after 5 retries (~55 s) `session.error` {errorType:
+ * "rate_limit", message: "Failed to get response from the AI model; retried 5 times … Last error:
+ * 429 …", statusCode} and `result` {exitCode: 1}. A quota answer is a limit at its first failed
+ * call; a per-minute 429 is left to its retries.
  *
  * The prompt: its `--help` names piped stdin as a prompt source beside `-i` and `-p` (`--fleet`:
  * "combine with -i, -p, or piped stdin"), and 1.0.102 with no `-p` and a piped stdin runs that

@@ -1,14 +1,17 @@
 /**
  * Gemini CLI headless: `gemini -o stream-json [args] --prompt=PROMPT` (PROVIDERS.md §1.4; the `=`
- * form keeps a prompt that starts with `-` a value). Events [from docs; not recorded in the
- * corpus]: `init`, `message` {role, content, delta?}, `tool_use` {tool_name, parameters},
- * `tool_result`, `error` {severity, message}, `result` {status, error?: {type, message}}.
- * Assistant text arrives as deltas; they are joined into one message per turn. `-p` is appended
- * to stdin input, so a prompt too long for one argument goes on stdin. A quota ends the run as its
- * result, `{"type":"result","status":"error","error":{"type":"unknown","message":"[API Error: …]"}}`
- * with exit code 173 (0.61.0 against the local mock: "You have exhausted your daily quota on this
+ * form keeps a prompt that starts with `-` a value). Events: `init`, `message` {role, content,
+ * delta?}, `tool_use` {tool_name, parameters}, `tool_result`, `error` {severity, message},
+ * `result` {status, error?: {type, message}, stats}. Recorded from 0.61.0 against the local mock
+ * (`testdata/corpus/headless/gemini-*.jsonl`): `init`, the prompt echoed as a user `message`, the
+ * reply as assistant `message`s with `delta: true`, `result` {status: "success"}; the tool events
+ * and `error` come from its docs. Assistant deltas are joined into one message per turn. `-p` is
+ * appended to stdin input, so a prompt too long for one argument goes on stdin. A quota ends the
+ * run as its result, `{"type":"result","status":"error","error":{"type":"unknown","message":"[API
+ * Error: …]"}}` with exit code 173 (recorded: "You have exhausted your daily quota on this
  * model."; reported: "Quota exceeded for quota metric … reset after 2h17m0s"): a limit, its reset
- * read from the text when it gives one.
+ * read from the text when it gives one. A per-minute quota it retries shows only on stderr
+ * (`Attempt 1 failed: … Retrying after 5552ms...`); its stream waits for the answer.
  *
  * @module
  */

@@ -1,12 +1,14 @@
 /**
  * OpenCode (and Kilo) headless: `opencode run --format json [args] PROMPT` (PROVIDERS.md §1.4).
- * Raw JSON events [from docs; not recorded in the corpus]: `step_start`, `text` {part: {text}},
- * `reasoning`, `tool_use` {part: {tool, state: {input, title, status}}}, `step_finish`, and
- * `error` {error: {name, data: {message, statusCode, isRetryable, responseHeaders, responseBody}}}
- * (1.18.33 against the local mock: the quota's 429 after 84 s of silent retries, nothing on stderr;
- * the reset comes from its text, else the provider's `retry-after` header). No stdin road is documented for the
- * prompt (non-TTY stdin is prepended to the message [from binary]), so a prompt too long for one
- * argument goes on stdin with a short message.
+ * Raw JSON events, recorded from 1.18.33 against the local mock
+ * (`testdata/corpus/headless/opencode-*.jsonl`): `step_start`, `text` {part: {text}},
+ * `tool_use` {part: {tool, state: {input, title, status, metadata}}}, `step_finish`, and `error`
+ * {error: {name: "APIError", data: {message, statusCode, isRetryable, responseHeaders,
+ * responseBody, metadata}}}; `reasoning` from its docs. A quota's 429 is its one `error` event
+ * after ~78 s of silent retries (exit 1, nothing on stderr); a per-minute 429 it retries unseen
+ * and answers. The reset comes from its text, else the provider's `retry-after` header. No stdin
+ * road is documented for the prompt (non-TTY stdin is prepended to the message [from binary]), so
+ * a prompt too long for one argument goes on stdin with a short message.
  *
  * @module
  */
