@@ -186,21 +186,60 @@ function kinds(events: HeadlessEvent[]): string[] {
 // The mock's answer (tools/real-agents/mock_api.ts numbers each reply it gives).
 const REPLY = /^MOCKREPLY-\d+: noted\.$/;
 
-for (const file of ["gemini-ok.jsonl", "gemini-rate.jsonl"]) {
-  Deno.test({
-    name: `gemini: real 0.61.0 ${file}: one delta is the reply, the result a success`,
-    ignore: !haveCorpus,
-    fn() {
-      const events = recorded(file);
-      const [reply] = said(events);
-      assert(REPLY.test(reply), reply);
-      assertEquals(events, [
-        { kind: "message", role: "user", text: "say hello" },
-        { kind: "message", role: "agent", text: reply },
-        { kind: "result", text: reply, isError: false },
-      ]);
-    },
-  });
+/**
+ * Each agent's recorded answers (plain, and after retrying a passing rate limit): what its parser
+ * gives for the reply `reply` the mock sent.
+ */
+const RECORDED_ANSWERS: {
+  agent: string;
+  version: string;
+  shows: string;
+  events: (reply: string) => HeadlessEvent[];
+}[] = [
+  {
+    agent: "gemini",
+    version: "0.61.0",
+    shows: "one delta is the reply, the result a success",
+    events: (reply) => [
+      { kind: "message", role: "user", text: "say hello" },
+      { kind: "message", role: "agent", text: reply },
+      { kind: "result", text: reply, isError: false },
+    ],
+  },
+  {
+    agent: "qwen",
+    version: "0.24.4",
+    shows: "the assistant message is the reply, the result a success",
+    events: (reply) => [
+      { kind: "message", role: "agent", text: reply },
+      { kind: "result", text: reply, isError: false },
+    ],
+  },
+  {
+    agent: "copilot",
+    version: "1.0.102",
+    shows: "the assistant message is the reply, no limit",
+    // Its closing `result` carries the exit code, no text: the reply was the message.
+    events: (reply) => [
+      { kind: "message", role: "agent", text: reply },
+      { kind: "result", text: "", isError: false },
+    ],
+  },
+];
+
+for (const { agent, version, shows, events: expected } of RECORDED_ANSWERS) {
+  for (const file of [`${agent}-ok.jsonl`, `${agent}-rate.jsonl`]) {
+    Deno.test({
+      name: `${agent}: real ${version} ${file}: ${shows}`,
+      ignore: !haveCorpus,
+      fn() {
+        const events = recorded(file);
+        const [reply] = said(events);
+        assert(REPLY.test(reply), reply);
+        assertEquals(events, expected(reply));
+      },
+    });
+  }
 }
 
 Deno.test({
@@ -244,22 +283,6 @@ Deno.test({
     }]);
   },
 });
-
-for (const file of ["qwen-ok.jsonl", "qwen-rate.jsonl"]) {
-  Deno.test({
-    name: `qwen: real 0.24.4 ${file}: the assistant message is the reply, the result a success`,
-    ignore: !haveCorpus,
-    fn() {
-      const events = recorded(file);
-      const [reply] = said(events);
-      assert(REPLY.test(reply), reply);
-      assertEquals(events, [
-        { kind: "message", role: "agent", text: reply },
-        { kind: "result", text: reply, isError: false },
-      ]);
-    },
-  });
-}
 
 Deno.test({
   name: "qwen: real 0.24.4 quota naming its reset: `Quota exhausted: …` is a limit, not a reply",
@@ -307,23 +330,6 @@ Deno.test({
     assert(events.every((e) => JSON.stringify(e) === JSON.stringify(quota)));
   },
 });
-
-for (const file of ["copilot-ok.jsonl", "copilot-rate.jsonl"]) {
-  Deno.test({
-    name: `copilot: real 1.0.102 ${file}: the assistant message is the reply, no limit`,
-    ignore: !haveCorpus,
-    fn() {
-      const events = recorded(file);
-      const [reply] = said(events);
-      assert(REPLY.test(reply), reply);
-      // Its closing `result` carries the exit code, no text: the reply was the message.
-      assertEquals(events, [
-        { kind: "message", role: "agent", text: reply },
-        { kind: "result", text: "", isError: false },
-      ]);
-    },
-  });
-}
 
 Deno.test({
   name: "copilot: real 1.0.102 quota: a limit at its first failed call, then its session error",

@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Journal } from "../../src/journal/journal.ts";
 import { REPO_DIR } from "../../tests/_paths.ts";
@@ -35,6 +35,7 @@ import {
   type AgentSpec,
   decoded,
   frameIn,
+  installedAgent,
   Mock,
   prepareAgent,
   withJournal,
@@ -62,20 +63,6 @@ function args() {
     dir: at("--dir") ?? "/tmp/uuldana-exec-matrix",
     agentsDir: at("--agents-dir") ?? Deno.env.get("UULDANA_AGENTS_DIR") ?? "/work/agents",
     provider: at("--provider"),
-  };
-}
-
-/** The installed agent: `agentsDir/NAME@VERSION/node_modules/.bin/BIN`, the newest version there. */
-function installed(agentsDir: string, name: string): { bin: string; version: string } {
-  const dirs = readdirSync(agentsDir).filter((d) =>
-    d.startsWith(`${name}@`) && !d.endsWith(".log") &&
-    existsSync(join(agentsDir, d, "node_modules", ".bin", SPECS[name].bin))
-  ).sort((x, y) => x.localeCompare(y, "en", { numeric: true }));
-  if (!dirs.length) throw new Error(`${name} is not installed in ${agentsDir}`);
-  const dir = dirs.at(-1)!;
-  return {
-    bin: join(agentsDir, dir, "node_modules", ".bin", SPECS[name].bin),
-    version: dir.slice(name.length + 1),
   };
 }
 
@@ -313,7 +300,7 @@ async function main() {
   const opts = args();
   const results: Result[] = [];
   for (const name of opts.agents) {
-    const { bin, version } = installed(opts.agentsDir, name);
+    const { bin, version } = installedAgent(opts.agentsDir, name, SPECS[name].bin);
     for (const cell of opts.cells) {
       const w = new ExecWorld(opts.dir, `${name}-${cell}`);
       let result: Result;

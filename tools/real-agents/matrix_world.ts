@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { installSimAgents } from "../../src/sim/install.ts";
 import { Journal } from "../../src/journal/journal.ts";
@@ -15,6 +15,27 @@ import { REPO_DIR, UULDANA } from "../../tests/_paths.ts";
 import { TmuxTerminal } from "../../tests/_tmux.ts";
 
 const HERE = dirname(new URL(import.meta.url).pathname);
+
+/**
+ * An agent installed as the matrices install it: `agentsDir/NAME@VERSION/node_modules/.bin/BIN`,
+ * the newest version there.
+ */
+export function installedAgent(
+  agentsDir: string,
+  name: string,
+  bin: string,
+): { bin: string; version: string } {
+  const dirs = readdirSync(agentsDir).filter((d) =>
+    d.startsWith(`${name}@`) && !d.endsWith(".log") &&
+    existsSync(join(agentsDir, d, "node_modules", ".bin", bin))
+  ).sort((x, y) => x.localeCompare(y, "en", { numeric: true }));
+  if (!dirs.length) throw new Error(`${name} is not installed in ${agentsDir}`);
+  const dir = dirs.at(-1)!;
+  return {
+    bin: join(agentsDir, dir, "node_modules", ".bin", bin),
+    version: dir.slice(name.length + 1),
+  };
+}
 const SIM_MAIN = [...UULDANA.slice(0, -1), join(REPO_DIR, "src", "sim", "main.ts")];
 
 /** Waits `ms`. */

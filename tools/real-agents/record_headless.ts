@@ -22,10 +22,10 @@
  *
  * @module
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { headlessAdapter } from "../../adapters/headless/registry.ts";
-import { type AgentSpec, Mock, prepareAgent } from "./matrix_world.ts";
+import { type AgentSpec, installedAgent, Mock, prepareAgent } from "./matrix_world.ts";
 
 const HERE = dirname(new URL(import.meta.url).pathname);
 const SPECS = JSON.parse(readFileSync(join(HERE, "agents.json"), "utf8")) as Record<
@@ -51,20 +51,6 @@ function args() {
   };
 }
 
-/** `DIR/NAME@VERSION/node_modules/.bin/BIN`, the newest version installed there. */
-function installed(agentsDir: string, name: string): { bin: string; version: string } {
-  const dirs = readdirSync(agentsDir).filter((d) =>
-    d.startsWith(`${name}@`) &&
-    existsSync(join(agentsDir, d, "node_modules", ".bin", SPECS[name].bin))
-  ).sort((x, y) => x.localeCompare(y, "en", { numeric: true }));
-  if (!dirs.length) throw new Error(`${name} is not installed in ${agentsDir}`);
-  const dir = dirs.at(-1)!;
-  return {
-    bin: join(agentsDir, dir, "node_modules", ".bin", SPECS[name].bin),
-    version: dir.slice(name.length + 1),
-  };
-}
-
 /** Runs one agent in one scenario; writes its files into `out`; returns a one-line summary. */
 async function record(
   name: string,
@@ -74,7 +60,7 @@ async function record(
   timeoutS: number,
 ): Promise<string> {
   const spec = SPECS[name];
-  const { bin, version } = installed(agentsDir, name);
+  const { bin, version } = installedAgent(agentsDir, name, spec.bin);
   const root = Deno.makeTempDirSync({ prefix: `uuldana-rec-${name}-` });
   const home = join(root, "home");
   const ws = join(root, "ws");
